@@ -1,0 +1,113 @@
+// The hardware and model catalog: links, GPUs, models and dtypes, each with its source.
+// The shipped catalog is embedded in the binary; user files overlay it (same id replaces,
+// new id adds).
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "icx/units.hpp"
+
+namespace icx {
+
+/// Where a link sits in the hierarchy: inside the NVLink domain, between host and GPU, or
+/// between nodes.
+enum class Tier { scale_up, host, scale_out };
+
+/// How a vendor's bandwidth figure counts directions.
+enum class Convention { both_directions_summed, each_way };
+
+std::string_view to_string(Tier tier);
+std::string_view to_string(Convention convention);
+
+/// What every catalog entry has: an id, a display name, aliases and a source.
+struct Entry {
+  std::string id;
+  std::string name;
+  std::vector<std::string> aliases;
+  std::string source;
+  /// The file the entry was read from ("<shipped>/links.json" for the embedded catalog).
+  std::string origin;
+};
+
+struct Link : Entry {
+  std::string connects;
+  Tier tier = Tier::scale_up;
+  /// Per-GPU bandwidth as vendors and the seed chapter's table quote it.
+  Range<BytesPerSecond> headline_bandwidth;
+  /// Which directions the headline figure counts.
+  Convention headline_convention = Convention::each_way;
+  /// Bandwidth in one direction.
+  Range<BytesPerSecond> per_direction_bandwidth;
+  Range<Seconds> latency;
+};
+
+struct Gpu : Entry {
+  Bytes hbm_capacity;
+  BytesPerSecond hbm_bandwidth;
+  /// Dense (no sparsity) peak compute, by dtype id.
+  std::map<std::string, FlopsPerSecond, std::less<>> dense_peak;
+  /// Id of the link that joins this GPU to its peers inside the scale-up domain.
+  std::string scale_up_link;
+  /// GPUs in one scale-up (NVLink) domain.
+  int scale_up_domain = 0;
+};
+
+struct Model : Entry {
+  int hidden = 0;
+  int layers = 0;
+  double total_params = 0;
+  /// Parameters used per token (equals total_params for a dense model).
+  double active_params = 0;
+  std::string default_dtype;
+  int attention_heads = 0;
+  int kv_heads = 0;
+  int head_dim = 0;
+  int intermediate_size = 0;
+  int vocab_size = 0;
+  /// Routed experts per MoE layer; 0 for a dense model.
+  int experts = 0;
+  int experts_per_token = 0;
+  [[nodiscard]] bool is_moe() const { return experts > 0; }
+};
+
+struct Dtype : Entry {
+  double bytes_per_element = 0;
+};
+
+class Catalog {
+public:
+  /// The catalog embedded in the binary at build time.
+  static Catalog shipped();
+
+  /// Reads a catalog document; `origin` names it in error messages. Throws CatalogError.
+  void overlay_text(std::string_view text, const std::string& origin);
+  /// Reads a catalog file and overlays it. Throws CatalogError.
+  void overlay_file(const std::filesystem::path& path);
+
+  /// Looks an id or alias up, case-insensitively. Throws LookupError naming what is known
+  /// and the nearest match.
+  [[nodiscard]] const Link& link(std::string_view query) const;
+  [[nodiscard]] const Gpu& gpu(std::string_view query) const;
+  [[nodiscard]] const Model& model(std::string_view query) const;
+  [[nodiscard]] const Dtype& dtype(std::string_view query) const;
+
+  [[nodiscard]] std::span<const Link> links() const { return links_; }
+  [[nodiscard]] std::span<const Gpu> gpus() const { return gpus_; }
+  [[nodiscard]] std::span<const Model> models() const { return models_; }
+  [[nodiscard]] std::span<const Dtype> dtypes() const { return dtypes_; }
+
+private:
+  void check_references() const;
+
+  std::vector<Link> links_;
+  std::vector<Gpu> gpus_;
+  std::vector<Model> models_;
+  std::vector<Dtype> dtypes_;
+};
+
+} // namespace icx

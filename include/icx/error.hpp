@@ -1,0 +1,30 @@
+// The core's error types. Every one carries a complete one-line message; the front end
+// adds where the input came from (a flag) and maps the type to an exit status.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+namespace icx {
+
+/// Bad input from the user: a value out of range, an unknown id, a malformed file.
+class InputError : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
+/// A catalog file (shipped or user-given) that cannot be used; the message names the file
+/// and the JSON Pointer of the offending value.
+class CatalogError : public InputError {
+public:
+  using InputError::InputError;
+};
+
+/// An id that names nothing in the catalog; the message lists what is known and the
+/// nearest match.
+class LookupError : public InputError {
+public:
+  using InputError::InputError;
+};
+
+} // namespace icx

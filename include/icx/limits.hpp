@@ -1,0 +1,17 @@
+// Bounds on user-given sizes: wide enough for any real model, narrow enough that every
+// derived byte count stays a whole number below 2^53, where a double is exact.
+#pragma once
+
+#include <cstdint>
+
+namespace icx::limits {
+
+constexpr int max_hidden = 1 << 20;
+constexpr int max_layers = 1 << 14;
+constexpr int max_heads = 1 << 14;
+constexpr int max_vocab = 1 << 24;
+constexpr int max_experts = 1 << 14;
+constexpr int max_domain = 1 << 20;
+constexpr std::int64_t max_tokens = 100'000'000;
+
+} // namespace icx::limits

@@ -1,0 +1,20 @@
+// Finding catalog entries by id or alias, and suggesting the nearest one on a miss.
+#pragma once
+
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace icx {
+
+/// Case-folded form used to compare ids and aliases.
+std::string fold_case(std::string_view text);
+
+/// Levenshtein edit distance between two strings.
+std::size_t edit_distance(std::string_view a, std::string_view b);
+
+/// The candidate closest to `query`, if it is close enough to be a likely typo.
+std::optional<std::string> nearest(std::string_view query, std::span<const std::string> candidates);
+
+} // namespace icx

@@ -1,0 +1,185 @@
+#include "icx/catalog.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <system_error>
+
+#include <fmt/format.h>
+
+#include "catalog_parse.hpp"
+#include "embedded_catalog.hpp"
+#include "icx/error.hpp"
+#include "icx/lookup.hpp"
+
+namespace icx {
+
+std::string_view to_string(Tier tier) {
+  switch (tier) {
+  case Tier::scale_up:
+    return "scale-up";
+  case Tier::host:
+    return "host";
+  case Tier::scale_out:
+    return "scale-out";
+  }
+  return "unknown";
+}
+
+std::string_view to_string(Convention convention) {
+  return convention == Convention::both_directions_summed ? "both-directions-summed" : "each-way";
+}
+
+namespace {
+
+/// Same id replaces the existing entry in place; a new id is appended.
+template <class T> void merge(std::vector<T>& into, std::vector<T>& from) {
+  for (T& entry : from) {
+    const std::string id = fold_case(entry.id);
+    auto existing = std::ranges::find_if(into, [&](const T& e) { return fold_case(e.id) == id; });
+    if (existing != into.end()) {
+      *existing = std::move(entry);
+    } else {
+      into.push_back(std::move(entry));
+    }
+  }
+}
+
+/// After merging, an alias of one entry must not name another entry.
+template <class T> void check_unique_names(const std::vector<T>& entries, std::string_view kind) {
+  std::map<std::string, const T*, std::less<>> owner;
+  for (const T& entry : entries) {
+    std::vector<std::string> names = entry.aliases;
+    names.insert(names.begin(), entry.id);
+    for (const std::string& name : names) {
+      const auto [it, inserted] = owner.emplace(fold_case(name), &entry);
+      if (!inserted && it->second != &entry) {
+        throw CatalogError(fmt::format("{}: {} '{}' uses the name '{}', already used by {} '{}' "
+                                       "from {}",
+                                       entry.origin, kind, entry.id, name, kind, it->second->id,
+                                       it->second->origin));
+      }
+    }
+  }
+}
+
+template <class T>
+const T& find(std::span<const T> entries, std::string_view query, std::string_view kind) {
+  const std::string folded = fold_case(query);
+  std::vector<std::string> names;
+  std::string known;
+  for (const T& entry : entries) {
+    if (fold_case(entry.id) == folded) {
+      return entry;
+    }
+    for (const std::string& alias : entry.aliases) {
+      if (fold_case(alias) == folded) {
+        return entry;
+      }
+      names.push_back(alias);
+    }
+    names.push_back(entry.id);
+    known += known.empty() ? "" : ", ";
+    known += entry.id;
+  }
+  std::string message = fmt::format("unknown {} '{}'; known: {}", kind, query, known);
+  if (const auto suggestion = nearest(query, names)) {
+    const auto owner = std::ranges::find_if(entries, [&](const T& e) {
+      return e.id == *suggestion || std::ranges::find(e.aliases, *suggestion) != e.aliases.end();
+    });
+    message += fmt::format(" (did you mean '{}'?)", owner->id);
+  }
+  throw LookupError(message);
+}
+
+} // namespace
+
+Catalog Catalog::shipped() {
+  Catalog catalog;
+  for (const detail::EmbeddedFile& file : detail::embedded_catalog_files()) {
+    catalog.overlay_text(file.text, "<shipped>/" + std::string(file.name));
+  }
+  return catalog;
+}
+
+void Catalog::overlay_text(std::string_view text, const std::string& origin) {
+  detail::CatalogDocument document = detail::parse_catalog(text, origin);
+  Catalog next = *this;
+  merge(next.links_, document.links);
+  merge(next.gpus_, document.gpus);
+  merge(next.models_, document.models);
+  merge(next.dtypes_, document.dtypes);
+  check_unique_names(next.links_, "link");
+  check_unique_names(next.gpus_, "gpu");
+  check_unique_names(next.models_, "model");
+  check_unique_names(next.dtypes_, "dtype");
+  next.check_references();
+  *this = std::move(next);
+}
+
+void Catalog::overlay_file(const std::filesystem::path& path) {
+  const std::string origin = path.string();
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error)) {
+    throw CatalogError(origin + ": is a directory; expected a JSON catalog file");
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    const std::string reason = std::filesystem::exists(path, error)
+                                   ? "cannot be read (permission denied?)"
+                                   : "no such file";
+    throw CatalogError(fmt::format("{}: {}", origin, reason));
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) {
+    throw CatalogError(origin + ": read error");
+  }
+  overlay_text(text.str(), origin);
+}
+
+void Catalog::check_references() const {
+  // Dtypes may come from a later file only if nothing refers to them yet; the shipped
+  // catalog lists dtypes first for that reason.
+  auto same_id = [](std::string_view a, std::string_view b) {
+    return fold_case(a) == fold_case(b);
+  };
+  auto known_dtype = [&](std::string_view id) {
+    return std::ranges::any_of(dtypes_, [&](const Dtype& d) { return same_id(d.id, id); });
+  };
+  for (const Gpu& gpu : gpus_) {
+    if (!std::ranges::any_of(links_,
+                             [&](const Link& l) { return same_id(l.id, gpu.scale_up_link); })) {
+      throw CatalogError(fmt::format("{}: gpu '{}': scale_up_link '{}' is not a known link id",
+                                     gpu.origin, gpu.id, gpu.scale_up_link));
+    }
+    for (const auto& [dtype, peak] : gpu.dense_peak) {
+      if (!known_dtype(dtype)) {
+        throw CatalogError(fmt::format("{}: gpu '{}': dense_tflops names unknown dtype '{}'",
+                                       gpu.origin, gpu.id, dtype));
+      }
+    }
+  }
+  for (const Model& model : models_) {
+    if (!known_dtype(model.default_dtype)) {
+      throw CatalogError(fmt::format("{}: model '{}': default_dtype '{}' is not a known dtype id",
+                                     model.origin, model.id, model.default_dtype));
+    }
+  }
+}
+
+const Link& Catalog::link(std::string_view query) const {
+  return find(links(), query, "wire");
+}
+const Gpu& Catalog::gpu(std::string_view query) const {
+  return find(gpus(), query, "gpu");
+}
+const Model& Catalog::model(std::string_view query) const {
+  return find(models(), query, "model");
+}
+const Dtype& Catalog::dtype(std::string_view query) const {
+  return find(dtypes(), query, "dtype");
+}
+
+} // namespace icx

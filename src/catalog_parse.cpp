@@ -1,0 +1,191 @@
+#include "catalog_parse.hpp"
+
+#include <cmath>
+#include <limits>
+#include <map>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "icx/error.hpp"
+#include "icx/limits.hpp"
+#include "icx/lookup.hpp"
+#include "json_reader.hpp"
+
+namespace icx::detail {
+
+using nlohmann::json;
+
+namespace {
+
+using limits::max_domain;
+using limits::max_experts;
+using limits::max_heads;
+using limits::max_hidden;
+using limits::max_layers;
+using limits::max_vocab;
+
+void read_entry(ObjectReader& reader, Entry& entry, const std::string& origin) {
+  entry.id = reader.text("id");
+  entry.name = reader.text("name");
+  entry.aliases = reader.text_list("aliases");
+  entry.source = reader.text("source");
+  entry.origin = origin;
+}
+
+Range<BytesPerSecond> gigabytes_range(const Range<double>& gbps) {
+  return {gigabytes_per_second(gbps.low), gigabytes_per_second(gbps.high)};
+}
+
+// A vendor's both-ways figure is twice its one-way figure; tolerate rounding in sources.
+constexpr double direction_tolerance = 0.1;
+
+Link read_link(ObjectReader& reader, const std::string& origin) {
+  Link link;
+  read_entry(reader, link, origin);
+  link.connects = reader.text("connects");
+  link.tier = reader.choice<Tier>(
+      "tier", {{"scale-up", Tier::scale_up}, {"host", Tier::host}, {"scale-out", Tier::scale_out}});
+  const Range<double> headline = reader.positive_range("headline_GBps");
+  link.headline_convention = reader.choice<Convention>(
+      "headline_convention", {{"both-directions-summed", Convention::both_directions_summed},
+                              {"each-way", Convention::each_way}});
+  const Range<double> per_direction = reader.positive_range("per_direction_GBps");
+  const double directions =
+      link.headline_convention == Convention::both_directions_summed ? 2.0 : 1.0;
+  if (std::abs(headline.high / (directions * per_direction.high) - 1.0) > direction_tolerance) {
+    reader.fail("per_direction_GBps",
+                fmt::format("{} GB/s each way does not match headline_GBps {} GB/s counted as "
+                            "{} (expected about {} GB/s)",
+                            per_direction.high, headline.high, to_string(link.headline_convention),
+                            headline.high / directions));
+  }
+  link.headline_bandwidth = gigabytes_range(headline);
+  link.per_direction_bandwidth = gigabytes_range(per_direction);
+  const Range<double> latency = reader.positive_range("latency_us");
+  link.latency = {microseconds(latency.low), microseconds(latency.high)};
+  return link;
+}
+
+Gpu read_gpu(ObjectReader& reader, const std::string& origin) {
+  Gpu gpu;
+  read_entry(reader, gpu, origin);
+  gpu.hbm_capacity = Bytes::of(reader.positive("hbm_GB") * giga);
+  gpu.hbm_bandwidth = gigabytes_per_second(reader.positive("hbm_bandwidth_GBps"));
+  ObjectReader peaks(reader.object("dense_tflops"), reader.pointer_to("dense_tflops"), origin);
+  for (const auto& [dtype, value] : reader.object("dense_tflops").items()) {
+    gpu.dense_peak[dtype] = FlopsPerSecond::of(peaks.positive(dtype) * tera);
+  }
+  if (gpu.dense_peak.empty()) {
+    reader.fail("dense_tflops", "expected at least one dtype's peak, e.g. {\"bf16\": 989}");
+  }
+  gpu.scale_up_link = reader.text("scale_up_link");
+  gpu.scale_up_domain = reader.whole("scale_up_domain", 1, max_domain);
+  return gpu;
+}
+
+Model read_model(ObjectReader& reader, const std::string& origin) {
+  Model model;
+  read_entry(reader, model, origin);
+  model.hidden = reader.whole("hidden", 1, max_hidden);
+  model.layers = reader.whole("layers", 1, max_layers);
+  model.total_params = reader.positive("total_params");
+  model.active_params =
+      reader.has("active_params") ? reader.positive("active_params") : model.total_params;
+  if (model.active_params > model.total_params) {
+    reader.fail("active_params",
+                fmt::format("{} exceeds total_params {}", model.active_params, model.total_params));
+  }
+  model.default_dtype = reader.text("default_dtype");
+  model.attention_heads = reader.whole("attention_heads", 1, max_heads);
+  model.kv_heads = reader.whole("kv_heads", 1, max_heads);
+  model.head_dim = reader.whole("head_dim", 1, max_hidden);
+  model.intermediate_size = reader.whole("intermediate_size", 1, max_hidden);
+  model.vocab_size = reader.whole("vocab_size", 1, max_vocab);
+  model.experts = reader.whole_or("experts", 0, max_experts, 0);
+  if (model.experts > 0) {
+    model.experts_per_token = reader.whole("experts_per_token", 1, model.experts);
+  } else if (reader.has("experts_per_token")) {
+    reader.fail("experts_per_token", "given for a dense model (experts is 0 or absent)");
+  }
+  return model;
+}
+
+Dtype read_dtype(ObjectReader& reader, const std::string& origin) {
+  Dtype dtype;
+  read_entry(reader, dtype, origin);
+  dtype.bytes_per_element = reader.positive("bytes_per_element");
+  return dtype;
+}
+
+/// Reads the array at `key` (if present) and rejects an id or alias that two of its entries
+/// share.
+template <class T, class ReadOne>
+std::vector<T> read_array(const json& document, std::string_view key, const std::string& origin,
+                          ReadOne read_one) {
+  std::vector<T> entries;
+  if (!document.contains(key)) {
+    return entries;
+  }
+  const json& array = document.at(std::string(key));
+  const json::json_pointer pointer = json::json_pointer() / std::string(key);
+  if (!array.is_array()) {
+    fail_at(origin, pointer, "expected an array, got " + describe(array));
+  }
+  std::map<std::string, std::string, std::less<>> owner; // folded name -> id
+  for (std::size_t i = 0; i < array.size(); ++i) {
+    ObjectReader reader(array[i], pointer / i, origin);
+    T entry = read_one(reader, origin);
+    reader.finish();
+    std::vector<std::string> names = entry.aliases;
+    names.insert(names.begin(), entry.id);
+    for (std::size_t n = 0; n < names.size(); ++n) {
+      const auto [it, inserted] = owner.emplace(fold_case(names[n]), entry.id);
+      if (!inserted) {
+        const json::json_pointer where =
+            n == 0 ? pointer / i / "id" : pointer / i / "aliases" / (n - 1);
+        fail_at(origin, where,
+                fmt::format("duplicate {} '{}': already used by '{}'", n == 0 ? "id" : "alias",
+                            names[n], it->second));
+      }
+    }
+    entries.push_back(std::move(entry));
+  }
+  return entries;
+}
+
+std::string strip_exception_prefix(const std::string& what) {
+  const auto end = what.find("] ");
+  return end == std::string::npos ? what : what.substr(end + 2);
+}
+
+} // namespace
+
+CatalogDocument parse_catalog(std::string_view text, const std::string& origin) {
+  json document;
+  try {
+    document = json::parse(text);
+  } catch (const json::exception& error) { // parse_error, or out_of_range for 1e400
+    throw CatalogError(
+        fmt::format("{}: invalid JSON: {}", origin, strip_exception_prefix(error.what())));
+  }
+  if (!document.is_object()) {
+    fail_at(origin, json::json_pointer(),
+            "expected an object with \"links\", \"gpus\", \"models\" or \"dtypes\" arrays, got " +
+                describe(document));
+  }
+  for (const auto& [key, value] : document.items()) {
+    if (key != "links" && key != "gpus" && key != "models" && key != "dtypes") {
+      fail_at(origin, json::json_pointer() / key,
+              "unknown section; known: links, gpus, models, dtypes");
+    }
+  }
+  CatalogDocument result;
+  result.links = read_array<Link>(document, "links", origin, read_link);
+  result.gpus = read_array<Gpu>(document, "gpus", origin, read_gpu);
+  result.models = read_array<Model>(document, "models", origin, read_model);
+  result.dtypes = read_array<Dtype>(document, "dtypes", origin, read_dtype);
+  return result;
+}
+
+} // namespace icx::detail

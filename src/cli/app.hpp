@@ -1,0 +1,26 @@
+// The command-line front end: builds the subcommands, parses argv, runs the chosen one and
+// turns every error into one line on stderr and an exit status.
+#pragma once
+
+#include <functional>
+
+#include <CLI/CLI.hpp>
+
+namespace icx::cli {
+
+/// Exit statuses, documented in the README.
+enum ExitCode : int {
+  exit_ok = 0,
+  exit_internal = 1,
+  exit_usage = 2,
+};
+
+/// A subcommand: its CLI11 app and what to run when it was chosen.
+struct Command {
+  CLI::App* app = nullptr;
+  std::function<int()> run;
+};
+
+int run(int argc, char** argv);
+
+} // namespace icx::cli

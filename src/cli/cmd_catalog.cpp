@@ -1,0 +1,190 @@
+// icx links | gpus | models | dtypes: the catalog, with the source of every figure.
+#include <algorithm>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "commands.hpp"
+#include "common.hpp"
+#include "json_output.hpp"
+#include "table.hpp"
+#include "units_format.hpp"
+
+namespace icx::cli {
+
+namespace {
+
+/// One listing subcommand: a table (with a sources section) or a JSON array of entries.
+template <class T> struct Listing {
+  std::string name;
+  std::string description;
+  std::string schema;
+  std::function<std::span<const T>(const Catalog&)> entries;
+  std::vector<Column> columns;
+  std::function<std::vector<std::string>(const T&)> row;
+  std::function<void(Json&, const T&)> fields;
+};
+
+template <class T> int run_listing(const Listing<T>& listing, const CommonOptions& options) {
+  const Catalog catalog = load_catalog(options);
+  if (options.json) {
+    Json doc = json_document(listing.schema);
+    Json items = Json::array();
+    for (const T& entry : listing.entries(catalog)) {
+      Json item = json_entry(entry);
+      listing.fields(item, entry);
+      items.push_back(std::move(item));
+    }
+    doc[listing.name] = std::move(items);
+    print_json(doc);
+    return 0;
+  }
+  std::vector<Column> columns{{"id", Align::left}, {"name", Align::left}};
+  columns.insert(columns.end(), listing.columns.begin(), listing.columns.end());
+  TextTable table(columns);
+  std::string sources;
+  for (const T& entry : listing.entries(catalog)) {
+    std::vector<std::string> cells{entry.id, entry.name};
+    const std::vector<std::string> rest = listing.row(entry);
+    cells.insert(cells.end(), rest.begin(), rest.end());
+    table.add_row(std::move(cells));
+    sources += fmt::format(
+        "  {}: {}{}\n", entry.id, entry.source,
+        entry.aliases.empty() ? "" : fmt::format(" (aliases: {})", fmt::join(entry.aliases, ", ")));
+  }
+  fmt::print("{}\nSources:\n{}", table.render(), sources);
+  return 0;
+}
+
+template <class T> Command setup_listing(CLI::App& app, Listing<T> listing, std::string example) {
+  auto options = std::make_shared<CommonOptions>();
+  auto shared_listing = std::make_shared<Listing<T>>(std::move(listing));
+  CLI::App* sub = app.add_subcommand(shared_listing->name, shared_listing->description);
+  add_common_options(*sub, *options);
+  sub->footer("Example:\n  " + example);
+  return {sub, [options, shared_listing] { return run_listing(*shared_listing, *options); }};
+}
+
+} // namespace
+
+Command setup_links(CLI::App& app) {
+  return setup_listing<Link>(
+      app,
+      {"links",
+       "List the links (wires) in the catalog, with bandwidth, latency and source",
+       "icx.links/1",
+       [](const Catalog& c) { return c.links(); },
+       {{"tier", Align::left},
+        {"headline per GPU", Align::right},
+        {"counts", Align::left},
+        {"each way", Align::right},
+        {"latency", Align::right}},
+       [](const Link& l) -> std::vector<std::string> {
+         return {std::string(to_string(l.tier)), format_range(l.headline_bandwidth),
+                 l.headline_convention == Convention::both_directions_summed ? "both ways"
+                                                                             : "each way",
+                 format_range(l.per_direction_bandwidth), format_range(l.latency)};
+       },
+       [](Json& j, const Link& l) {
+         j["connects"] = l.connects;
+         j["tier"] = to_string(l.tier);
+         j["headline_bandwidth_bytes_per_s"] = json_range(l.headline_bandwidth);
+         j["headline_convention"] = to_string(l.headline_convention);
+         j["per_direction_bandwidth_bytes_per_s"] = json_range(l.per_direction_bandwidth);
+         j["latency_seconds"] = json_range(l.latency);
+       }},
+      "icx links --json");
+}
+
+Command setup_gpus(CLI::App& app) {
+  return setup_listing<Gpu>(
+      app,
+      {"gpus",
+       "List the GPUs in the catalog: HBM, dense peak compute, scale-up link and domain",
+       "icx.gpus/1",
+       [](const Catalog& c) { return c.gpus(); },
+       {{"HBM", Align::right},
+        {"HBM bandwidth", Align::right},
+        {"dense peak", Align::left},
+        {"scale-up", Align::left}},
+       [](const Gpu& g) -> std::vector<std::string> {
+         std::vector<std::string> peaks;
+         for (const auto& [dtype, peak] : g.dense_peak) {
+           peaks.push_back(fmt::format("{} {}", dtype, format_flops_rate(peak)));
+         }
+         return {format_bytes(g.hbm_capacity), format_rate(g.hbm_bandwidth),
+                 fmt::format("{}", fmt::join(peaks, ", ")),
+                 fmt::format("{} × {}", g.scale_up_domain, g.scale_up_link)};
+       },
+       [](Json& j, const Gpu& g) {
+         j["hbm_bytes"] = json_number(g.hbm_capacity.value());
+         j["hbm_bandwidth_bytes_per_s"] = json_number(g.hbm_bandwidth.value());
+         Json peaks = Json::object();
+         for (const auto& [dtype, peak] : g.dense_peak) {
+           peaks[dtype] = json_number(peak.value());
+         }
+         j["dense_peak_flop_per_s"] = std::move(peaks);
+         j["scale_up_link"] = g.scale_up_link;
+         j["scale_up_domain"] = g.scale_up_domain;
+       }},
+      "icx gpus");
+}
+
+Command setup_models(CLI::App& app) {
+  return setup_listing<Model>(
+      app,
+      {"models",
+       "List the models in the catalog with their architecture figures",
+       "icx.models/1",
+       [](const Catalog& c) { return c.models(); },
+       {{"hidden", Align::right},
+        {"layers", Align::right},
+        {"params", Align::right},
+        {"active", Align::right},
+        {"dtype", Align::left},
+        {"heads/kv", Align::right},
+        {"experts", Align::right}},
+       [](const Model& m) -> std::vector<std::string> {
+         return {std::to_string(m.hidden),
+                 std::to_string(m.layers),
+                 format_si(m.total_params, ""),
+                 format_si(m.active_params, ""),
+                 m.default_dtype,
+                 fmt::format("{}/{}", m.attention_heads, m.kv_heads),
+                 m.is_moe() ? fmt::format("{} (top {})", m.experts, m.experts_per_token) : "-"};
+       },
+       [](Json& j, const Model& m) {
+         j["hidden"] = m.hidden;
+         j["layers"] = m.layers;
+         j["total_params"] = json_number(m.total_params);
+         j["active_params"] = json_number(m.active_params);
+         j["default_dtype"] = m.default_dtype;
+         j["attention_heads"] = m.attention_heads;
+         j["kv_heads"] = m.kv_heads;
+         j["head_dim"] = m.head_dim;
+         j["intermediate_size"] = m.intermediate_size;
+         j["vocab_size"] = m.vocab_size;
+         j["experts"] = m.experts;
+         j["experts_per_token"] = m.experts_per_token;
+       }},
+      "icx models");
+}
+
+Command setup_dtypes(CLI::App& app) {
+  return setup_listing<Dtype>(
+      app,
+      {"dtypes",
+       "List the element types and their size in bytes",
+       "icx.dtypes/1",
+       [](const Catalog& c) { return c.dtypes(); },
+       {{"bytes per element", Align::right}},
+       [](const Dtype& d) -> std::vector<std::string> {
+         return {fmt::format("{}", d.bytes_per_element)};
+       },
+       [](Json& j, const Dtype& d) { j["bytes_per_element"] = json_number(d.bytes_per_element); }},
+      "icx dtypes --json");
+}
+
+} // namespace icx::cli

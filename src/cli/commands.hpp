@@ -1,0 +1,14 @@
+// One setup function per subcommand, each defined in its own cmd_<name>.cpp.
+#pragma once
+
+#include "app.hpp"
+
+namespace icx::cli {
+
+Command setup_tp(CLI::App& app);
+Command setup_links(CLI::App& app);
+Command setup_gpus(CLI::App& app);
+Command setup_models(CLI::App& app);
+Command setup_dtypes(CLI::App& app);
+
+} // namespace icx::cli

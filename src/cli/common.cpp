@@ -1,0 +1,96 @@
+#include "common.hpp"
+
+#include <charconv>
+
+#include <fmt/format.h>
+
+#include "icx/error.hpp"
+#include "icx/limits.hpp"
+
+namespace icx::cli {
+
+void add_common_options(CLI::App& app, CommonOptions& options) {
+  app.add_flag("--json", options.json, "Print one JSON document (base SI units) instead of tables");
+  app.add_option("--catalog", options.catalogs,
+                 "Overlay a catalog JSON file on the shipped one (repeatable; same id "
+                 "replaces, new id adds)")
+      ->type_name("FILE")
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+}
+
+Catalog load_catalog(const CommonOptions& options) {
+  Catalog catalog = Catalog::shipped();
+  for (const std::string& file : options.catalogs) {
+    try {
+      catalog.overlay_file(file);
+    } catch (const CatalogError& error) {
+      throw CatalogError(std::string("--catalog ") + error.what());
+    }
+  }
+  return catalog;
+}
+
+void add_model_options(CLI::App& app, ModelOptions& options) {
+  app.add_option("-m,--model", options.model, "Catalog model id or alias (see 'icx models')")
+      ->type_name("ID");
+  app.add_option("--hidden", options.hidden,
+                 "Hidden size; with --layers describes a custom model, with --model overrides it")
+      ->type_name("N")
+      ->check(whole_number(1, limits::max_hidden));
+  app.add_option("--layers", options.layers, "Transformer layers (custom model or override)")
+      ->type_name("N")
+      ->check(whole_number(1, limits::max_layers));
+  app.add_option("--dtype", options.dtype,
+                 "Element type of activations and weights (see 'icx dtypes'); default: the "
+                 "model's, bf16 for a custom model")
+      ->type_name("ID");
+}
+
+ResolvedModel resolve_model(const Catalog& catalog, const ModelOptions& options) {
+  ResolvedModel resolved;
+  if (!options.model.empty()) {
+    resolved.model = for_flag("--model", [&] { return catalog.model(options.model); });
+  } else if (options.hidden && options.layers) {
+    resolved.model.id = "custom";
+    resolved.model.name = "custom model";
+    resolved.model.default_dtype = "bf16";
+  } else {
+    throw UsageError("no model given: use --model ID (e.g. --model 70b; see 'icx models'), "
+                     "or --hidden N --layers N for a custom model");
+  }
+  if (options.hidden) {
+    if (!resolved.custom()) {
+      resolved.overridden.emplace_back("--hidden");
+    }
+    resolved.model.hidden = *options.hidden;
+  }
+  if (options.layers) {
+    if (!resolved.custom()) {
+      resolved.overridden.emplace_back("--layers");
+    }
+    resolved.model.layers = *options.layers;
+  }
+  const std::string dtype = options.dtype.empty() ? resolved.model.default_dtype : options.dtype;
+  resolved.dtype = for_flag("--dtype", [&] { return catalog.dtype(dtype); });
+  if (!options.dtype.empty() && !resolved.custom()) {
+    resolved.overridden.emplace_back("--dtype");
+  }
+  return resolved;
+}
+
+CLI::Validator whole_number(std::int64_t min, std::int64_t max) {
+  return CLI::Validator(
+      [min, max](const std::string& text) -> std::string {
+        std::int64_t value = 0;
+        const char* end = text.data() + text.size();
+        const auto [stop, error] = std::from_chars(text.data(), end, value);
+        if (error != std::errc() || stop != end || value < min || value > max) {
+          return fmt::format("expected a whole number from {} to {}, got '{}'", min, max, text);
+        }
+        return {};
+      },
+      "");
+}
+
+} // namespace icx::cli

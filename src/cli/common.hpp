@@ -1,0 +1,67 @@
+// What every subcommand shares: the --json and --catalog flags, model selection, number
+// validation, and the error type for bad usage.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "icx/catalog.hpp"
+#include "icx/error.hpp"
+
+namespace icx::cli {
+
+/// A mistake in how icx was called; printed as one line, exit status 2.
+class UsageError : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
+struct CommonOptions {
+  bool json = false;
+  std::vector<std::string> catalogs;
+};
+
+void add_common_options(CLI::App& app, CommonOptions& options);
+
+/// The shipped catalog with each --catalog file laid over it, in order.
+Catalog load_catalog(const CommonOptions& options);
+
+struct ModelOptions {
+  std::string model;
+  std::optional<int> hidden;
+  std::optional<int> layers;
+  std::string dtype;
+};
+
+void add_model_options(CLI::App& app, ModelOptions& options);
+
+/// A model as the user described it: a catalog model, maybe with fields overridden, or a
+/// custom one from --hidden and --layers.
+struct ResolvedModel {
+  Model model;
+  Dtype dtype;
+  /// Flags that replaced a catalog model's field, e.g. "--hidden".
+  std::vector<std::string> overridden;
+  [[nodiscard]] bool custom() const { return model.id == "custom"; }
+};
+
+ResolvedModel resolve_model(const Catalog& catalog, const ModelOptions& options);
+
+/// Accepts only digits forming a whole number in [min, max]; the message names the range.
+CLI::Validator whole_number(std::int64_t min, std::int64_t max);
+
+/// Runs `lookup`, prefixing any LookupError with the flag that named the id.
+template <class Lookup> decltype(auto) for_flag(const std::string& flag, Lookup&& lookup) {
+  try {
+    return lookup();
+  } catch (const LookupError& error) {
+    throw LookupError(flag + ": " + error.what());
+  }
+}
+
+} // namespace icx::cli

@@ -1,0 +1,5 @@
+#include "app.hpp"
+
+int main(int argc, char** argv) {
+  return icx::cli::run(argc, argv);
+}

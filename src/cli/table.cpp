@@ -1,0 +1,52 @@
+#include "table.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace icx::cli {
+
+std::size_t display_width(std::string_view text) {
+  return static_cast<std::size_t>(std::ranges::count_if(
+      text, [](char c) { return (static_cast<unsigned char>(c) & 0xC0U) != 0x80U; }));
+}
+
+TextTable::TextTable(std::vector<Column> columns) : columns_(std::move(columns)) {}
+
+void TextTable::add_row(std::vector<std::string> cells) {
+  if (cells.size() != columns_.size()) {
+    throw std::logic_error("TextTable row has the wrong number of cells");
+  }
+  rows_.push_back(std::move(cells));
+}
+
+std::string TextTable::render() const {
+  std::vector<std::size_t> widths(columns_.size());
+  for (std::size_t c = 0; c < columns_.size(); ++c) {
+    widths[c] = display_width(columns_[c].header);
+    for (const auto& row : rows_) {
+      widths[c] = std::max(widths[c], display_width(row[c]));
+    }
+  }
+  std::string out;
+  auto append_line = [&](auto cell_of) {
+    std::string line;
+    for (std::size_t c = 0; c < columns_.size(); ++c) {
+      const std::string cell = cell_of(c);
+      const std::string padding(widths[c] - display_width(cell), ' ');
+      if (c > 0) {
+        line += "  ";
+      }
+      line += columns_[c].align == Align::right ? padding + cell : cell + padding;
+    }
+    line.erase(line.find_last_not_of(' ') + 1);
+    out += line + '\n';
+  };
+  append_line([&](std::size_t c) { return columns_[c].header; });
+  append_line([&](std::size_t c) { return std::string(widths[c], '-'); });
+  for (const auto& row : rows_) {
+    append_line([&](std::size_t c) { return row[c]; });
+  }
+  return out;
+}
+
+} // namespace icx::cli

@@ -1,0 +1,155 @@
+#include "json_reader.hpp"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "icx/error.hpp"
+
+namespace icx::detail {
+
+using nlohmann::json;
+
+void fail_at(const std::string& origin, const json::json_pointer& pointer,
+             const std::string& reason) {
+  const std::string where = pointer.empty() ? std::string("(document)") : pointer.to_string();
+  throw CatalogError(fmt::format("{}: {}: {}", origin, where, reason));
+}
+
+std::string describe(const json& value) {
+  switch (value.type()) {
+  case json::value_t::null:
+    return "null";
+  case json::value_t::boolean:
+    return "a boolean";
+  case json::value_t::string:
+    return "a string";
+  case json::value_t::array:
+    return "an array";
+  case json::value_t::object:
+    return "an object";
+  default:
+    return fmt::format("the number {}", value.dump());
+  }
+}
+
+ObjectReader::ObjectReader(const json& object, json::json_pointer pointer, std::string origin)
+    : object_(object), pointer_(std::move(pointer)), origin_(std::move(origin)) {
+  if (!object_.is_object()) {
+    fail_at(origin_, pointer_, "expected an object, got " + describe(object_));
+  }
+}
+
+bool ObjectReader::has(std::string_view key) const {
+  return object_.contains(key);
+}
+
+json::json_pointer ObjectReader::pointer_to(std::string_view key) const {
+  return key.empty() ? pointer_ : pointer_ / std::string(key);
+}
+
+void ObjectReader::fail(std::string_view key, const std::string& reason) const {
+  fail_at(origin_, pointer_to(key), reason);
+}
+
+const json& ObjectReader::require(std::string_view key) {
+  const auto found = object_.find(key);
+  if (found == object_.end()) {
+    fail(key, "missing required field");
+  }
+  seen_.emplace(key);
+  return *found;
+}
+
+std::string ObjectReader::text(std::string_view key) {
+  const json& value = require(key);
+  if (!value.is_string() || value.get_ref<const std::string&>().empty()) {
+    fail(key, "expected a non-empty string, got " + describe(value));
+  }
+  return value.get<std::string>();
+}
+
+std::vector<std::string> ObjectReader::text_list(std::string_view key) {
+  if (!has(key)) {
+    return {};
+  }
+  const json& value = require(key);
+  if (!value.is_array()) {
+    fail(key, "expected an array of strings, got " + describe(value));
+  }
+  std::vector<std::string> result;
+  for (std::size_t i = 0; i < value.size(); ++i) {
+    if (!value[i].is_string() || value[i].get_ref<const std::string&>().empty()) {
+      fail_at(origin_, pointer_to(key) / i,
+              "expected a non-empty string, got " + describe(value[i]));
+    }
+    result.push_back(value[i].get<std::string>());
+  }
+  return result;
+}
+
+namespace {
+
+bool is_positive_number(const json& value) {
+  if (!value.is_number()) {
+    return false;
+  }
+  const double number = value.get<double>();
+  return std::isfinite(number) && number > 0;
+}
+
+} // namespace
+
+double ObjectReader::positive(std::string_view key) {
+  const json& value = require(key);
+  if (!is_positive_number(value)) {
+    fail(key, "expected a finite number greater than 0, got " + describe(value));
+  }
+  return value.get<double>();
+}
+
+int ObjectReader::whole(std::string_view key, int min, int max) {
+  const json& value = require(key);
+  if (!value.is_number_integer() || value.get<std::int64_t>() < min ||
+      value.get<std::int64_t>() > max) {
+    fail(key,
+         fmt::format("expected a whole number from {} to {}, got {}", min, max, describe(value)));
+  }
+  return static_cast<int>(value.get<std::int64_t>());
+}
+
+int ObjectReader::whole_or(std::string_view key, int min, int max, int fallback) {
+  return has(key) ? whole(key, min, max) : fallback;
+}
+
+Range<double> ObjectReader::positive_range(std::string_view key) {
+  const json& value = require(key);
+  if (is_positive_number(value)) {
+    return Range<double>::exactly(value.get<double>());
+  }
+  if (value.is_array() && value.size() == 2 && is_positive_number(value[0]) &&
+      is_positive_number(value[1]) && value[0].get<double>() <= value[1].get<double>()) {
+    return Range<double>{value[0].get<double>(), value[1].get<double>()};
+  }
+  fail(key, "expected a finite number greater than 0 or a range [low, high] with "
+            "0 < low <= high, got " +
+                describe(value));
+}
+
+const json& ObjectReader::object(std::string_view key) {
+  const json& value = require(key);
+  if (!value.is_object()) {
+    fail(key, "expected an object, got " + describe(value));
+  }
+  return value;
+}
+
+void ObjectReader::finish() const {
+  for (const auto& [key, value] : object_.items()) {
+    if (!seen_.contains(key)) {
+      fail(key, "unknown field");
+    }
+  }
+}
+
+} // namespace icx::detail

@@ -1,0 +1,76 @@
+// Reads one JSON object field by field, rejecting wrong types, bad values and unknown keys
+// with the file name and the JSON Pointer of the offending value.
+#pragma once
+
+#include <initializer_list>
+#include <set>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "icx/units.hpp"
+
+namespace icx::detail {
+
+class ObjectReader {
+public:
+  /// `pointer` is the JSON Pointer of `object` inside the document named by `origin`.
+  ObjectReader(const nlohmann::json& object, nlohmann::json::json_pointer pointer,
+               std::string origin);
+
+  [[nodiscard]] bool has(std::string_view key) const;
+  /// A required non-empty string.
+  std::string text(std::string_view key);
+  /// An optional array of non-empty strings.
+  std::vector<std::string> text_list(std::string_view key);
+  /// A required finite number > 0.
+  double positive(std::string_view key);
+  /// A required whole number in [min, max].
+  int whole(std::string_view key, int min, int max);
+  /// An optional whole number in [min, max], `fallback` when absent.
+  int whole_or(std::string_view key, int min, int max, int fallback);
+  /// A finite number > 0, or an array [low, high] of two with 0 < low <= high.
+  Range<double> positive_range(std::string_view key);
+  /// A required object; returns its pointer for a nested reader.
+  const nlohmann::json& object(std::string_view key);
+  /// A string that must be one of `choices`; returns the chosen value.
+  template <class T>
+  T choice(std::string_view key, std::initializer_list<std::pair<std::string_view, T>> choices) {
+    const std::string value = text(key);
+    std::string known;
+    for (const auto& [name, result] : choices) {
+      if (value == name) {
+        return result;
+      }
+      known += known.empty() ? "" : ", ";
+      known += name;
+    }
+    fail(key, "'" + value + "' is not one of: " + known);
+  }
+
+  [[nodiscard]] nlohmann::json::json_pointer pointer_to(std::string_view key) const;
+  /// Throws CatalogError for `key` (or for the object itself when `key` is empty).
+  [[noreturn]] void fail(std::string_view key, const std::string& reason) const;
+  /// Rejects any key that was not read.
+  void finish() const;
+
+private:
+  const nlohmann::json& require(std::string_view key);
+
+  const nlohmann::json& object_;
+  nlohmann::json::json_pointer pointer_;
+  std::string origin_;
+  std::set<std::string, std::less<>> seen_;
+};
+
+/// Throws CatalogError "origin: pointer: reason".
+[[noreturn]] void fail_at(const std::string& origin, const nlohmann::json::json_pointer& pointer,
+                          const std::string& reason);
+
+/// A short description of a JSON value's type for error messages ("a string", "an array").
+std::string describe(const nlohmann::json& value);
+
+} // namespace icx::detail

@@ -1,0 +1,231 @@
+#include "icx/catalog.hpp"
+
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "icx/error.hpp"
+
+namespace icx {
+namespace {
+
+// A minimal, self-contained catalog: a data edit in data/ cannot break these tests.
+const std::string dtypes = R"({"dtypes": [
+  {"id": "bf16", "name": "BF16", "bytes_per_element": 2, "source": "s"},
+  {"id": "fp4", "name": "FP4", "bytes_per_element": 0.5, "source": "s"}]})";
+
+const std::string links = R"({"links": [
+  {"id": "nvlink4", "name": "NVLink 4", "aliases": ["nvl4", "NVLink-4"], "connects": "GPU",
+   "tier": "scale-up", "headline_GBps": 900, "headline_convention": "both-directions-summed",
+   "per_direction_GBps": 450, "latency_us": 1, "source": "s"},
+  {"id": "roce", "name": "RoCE", "connects": "node", "tier": "scale-out",
+   "headline_GBps": [25, 50], "headline_convention": "each-way",
+   "per_direction_GBps": [25, 50], "latency_us": [1, 2], "source": "s"}]})";
+
+const std::string gpus = R"({"gpus": [
+  {"id": "h100", "name": "H100", "hbm_GB": 80, "hbm_bandwidth_GBps": 3350,
+   "dense_tflops": {"bf16": 989}, "scale_up_link": "nvlink4", "scale_up_domain": 8,
+   "source": "s"}]})";
+
+const std::string models = R"({"models": [
+  {"id": "m70", "name": "M70", "aliases": ["70b"], "hidden": 8192, "layers": 80,
+   "total_params": 70e9, "default_dtype": "bf16", "attention_heads": 64, "kv_heads": 8,
+   "head_dim": 128, "intermediate_size": 28672, "vocab_size": 128256, "source": "s"}]})";
+
+Catalog small_catalog() {
+  Catalog catalog;
+  catalog.overlay_text(dtypes, "dtypes.json");
+  catalog.overlay_text(links, "links.json");
+  catalog.overlay_text(gpus, "gpus.json");
+  catalog.overlay_text(models, "models.json");
+  return catalog;
+}
+
+/// The message of the CatalogError that loading `text` over the small catalog throws.
+std::string error_of(const std::string& text) {
+  Catalog catalog = small_catalog();
+  try {
+    catalog.overlay_text(text, "user.json");
+  } catch (const CatalogError& error) {
+    return error.what();
+  }
+  return "(no error)";
+}
+
+TEST(Catalog, ReadsLinksWithDirectionsAndRanges) {
+  const Catalog catalog = small_catalog();
+  const Link& nvlink = catalog.link("nvlink4");
+  EXPECT_EQ(nvlink.tier, Tier::scale_up);
+  EXPECT_EQ(nvlink.headline_convention, Convention::both_directions_summed);
+  EXPECT_DOUBLE_EQ(nvlink.headline_bandwidth.high.value(), 900e9);
+  EXPECT_DOUBLE_EQ(nvlink.per_direction_bandwidth.high.value(), 450e9);
+  EXPECT_DOUBLE_EQ(nvlink.latency.low.value(), 1e-6);
+  const Link& roce = catalog.link("roce");
+  EXPECT_DOUBLE_EQ(roce.headline_bandwidth.low.value(), 25e9);
+  EXPECT_DOUBLE_EQ(roce.headline_bandwidth.high.value(), 50e9);
+  EXPECT_DOUBLE_EQ(roce.latency.high.value(), 2e-6);
+}
+
+TEST(Catalog, ReadsGpusModelsAndDtypes) {
+  const Catalog catalog = small_catalog();
+  EXPECT_DOUBLE_EQ(catalog.gpu("h100").hbm_capacity.value(), 80e9);
+  EXPECT_DOUBLE_EQ(catalog.gpu("h100").dense_peak.at("bf16").value(), 989e12);
+  EXPECT_EQ(catalog.model("m70").hidden, 8192);
+  EXPECT_DOUBLE_EQ(catalog.model("m70").active_params, 70e9); // dense: active = total
+  EXPECT_FALSE(catalog.model("m70").is_moe());
+  EXPECT_DOUBLE_EQ(catalog.dtype("fp4").bytes_per_element, 0.5);
+}
+
+TEST(Catalog, LooksUpAliasesCaseInsensitively) {
+  const Catalog catalog = small_catalog();
+  EXPECT_EQ(catalog.link("NVL4").id, "nvlink4");
+  EXPECT_EQ(catalog.link("nvlink-4").id, "nvlink4");
+  EXPECT_EQ(catalog.model("70B").id, "m70");
+}
+
+TEST(Catalog, UnknownIdListsKnownOnesAndSuggests) {
+  const Catalog catalog = small_catalog();
+  try {
+    (void)catalog.link("nvlink5");
+    FAIL() << "expected LookupError";
+  } catch (const LookupError& error) {
+    EXPECT_STREQ(error.what(),
+                 "unknown wire 'nvlink5'; known: nvlink4, roce (did you mean 'nvlink4'?)");
+  }
+}
+
+TEST(Catalog, OverlaySameIdReplacesNewIdAdds) {
+  Catalog catalog = small_catalog();
+  catalog.overlay_text(R"({"dtypes": [
+    {"id": "BF16", "name": "BF16, replaced", "bytes_per_element": 2, "source": "mine"},
+    {"id": "int4", "name": "INT4", "bytes_per_element": 0.5, "source": "mine"}]})",
+                       "mine.json");
+  ASSERT_EQ(catalog.dtypes().size(), 3U);
+  EXPECT_EQ(catalog.dtypes()[0].name, "BF16, replaced");
+  EXPECT_EQ(catalog.dtypes()[0].origin, "mine.json");
+  EXPECT_EQ(catalog.dtypes()[2].id, "int4");
+}
+
+TEST(Catalog, FailedOverlayLeavesTheCatalogUnchanged) {
+  Catalog catalog = small_catalog();
+  EXPECT_THROW(catalog.overlay_text(R"({"dtypes": [
+    {"id": "int4", "name": "INT4", "bytes_per_element": 0.5, "source": "s"},
+    {"id": "bad", "name": "Bad", "bytes_per_element": -1, "source": "s"}]})",
+                                    "user.json"),
+               CatalogError);
+  EXPECT_EQ(catalog.dtypes().size(), 2U);
+}
+
+TEST(CatalogErrors, SyntaxErrorNamesFileAndPosition) {
+  EXPECT_EQ(error_of("{\"dtypes\": [}"),
+            "user.json: invalid JSON: parse error at line 1, column 13: syntax error while "
+            "parsing value - unexpected '}'; expected '[', '{', or a literal");
+}
+
+TEST(CatalogErrors, WrongTypeNamesThePointer) {
+  EXPECT_EQ(error_of(R"({"dtypes": [{"id": "x", "name": "X", "bytes_per_element": "2",
+                       "source": "s"}]})"),
+            "user.json: /dtypes/0/bytes_per_element: expected a finite number greater than 0, "
+            "got a string");
+}
+
+TEST(CatalogErrors, MissingField) {
+  EXPECT_EQ(error_of(R"({"dtypes": [{"id": "x", "name": "X", "source": "s"}]})"),
+            "user.json: /dtypes/0/bytes_per_element: missing required field");
+}
+
+TEST(CatalogErrors, UnknownField) {
+  EXPECT_EQ(error_of(R"({"dtypes": [{"id": "x", "name": "X", "bytes_per_element": 1,
+                       "source": "s", "bits": 8}]})"),
+            "user.json: /dtypes/0/bits: unknown field");
+}
+
+TEST(CatalogErrors, UnknownSection) {
+  EXPECT_EQ(error_of(R"({"wires": []})"),
+            "user.json: /wires: unknown section; known: links, gpus, models, dtypes");
+}
+
+TEST(CatalogErrors, DuplicateIdInOneFile) {
+  EXPECT_EQ(error_of(R"({"dtypes": [
+    {"id": "x", "name": "X", "bytes_per_element": 1, "source": "s"},
+    {"id": "X", "name": "X2", "bytes_per_element": 1, "source": "s"}]})"),
+            "user.json: /dtypes/1/id: duplicate id 'X': already used by 'x'");
+}
+
+TEST(CatalogErrors, AliasThatNamesAnotherEntry) {
+  EXPECT_EQ(error_of(R"({"dtypes": [
+    {"id": "fp8", "name": "FP8", "aliases": ["bf16"], "bytes_per_element": 1, "source": "s"}]})"),
+            "user.json: dtype 'fp8' uses the name 'bf16', already used by dtype 'bf16' from "
+            "dtypes.json");
+}
+
+TEST(CatalogErrors, NegativeZeroAndHugeFigures) {
+  const std::string link_prefix = R"({"links": [{"id": "x", "name": "X", "connects": "c",
+    "tier": "host", "headline_convention": "each-way", "per_direction_GBps": 64,
+    "latency_us": 1, "source": "s", "headline_GBps": )";
+  EXPECT_EQ(error_of(link_prefix + "-64}]}"),
+            "user.json: /links/0/headline_GBps: expected a finite number greater than 0 or a "
+            "range [low, high] with 0 < low <= high, got the number -64");
+  EXPECT_NE(error_of(link_prefix + "0}]}").find("/links/0/headline_GBps"), std::string::npos);
+  EXPECT_EQ(error_of(link_prefix + "1e400}]}"),
+            "user.json: invalid JSON: number overflow parsing '1e400'");
+  EXPECT_NE(error_of(link_prefix + "[50, 25]}]}").find("/links/0/headline_GBps"),
+            std::string::npos);
+}
+
+TEST(CatalogErrors, DirectionConventionMustMatchTheFigures) {
+  // 900 GB/s "each way" with 450 GB/s per direction is the classic one-way/both-ways mix-up.
+  EXPECT_EQ(error_of(R"({"links": [{"id": "x", "name": "X", "connects": "c",
+    "tier": "scale-up", "headline_GBps": 900, "headline_convention": "each-way",
+    "per_direction_GBps": 450, "latency_us": 1, "source": "s"}]})"),
+            "user.json: /links/0/per_direction_GBps: 450 GB/s each way does not match "
+            "headline_GBps 900 GB/s counted as each-way (expected about 900 GB/s)");
+}
+
+TEST(CatalogErrors, BadChoiceListsTheValidOnes) {
+  EXPECT_EQ(error_of(R"({"links": [{"id": "x", "name": "X", "connects": "c",
+    "tier": "rack", "headline_GBps": 9, "headline_convention": "each-way",
+    "per_direction_GBps": 9, "latency_us": 1, "source": "s"}]})"),
+            "user.json: /links/0/tier: 'rack' is not one of: scale-up, host, scale-out");
+}
+
+TEST(CatalogErrors, WholeNumbersOnly) {
+  const std::string model = R"({"models": [{"id": "x", "name": "X", "layers": 80,
+    "total_params": 1e9, "default_dtype": "bf16", "attention_heads": 8, "kv_heads": 8,
+    "head_dim": 128, "intermediate_size": 1024, "vocab_size": 1000, "source": "s",
+    "hidden": )";
+  EXPECT_EQ(error_of(model + "81.5}]}"),
+            "user.json: /models/0/hidden: expected a whole number from 1 to 1048576, got the "
+            "number 81.5");
+  EXPECT_NE(error_of(model + "0}]}").find("/models/0/hidden"), std::string::npos);
+}
+
+TEST(CatalogErrors, BrokenReferences) {
+  EXPECT_EQ(error_of(R"({"gpus": [{"id": "g", "name": "G", "hbm_GB": 80,
+    "hbm_bandwidth_GBps": 3000, "dense_tflops": {"bf16": 900}, "scale_up_link": "nvlink9",
+    "scale_up_domain": 8, "source": "s"}]})"),
+            "user.json: gpu 'g': scale_up_link 'nvlink9' is not a known link id");
+}
+
+TEST(CatalogErrors, DocumentMustBeAnObject) {
+  EXPECT_EQ(error_of("[]"), "user.json: (document): expected an object with \"links\", "
+                            "\"gpus\", \"models\" or \"dtypes\" arrays, got an array");
+}
+
+TEST(CatalogErrors, MoeFieldsMustAgree) {
+  const std::string model = R"({"models": [{"id": "x", "name": "X", "hidden": 64,
+    "layers": 2, "total_params": 1e9, "default_dtype": "bf16", "attention_heads": 8,
+    "kv_heads": 8, "head_dim": 8, "intermediate_size": 128, "vocab_size": 1000,
+    "source": "s", )";
+  EXPECT_EQ(error_of(model + R"("experts": 8, "experts_per_token": 9}]})"),
+            "user.json: /models/0/experts_per_token: expected a whole number from 1 to 8, got "
+            "the number 9");
+  EXPECT_EQ(error_of(model + R"("experts_per_token": 2}]})"),
+            "user.json: /models/0/experts_per_token: given for a dense model (experts is 0 or "
+            "absent)");
+  EXPECT_EQ(error_of(model + R"("active_params": 2e9}]})"),
+            "user.json: /models/0/active_params: 2000000000 exceeds total_params 1000000000");
+}
+
+} // namespace
+} // namespace icx

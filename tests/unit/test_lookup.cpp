@@ -1,0 +1,35 @@
+#include "icx/lookup.hpp"
+
+#include <array>
+#include <string>
+
+#include <gtest/gtest.h>
+
+namespace icx {
+namespace {
+
+TEST(Lookup, FoldCaseLowersAscii) {
+  EXPECT_EQ(fold_case("NVLink-4"), "nvlink-4");
+}
+
+TEST(Lookup, EditDistanceCountsEdits) {
+  EXPECT_EQ(edit_distance("pcie6", "pcie5"), 1U);
+  EXPECT_EQ(edit_distance("kitten", "sitting"), 3U);
+  EXPECT_EQ(edit_distance("", "abc"), 3U);
+  EXPECT_EQ(edit_distance("same", "same"), 0U);
+}
+
+TEST(Lookup, NearestSuggestsATypo) {
+  const std::array<std::string, 3> names{"nvlink4", "pcie5", "ib-ndr"};
+  EXPECT_EQ(nearest("pcie6", names), "pcie5");
+  EXPECT_EQ(nearest("NVLNK4", names), "nvlink4");
+}
+
+TEST(Lookup, NearestStaysQuietForUnrelatedWords) {
+  const std::array<std::string, 2> names{"nvlink4", "pcie5"};
+  EXPECT_FALSE(nearest("ethernet", names).has_value());
+  EXPECT_FALSE(nearest("x", names).has_value());
+}
+
+} // namespace
+} // namespace icx

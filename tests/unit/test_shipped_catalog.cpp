@@ -1,0 +1,85 @@
+// Pins the shipped catalog's headline figures to the seed chapter's table and the vendors'
+// datasheets, so a data edit that changes them is caught.
+#include "icx/catalog.hpp"
+
+#include <gtest/gtest.h>
+
+namespace icx {
+namespace {
+
+const Catalog& shipped() {
+  static const Catalog catalog = Catalog::shipped();
+  return catalog;
+}
+
+double headline_gbps(const char* id) {
+  return shipped().link(id).headline_bandwidth.high.value() / 1e9;
+}
+double each_way_gbps(const char* id) {
+  return shipped().link(id).per_direction_bandwidth.high.value() / 1e9;
+}
+
+TEST(ShippedCatalog, SeedTableHeadlineBandwidths) {
+  EXPECT_EQ(headline_gbps("nvlink5"), 1800);
+  EXPECT_EQ(headline_gbps("nvlink4"), 900);
+  EXPECT_EQ(headline_gbps("nvlink3"), 600);
+  EXPECT_EQ(headline_gbps("pcie5"), 64);
+  EXPECT_EQ(headline_gbps("ib-ndr"), 50);
+  EXPECT_EQ(shipped().link("roce").headline_bandwidth.low.value(), 25e9);
+  EXPECT_EQ(headline_gbps("roce"), 50);
+  EXPECT_EQ(headline_gbps("nvlink-c2c"), 900);
+}
+
+TEST(ShippedCatalog, NvlinkCountsBothDirectionsPcieAndNetworksOne) {
+  EXPECT_EQ(shipped().link("nvlink4").headline_convention, Convention::both_directions_summed);
+  EXPECT_EQ(each_way_gbps("nvlink4"), 450);
+  EXPECT_EQ(each_way_gbps("nvlink5"), 900);
+  EXPECT_EQ(shipped().link("pcie5").headline_convention, Convention::each_way);
+  EXPECT_EQ(shipped().link("ib-ndr").headline_convention, Convention::each_way);
+  EXPECT_EQ(each_way_gbps("ib-ndr"), 50); // 400 Gb/s / 8
+}
+
+TEST(ShippedCatalog, TiersAndLatencyRanges) {
+  EXPECT_EQ(shipped().link("nvlink5").tier, Tier::scale_up);
+  EXPECT_EQ(shipped().link("pcie5").tier, Tier::host);
+  EXPECT_EQ(shipped().link("nvlink-c2c").tier, Tier::host);
+  EXPECT_EQ(shipped().link("ib-ndr").tier, Tier::scale_out);
+  EXPECT_EQ(shipped().link("ib-ndr").latency.low.value(), 1e-6);
+  EXPECT_EQ(shipped().link("ib-ndr").latency.high.value(), 2e-6);
+}
+
+TEST(ShippedCatalog, AliasesUsersType) {
+  EXPECT_EQ(shipped().link("NDR").id, "ib-ndr");
+  EXPECT_EQ(shipped().link("infiniband").id, "ib-ndr");
+  EXPECT_EQ(shipped().link("pcie-5").id, "pcie5");
+  EXPECT_EQ(shipped().link("nvl4").id, "nvlink4");
+  EXPECT_EQ(shipped().model("70b").id, "llama-3.1-70b");
+}
+
+TEST(ShippedCatalog, SeedModelAndGpus) {
+  const Model& m = shipped().model("70b");
+  EXPECT_EQ(m.hidden, 8192);
+  EXPECT_EQ(m.layers, 80);
+  EXPECT_EQ(m.default_dtype, "bf16");
+  EXPECT_EQ(shipped().gpu("h100").hbm_bandwidth.value(), 3350e9); // seed: 3.35 TB/s
+  EXPECT_EQ(shipped().gpu("gb200").scale_up_domain, 72);          // NVL72
+  EXPECT_EQ(shipped().dtype("fp4").bytes_per_element, 0.5);
+}
+
+TEST(ShippedCatalog, HasTheRequiredEntries) {
+  for (const char* id :
+       {"nvlink5", "nvlink4", "nvlink3", "pcie5", "pcie4", "ib-ndr", "roce", "nvlink-c2c"}) {
+    EXPECT_NO_THROW((void)shipped().link(id)) << id;
+  }
+  for (const char* id : {"a100-sxm", "h100-sxm", "h200", "b200", "gb200", "mi300x"}) {
+    EXPECT_NO_THROW((void)shipped().gpu(id)) << id;
+  }
+  for (const char* id : {"8b", "70b", "405b", "mixtral-8x7b", "deepseek-v3"}) {
+    EXPECT_NO_THROW((void)shipped().model(id)) << id;
+  }
+  EXPECT_TRUE(shipped().model("mixtral-8x7b").is_moe());
+  EXPECT_TRUE(shipped().model("deepseek-v3").is_moe());
+}
+
+} // namespace
+} // namespace icx

@@ -1,0 +1,40 @@
+#include "table.hpp"
+
+#include <gtest/gtest.h>
+
+namespace icx::cli {
+namespace {
+
+TEST(TextTable, AlignsColumnsAndDropsTrailingSpaces) {
+  TextTable table({{"wire", Align::left}, {"time", Align::right}});
+  table.add_row({"pcie5", "336 ms"});
+  table.add_row({"nvlink4", "23.9 ms"});
+  EXPECT_EQ(table.render(), "wire        time\n"
+                            "-------  -------\n"
+                            "pcie5     336 ms\n"
+                            "nvlink4  23.9 ms\n");
+}
+
+TEST(TextTable, CountsMultiByteCharactersAsOneColumn) {
+  TextTable table({{"a", Align::left}, {"b", Align::left}});
+  table.add_row({"25–50", "x"});
+  table.add_row({"µs", "y"});
+  EXPECT_EQ(table.render(), "a      b\n"
+                            "-----  -\n"
+                            "25–50  x\n"
+                            "µs     y\n");
+}
+
+TEST(TextTable, RejectsARowOfTheWrongWidth) {
+  TextTable table({{"a", Align::left}});
+  EXPECT_THROW(table.add_row({"1", "2"}), std::logic_error);
+}
+
+TEST(DisplayWidth, CountsCodePoints) {
+  EXPECT_EQ(display_width("abc"), 3U);
+  EXPECT_EQ(display_width("µs"), 2U);
+  EXPECT_EQ(display_width("–"), 1U);
+}
+
+} // namespace
+} // namespace icx::cli

@@ -1,0 +1,43 @@
+#include "units_format.hpp"
+
+#include <gtest/gtest.h>
+
+namespace icx::cli {
+namespace {
+
+TEST(UnitsFormat, BytesUseDecimalPrefixesAndThreeDigits) {
+  EXPECT_EQ(format_bytes(Bytes::of(134217728)), "134 MB");
+  EXPECT_EQ(format_bytes(Bytes::of(268435456)), "268 MB");
+  EXPECT_EQ(format_bytes(Bytes::of(21474836480)), "21.5 GB");
+  EXPECT_EQ(format_bytes(Bytes::of(140e9)), "140 GB");
+  EXPECT_EQ(format_bytes(Bytes::of(512)), "512 B");
+}
+
+TEST(UnitsFormat, SecondsScaleToTheReadableUnit) {
+  EXPECT_EQ(format_seconds(Seconds::of(0.33554432)), "336 ms");
+  EXPECT_EQ(format_seconds(Seconds::of(0.0119304647)), "11.9 ms");
+  EXPECT_EQ(format_seconds(Seconds::of(2.1875)), "2.19 s");
+  EXPECT_EQ(format_seconds(Seconds::of(43.83e-6)), "43.8 µs");
+}
+
+TEST(UnitsFormat, RoundingUpCrossesToTheNextPrefix) {
+  EXPECT_EQ(format_bytes(Bytes::of(999.6e6)), "1 GB");
+  EXPECT_EQ(format_seconds(Seconds::of(0.99996)), "1 s");
+}
+
+TEST(UnitsFormat, RatesAndRanges) {
+  EXPECT_EQ(format_rate(gigabytes_per_second(1800)), "1.8 TB/s");
+  EXPECT_EQ(format_range(Range<BytesPerSecond>{gigabytes_per_second(25), gigabytes_per_second(50)}),
+            "25–50 GB/s");
+  EXPECT_EQ(format_range(Range<BytesPerSecond>::exactly(gigabytes_per_second(64))), "64 GB/s");
+  EXPECT_EQ(format_range(Range<Seconds>{Seconds::of(0.5), Seconds::of(2)}), "500 ms–2 s");
+}
+
+TEST(UnitsFormat, CountsGetThousandsSeparators) {
+  EXPECT_EQ(format_count(134217728), "134,217,728");
+  EXPECT_EQ(format_count(999), "999");
+  EXPECT_EQ(format_count(1000), "1,000");
+}
+
+} // namespace
+} // namespace icx::cli
