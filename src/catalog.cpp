@@ -1,6 +1,7 @@
 #include "icx/catalog.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -124,12 +125,13 @@ void Catalog::overlay_file(const std::filesystem::path& path) {
   if (std::filesystem::is_directory(path, error)) {
     throw CatalogError(origin + ": is a directory; expected a JSON catalog file");
   }
+  errno = 0;
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    const std::string reason = std::filesystem::exists(path, error)
-                                   ? "cannot be read (permission denied?)"
-                                   : "no such file";
-    throw CatalogError(fmt::format("{}: {}", origin, reason));
+    const int code = errno;
+    throw CatalogError(
+        fmt::format("{}: cannot open: {}", origin,
+                    code == 0 ? "unknown error" : std::generic_category().message(code)));
   }
   std::ostringstream text;
   text << in.rdbuf();

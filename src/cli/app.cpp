@@ -5,10 +5,12 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "commands.hpp"
 #include "common.hpp"
 #include "icx/error.hpp"
+#include "icx/lookup.hpp"
 
 namespace icx::cli {
 
@@ -24,6 +26,28 @@ std::string help_hint(const CLI::App& app) {
     return fmt::format("icx {} --help", sub->get_name());
   }
   return "icx --help";
+}
+
+/// "unknown option '--tokenz' (did you mean '--tokens'?)" for the first unexpected flag,
+/// CLI11's own message otherwise.
+std::string describe_extras(const CLI::App& app, const CLI::ParseError& error) {
+  const CLI::App* sub = app.get_subcommands().empty() ? &app : app.get_subcommands().front();
+  for (const std::string& arg : sub->remaining()) {
+    if (arg.size() < 2 || arg[0] != '-') {
+      continue;
+    }
+    const std::string flag = arg.substr(0, arg.find('='));
+    std::vector<std::string> names;
+    for (const CLI::Option* option : sub->get_options()) {
+      for (const std::string& name : option->get_lnames()) {
+        names.push_back("--" + name);
+      }
+    }
+    const auto suggestion = nearest(flag, names);
+    return fmt::format("unknown option '{}'{}", flag,
+                       suggestion ? fmt::format(" (did you mean '{}'?)", *suggestion) : "");
+  }
+  return error.what();
 }
 
 int run_guarded(const Command& command) {
@@ -64,6 +88,27 @@ int run(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
+  } catch (const CLI::ExtrasError& e) {
+    print_error(fmt::format("{} (see '{}')", describe_extras(app, e), help_hint(app)));
+    return exit_usage;
+  } catch (const CLI::RequiredError& e) {
+    if (app.get_subcommands().empty()) {
+      std::vector<std::string> names;
+      for (const Command& command : commands) {
+        names.push_back(command.app->get_name());
+      }
+      const std::vector<std::string> extra = app.remaining();
+      const auto suggestion = extra.empty() ? std::nullopt : nearest(extra.front(), names);
+      print_error(fmt::format("{}; choose one of: {}{} (see 'icx --help')",
+                              extra.empty() ? std::string("no subcommand given")
+                                            : fmt::format("unknown subcommand '{}'", extra.front()),
+                              fmt::join(names, ", "),
+                              suggestion ? fmt::format(" (did you mean '{}'?)", *suggestion)
+                                         : std::string()));
+    } else {
+      print_error(fmt::format("{} (see '{}')", e.what(), help_hint(app)));
+    }
+    return exit_usage;
   } catch (const CLI::ParseError& e) {
     print_error(fmt::format("{} (see '{}')", e.what(), help_hint(app)));
     return exit_usage;

@@ -149,8 +149,8 @@ Command setup_models(CLI::App& app) {
        [](const Model& m) -> std::vector<std::string> {
          return {std::to_string(m.hidden),
                  std::to_string(m.layers),
-                 format_si(m.total_params, ""),
-                 format_si(m.active_params, ""),
+                 format_params(m.total_params),
+                 format_params(m.active_params),
                  m.default_dtype,
                  fmt::format("{}/{}", m.attention_heads, m.kv_heads),
                  m.is_moe() ? fmt::format("{} (top {})", m.experts, m.experts_per_token) : "-"};

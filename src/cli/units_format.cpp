@@ -84,6 +84,10 @@ std::string format_range(const Range<Seconds>& range) {
   return join_range(format_seconds(range.low), format_seconds(range.high));
 }
 
+std::string format_params(double count) {
+  return fmt::format("{:.{}g}B", round_significant(count / giga), significant_digits);
+}
+
 std::string format_count(double value) {
   std::string digits = fmt::format("{:.0f}", value);
   const std::size_t first = digits.front() == '-' ? 1 : 0;

@@ -21,6 +21,9 @@ std::string format_flops_rate(FlopsPerSecond rate);
 std::string format_range(const Range<BytesPerSecond>& range);
 std::string format_range(const Range<Seconds>& range);
 
+/// A parameter count in billions, as model cards quote it: "70.6B".
+std::string format_params(double count);
+
 /// A whole number with thousands separators, e.g. "134,217,728".
 std::string format_count(double value);
 

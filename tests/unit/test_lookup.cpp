@@ -17,6 +17,7 @@ TEST(Lookup, EditDistanceCountsEdits) {
   EXPECT_EQ(edit_distance("kitten", "sitting"), 3U);
   EXPECT_EQ(edit_distance("", "abc"), 3U);
   EXPECT_EQ(edit_distance("same", "same"), 0U);
+  EXPECT_EQ(edit_distance("bf61", "bf16"), 1U); // a swap of neighbours is one edit
 }
 
 TEST(Lookup, NearestSuggestsATypo) {

@@ -33,6 +33,12 @@ TEST(UnitsFormat, RatesAndRanges) {
   EXPECT_EQ(format_range(Range<Seconds>{Seconds::of(0.5), Seconds::of(2)}), "500 ms–2 s");
 }
 
+TEST(UnitsFormat, ParametersInBillions) {
+  EXPECT_EQ(format_params(70553706496), "70.6B");
+  EXPECT_EQ(format_params(37e9), "37B");
+  EXPECT_EQ(format_params(405853388800), "406B");
+}
+
 TEST(UnitsFormat, CountsGetThousandsSeparators) {
   EXPECT_EQ(format_count(134217728), "134,217,728");
   EXPECT_EQ(format_count(999), "999");

@@ -1,0 +1,2 @@
+args: tp --model 70b --catalog catalogs
+exit: 2

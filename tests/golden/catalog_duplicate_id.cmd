@@ -1,0 +1,2 @@
+args: dtypes --catalog catalogs/duplicate_id.json --json
+exit: 2

@@ -1,0 +1,2 @@
+args: links --catalog catalogs/missing_field.json
+exit: 2

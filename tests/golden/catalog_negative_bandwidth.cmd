@@ -1,0 +1,2 @@
+args: links --catalog catalogs/negative_bandwidth.json
+exit: 2

@@ -1,0 +1,2 @@
+args: models --catalog catalogs/wrong_type.json
+exit: 2

@@ -1,0 +1,2 @@
+args: dtypes --json
+exit: 0

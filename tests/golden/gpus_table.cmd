@@ -1,0 +1,2 @@
+args: gpus
+exit: 0

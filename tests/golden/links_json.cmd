@@ -1,0 +1,2 @@
+args: links --json
+exit: 0

@@ -1,0 +1,2 @@
+args: links
+exit: 0

@@ -1,0 +1,2 @@
+args: models
+exit: 0

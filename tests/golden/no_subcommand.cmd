@@ -1,0 +1,2 @@
+args: 
+exit: 2

@@ -1,0 +1,2 @@
+args: tp --tokens 4096
+exit: 2

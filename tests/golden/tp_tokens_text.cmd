@@ -1,0 +1,2 @@
+args: tp --model 70b --tokens abc
+exit: 2

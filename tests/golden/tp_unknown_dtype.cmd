@@ -1,0 +1,2 @@
+args: tp --model 70b --dtype bf61
+exit: 2

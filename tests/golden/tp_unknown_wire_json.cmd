@@ -1,0 +1,2 @@
+args: tp --model 70b --wire pcie6 --json
+exit: 2

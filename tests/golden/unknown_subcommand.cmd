@@ -1,0 +1,2 @@
+args: link
+exit: 2
