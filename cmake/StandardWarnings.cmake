@@ -12,3 +12,10 @@ if(ICX_SANITIZE)
     -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
   target_link_options(icx_standard_warnings INTERFACE -fsanitize=address,undefined)
 endif()
+if(ICX_BUILD_FUZZERS)
+  # Coverage instrumentation for libFuzzer in every first-party object; the fuzz targets
+  # themselves link the fuzzer runtime.
+  target_compile_options(icx_standard_warnings INTERFACE
+    -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer)
+  target_link_options(icx_standard_warnings INTERFACE -fsanitize=address,undefined)
+endif()

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Set-up from a fresh clone on Debian: installs the missing packages, builds, then
+#   run               prints the main job's output (the default)
+#   test              runs every test (unit, golden, install smoke test)
+#   sanitize          builds with ASan+UBSan and runs every test under them
+#   fuzz [SECONDS]    builds the libFuzzer targets with clang and runs each for SECONDS (60)
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$root"
+mode=${1:-run}
+
+packages=(cmake make g++ libcli11-dev nlohmann-json3-dev libfmt-dev libgtest-dev)
+case "$mode" in
+  fuzz) packages+=(clang libclang-rt-dev) ;;
+  run | test | sanitize) ;;
+  *)
+    echo "usage: bash cmake/bootstrap.sh [run|test|sanitize|fuzz [SECONDS]]" >&2
+    exit 2
+    ;;
+esac
+
+missing=()
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" ||
+    missing+=("$package")
+done
+if ((${#missing[@]})); then
+  sudo=""
+  if [ "$(id -u)" -ne 0 ]; then sudo=sudo; fi
+  echo "Installing: ${missing[*]}"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+build() {
+  cmake --preset "$1" >/dev/null
+  cmake --build --preset "$1"
+}
+
+case "$mode" in
+  run)
+    build release
+    ./build/release/icx tp --model 70b --tokens 4096 --wire pcie5
+    ;;
+  test)
+    build release
+    ctest --preset release
+    ;;
+  sanitize)
+    build asan
+    ctest --preset asan
+    ;;
+  fuzz)
+    seconds=${2:-60}
+    build fuzz
+    for target in build/fuzz/tests/fuzz/fuzz_*; do
+      name=$(basename "$target")
+      corpus="build/fuzz/corpus/$name"
+      mkdir -p "$corpus"
+      mapfile -t seeds <"tests/fuzz/$name.seeds"
+      echo "Fuzzing $name for ${seconds}s"
+      "$target" "$corpus" "${seeds[@]}" -max_total_time="$seconds" -print_final_stats=1 2>&1 |
+        tail -n 12
+    done
+    ;;
+esac
