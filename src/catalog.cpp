@@ -105,16 +105,13 @@ Catalog Catalog::shipped() {
 }
 
 void Catalog::overlay_text(std::string_view text, const std::string& origin) {
-  detail::CatalogDocument document = detail::parse_catalog(text, origin);
+  CatalogEntries document = detail::parse_catalog(text, origin);
   Catalog next = *this;
-  merge(next.links_, document.links);
-  merge(next.gpus_, document.gpus);
-  merge(next.models_, document.models);
-  merge(next.dtypes_, document.dtypes);
-  check_unique_names(next.links_, "link");
-  check_unique_names(next.gpus_, "gpu");
-  check_unique_names(next.models_, "model");
-  check_unique_names(next.dtypes_, "dtype");
+  detail::for_each_section(next.entries_, document,
+                           [](auto& into, auto& from, std::string_view kind) {
+                             merge(into, from);
+                             check_unique_names(into, kind);
+                           });
   next.check_references();
   *this = std::move(next);
 }
@@ -144,15 +141,13 @@ void Catalog::overlay_file(const std::filesystem::path& path) {
 void Catalog::check_references() const {
   // Dtypes may come from a later file only if nothing refers to them yet; the shipped
   // catalog lists dtypes first for that reason.
-  auto same_id = [](std::string_view a, std::string_view b) {
-    return fold_case(a) == fold_case(b);
+  auto known = [](const auto& entries, std::string_view id) {
+    return std::ranges::any_of(entries,
+                               [&](const auto& e) { return fold_case(e.id) == fold_case(id); });
   };
-  auto known_dtype = [&](std::string_view id) {
-    return std::ranges::any_of(dtypes_, [&](const Dtype& d) { return same_id(d.id, id); });
-  };
-  for (const Gpu& gpu : gpus_) {
-    if (!std::ranges::any_of(links_,
-                             [&](const Link& l) { return same_id(l.id, gpu.scale_up_link); })) {
+  auto known_dtype = [&](std::string_view id) { return known(dtypes(), id); };
+  for (const Gpu& gpu : gpus()) {
+    if (!known(links(), gpu.scale_up_link)) {
       throw CatalogError(fmt::format("{}: gpu '{}': scale_up_link '{}' is not a known link id",
                                      gpu.origin, gpu.id, gpu.scale_up_link));
     }
@@ -163,10 +158,22 @@ void Catalog::check_references() const {
       }
     }
   }
-  for (const Model& model : models_) {
+  for (const Model& model : models()) {
     if (!known_dtype(model.default_dtype)) {
       throw CatalogError(fmt::format("{}: model '{}': default_dtype '{}' is not a known dtype id",
                                      model.origin, model.id, model.default_dtype));
+    }
+  }
+  for (const System& system : systems()) {
+    if (!known(gpus(), system.gpu)) {
+      throw CatalogError(fmt::format("{}: system '{}': gpu '{}' is not a known gpu id",
+                                     system.origin, system.id, system.gpu));
+    }
+    for (const std::string& link : {system.scale_up_link, system.scale_out_link}) {
+      if (!known(links(), link)) {
+        throw CatalogError(fmt::format("{}: system '{}': link '{}' is not a known link id",
+                                       system.origin, system.id, link));
+      }
     }
   }
 }
@@ -182,6 +189,12 @@ const Model& Catalog::model(std::string_view query) const {
 }
 const Dtype& Catalog::dtype(std::string_view query) const {
   return find(dtypes(), query, "dtype");
+}
+const System& Catalog::system(std::string_view query) const {
+  return find(systems(), query, "system");
+}
+const StorageTier& Catalog::storage(std::string_view query) const {
+  return find(storage_tiers(), query, "storage tier");
 }
 
 } // namespace icx

@@ -1,10 +1,13 @@
 #include "catalog_parse.hpp"
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <map>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include "icx/error.hpp"
@@ -118,6 +121,24 @@ Dtype read_dtype(ObjectReader& reader, const std::string& origin) {
   return dtype;
 }
 
+System read_system(ObjectReader& reader, const std::string& origin) {
+  System system;
+  read_entry(reader, system, origin);
+  system.gpu = reader.text("gpu");
+  system.gpus_per_node = reader.whole("gpus_per_node", 1, max_domain);
+  system.scale_up_link = reader.text("scale_up_link");
+  system.scale_up_domain = reader.whole("scale_up_domain", 1, max_domain);
+  system.scale_out_link = reader.text("scale_out_link");
+  return system;
+}
+
+StorageTier read_storage(ObjectReader& reader, const std::string& origin) {
+  StorageTier tier;
+  read_entry(reader, tier, origin);
+  tier.read_bandwidth = gigabytes_range(reader.positive_range("read_GBps"));
+  return tier;
+}
+
 /// Reads the array at `key` (if present) and rejects an id or alias that two of its entries
 /// share.
 template <class T, class ReadOne>
@@ -161,7 +182,7 @@ std::string strip_exception_prefix(const std::string& what) {
 
 } // namespace
 
-CatalogDocument parse_catalog(std::string_view text, const std::string& origin) {
+CatalogEntries parse_catalog(std::string_view text, const std::string& origin) {
   json document;
   try {
     document = json::parse(text);
@@ -171,20 +192,23 @@ CatalogDocument parse_catalog(std::string_view text, const std::string& origin) 
   }
   if (!document.is_object()) {
     fail_at(origin, json::json_pointer(),
-            "expected an object with \"links\", \"gpus\", \"models\" or \"dtypes\" arrays, got " +
+            "expected an object of catalog sections (\"links\", \"gpus\", …), got " +
                 describe(document));
   }
+  constexpr std::array sections{"links", "gpus", "models", "dtypes", "systems", "storage"};
   for (const auto& [key, value] : document.items()) {
-    if (key != "links" && key != "gpus" && key != "models" && key != "dtypes") {
+    if (std::ranges::find(sections, key) == sections.end()) {
       fail_at(origin, json::json_pointer() / key,
-              "unknown section; known: links, gpus, models, dtypes");
+              fmt::format("unknown section; known: {}", fmt::join(sections, ", ")));
     }
   }
-  CatalogDocument result;
+  CatalogEntries result;
   result.links = read_array<Link>(document, "links", origin, read_link);
   result.gpus = read_array<Gpu>(document, "gpus", origin, read_gpu);
   result.models = read_array<Model>(document, "models", origin, read_model);
   result.dtypes = read_array<Dtype>(document, "dtypes", origin, read_dtype);
+  result.systems = read_array<System>(document, "systems", origin, read_system);
+  result.storage = read_array<StorageTier>(document, "storage", origin, read_storage);
   return result;
 }
 

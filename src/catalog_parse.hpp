@@ -9,15 +9,17 @@
 
 namespace icx::detail {
 
-/// Everything one catalog document declares, in document order.
-struct CatalogDocument {
-  std::vector<Link> links;
-  std::vector<Gpu> gpus;
-  std::vector<Model> models;
-  std::vector<Dtype> dtypes;
-};
-
 /// Parses and validates one document. Throws CatalogError naming `origin` and a JSON Pointer.
-CatalogDocument parse_catalog(std::string_view text, const std::string& origin);
+CatalogEntries parse_catalog(std::string_view text, const std::string& origin);
+
+/// Calls `visit(a.section, b.section, "kind")` for every section of two catalogs.
+template <class Visit> void for_each_section(CatalogEntries& a, CatalogEntries& b, Visit visit) {
+  visit(a.links, b.links, "link");
+  visit(a.gpus, b.gpus, "gpu");
+  visit(a.models, b.models, "model");
+  visit(a.dtypes, b.dtypes, "dtype");
+  visit(a.systems, b.systems, "system");
+  visit(a.storage, b.storage, "storage tier");
+}
 
 } // namespace icx::detail

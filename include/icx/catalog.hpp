@@ -79,6 +79,33 @@ struct Dtype : Entry {
   double bytes_per_element = 0;
 };
 
+/// A named cluster building block: a node (or rack) of GPUs and the wires inside and
+/// between such blocks.
+struct System : Entry {
+  std::string gpu;
+  /// GPUs in one node (for NVL72, one rack).
+  int gpus_per_node = 0;
+  std::string scale_up_link;
+  /// GPUs sharing one scale-up (NVLink) domain.
+  int scale_up_domain = 0;
+  std::string scale_out_link;
+};
+
+/// Where weights are read from at cold start.
+struct StorageTier : Entry {
+  Range<BytesPerSecond> read_bandwidth;
+};
+
+/// Every entry of a catalog, section by section, in document order.
+struct CatalogEntries {
+  std::vector<Link> links;
+  std::vector<Gpu> gpus;
+  std::vector<Model> models;
+  std::vector<Dtype> dtypes;
+  std::vector<System> systems;
+  std::vector<StorageTier> storage;
+};
+
 class Catalog {
 public:
   /// The catalog embedded in the binary at build time.
@@ -95,19 +122,20 @@ public:
   [[nodiscard]] const Gpu& gpu(std::string_view query) const;
   [[nodiscard]] const Model& model(std::string_view query) const;
   [[nodiscard]] const Dtype& dtype(std::string_view query) const;
+  [[nodiscard]] const System& system(std::string_view query) const;
+  [[nodiscard]] const StorageTier& storage(std::string_view query) const;
 
-  [[nodiscard]] std::span<const Link> links() const { return links_; }
-  [[nodiscard]] std::span<const Gpu> gpus() const { return gpus_; }
-  [[nodiscard]] std::span<const Model> models() const { return models_; }
-  [[nodiscard]] std::span<const Dtype> dtypes() const { return dtypes_; }
+  [[nodiscard]] std::span<const Link> links() const { return entries_.links; }
+  [[nodiscard]] std::span<const Gpu> gpus() const { return entries_.gpus; }
+  [[nodiscard]] std::span<const Model> models() const { return entries_.models; }
+  [[nodiscard]] std::span<const Dtype> dtypes() const { return entries_.dtypes; }
+  [[nodiscard]] std::span<const System> systems() const { return entries_.systems; }
+  [[nodiscard]] std::span<const StorageTier> storage_tiers() const { return entries_.storage; }
 
 private:
   void check_references() const;
 
-  std::vector<Link> links_;
-  std::vector<Gpu> gpus_;
-  std::vector<Model> models_;
-  std::vector<Dtype> dtypes_;
+  CatalogEntries entries_;
 };
 
 } // namespace icx

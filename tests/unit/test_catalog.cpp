@@ -142,7 +142,8 @@ TEST(CatalogErrors, UnknownField) {
 
 TEST(CatalogErrors, UnknownSection) {
   EXPECT_EQ(error_of(R"({"wires": []})"),
-            "user.json: /wires: unknown section; known: links, gpus, models, dtypes");
+            "user.json: /wires: unknown section; known: links, gpus, models, dtypes, systems, "
+            "storage");
 }
 
 TEST(CatalogErrors, DuplicateIdInOneFile) {
@@ -208,8 +209,8 @@ TEST(CatalogErrors, BrokenReferences) {
 }
 
 TEST(CatalogErrors, DocumentMustBeAnObject) {
-  EXPECT_EQ(error_of("[]"), "user.json: (document): expected an object with \"links\", "
-                            "\"gpus\", \"models\" or \"dtypes\" arrays, got an array");
+  EXPECT_EQ(error_of("[]"), "user.json: (document): expected an object of catalog sections "
+                            "(\"links\", \"gpus\", …), got an array");
 }
 
 TEST(CatalogErrors, MoeFieldsMustAgree) {
@@ -225,6 +226,31 @@ TEST(CatalogErrors, MoeFieldsMustAgree) {
             "absent)");
   EXPECT_EQ(error_of(model + R"("active_params": 2e9}]})"),
             "user.json: /models/0/active_params: 2000000000 exceeds total_params 1000000000");
+}
+
+} // namespace
+} // namespace icx
+
+namespace icx {
+namespace {
+
+TEST(Catalog, ReadsSystemsAndStorageTiers) {
+  Catalog catalog = small_catalog();
+  catalog.overlay_text(R"({"systems": [
+    {"id": "box", "name": "Box", "gpu": "h100", "gpus_per_node": 8, "scale_up_link": "nvl4",
+     "scale_up_domain": 8, "scale_out_link": "roce", "source": "s"}],
+    "storage": [{"id": "nvme", "name": "NVMe", "read_GBps": [3, 7], "source": "s"}]})",
+                       "user.json");
+  EXPECT_EQ(catalog.system("BOX").gpus_per_node, 8);
+  EXPECT_DOUBLE_EQ(catalog.storage("nvme").read_bandwidth.low.value(), 3e9);
+  EXPECT_DOUBLE_EQ(catalog.storage("nvme").read_bandwidth.high.value(), 7e9);
+}
+
+TEST(CatalogErrors, SystemMustNameKnownGpuAndLinks) {
+  EXPECT_EQ(error_of(R"({"systems": [
+    {"id": "box", "name": "Box", "gpu": "h100", "gpus_per_node": 8, "scale_up_link": "nvlink4",
+     "scale_up_domain": 8, "scale_out_link": "ib-xdr", "source": "s"}]})"),
+            "user.json: system 'box': link 'ib-xdr' is not a known link id");
 }
 
 } // namespace
