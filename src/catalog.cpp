@@ -141,9 +141,14 @@ void Catalog::overlay_file(const std::filesystem::path& path) {
 void Catalog::check_references() const {
   // Dtypes may come from a later file only if nothing refers to them yet; the shipped
   // catalog lists dtypes first for that reason.
-  auto known = [](const auto& entries, std::string_view id) {
-    return std::ranges::any_of(entries,
-                               [&](const auto& e) { return fold_case(e.id) == fold_case(id); });
+  // A reference may use an id or an alias, as a user would on the command line.
+  auto known = [](const auto& entries, std::string_view name) {
+    const std::string folded = fold_case(name);
+    return std::ranges::any_of(entries, [&](const auto& e) {
+      return fold_case(e.id) == folded || std::ranges::any_of(e.aliases, [&](const auto& a) {
+               return fold_case(a) == folded;
+             });
+    });
   };
   auto known_dtype = [&](std::string_view id) { return known(dtypes(), id); };
   for (const Gpu& gpu : gpus()) {
