@@ -84,6 +84,8 @@ Gpu read_gpu(ObjectReader& reader, const std::string& origin) {
   }
   gpu.scale_up_link = reader.text("scale_up_link");
   gpu.scale_up_domain = reader.whole("scale_up_domain", 1, max_domain);
+  gpu.achievable_mfu = reader.fraction("achievable_mfu");
+  gpu.reference = reader.flag_or("reference", false);
   return gpu;
 }
 

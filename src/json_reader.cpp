@@ -108,6 +108,25 @@ double ObjectReader::positive(std::string_view key) {
   return value.get<double>();
 }
 
+double ObjectReader::fraction(std::string_view key) {
+  const json& value = require(key);
+  if (!is_positive_number(value) || value.get<double>() > 1.0) {
+    fail(key, "expected a fraction greater than 0 and at most 1, got " + describe(value));
+  }
+  return value.get<double>();
+}
+
+bool ObjectReader::flag_or(std::string_view key, bool fallback) {
+  if (!has(key)) {
+    return fallback;
+  }
+  const json& value = require(key);
+  if (!value.is_boolean()) {
+    fail(key, "expected true or false, got " + describe(value));
+  }
+  return value.get<bool>();
+}
+
 int ObjectReader::whole(std::string_view key, int min, int max) {
   const json& value = require(key);
   if (!value.is_number_integer() || value.get<std::int64_t>() < min ||

@@ -28,6 +28,10 @@ public:
   std::vector<std::string> text_list(std::string_view key);
   /// A required finite number > 0.
   double positive(std::string_view key);
+  /// A required finite number in (0, 1]: a fraction such as an efficiency.
+  double fraction(std::string_view key);
+  /// An optional boolean, `fallback` when absent.
+  bool flag_or(std::string_view key, bool fallback);
   /// A required whole number in [min, max].
   int whole(std::string_view key, int min, int max);
   /// An optional whole number in [min, max], `fallback` when absent.

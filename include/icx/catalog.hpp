@@ -55,6 +55,10 @@ struct Gpu : Entry {
   std::string scale_up_link;
   /// GPUs in one scale-up (NVLink) domain.
   int scale_up_domain = 0;
+  /// Fraction of dense peak a prefill is assumed to reach (model FLOPs utilisation).
+  double achievable_mfu = 0;
+  /// The GPU assumed when nothing names one and no GPU uses the wire as its scale-up link.
+  bool reference = false;
 };
 
 struct Model : Entry {

@@ -78,8 +78,9 @@ int run(int argc, char** argv) {
              "  icx tp --model 70b --tokens 4096            (every wire, fastest first)\n"
              "  icx links\n\n"
              "Exit status: 0 success, 2 bad usage or input, 1 internal fault.");
-  const std::vector<Command> commands{setup_tp(app), setup_links(app), setup_gpus(app),
-                                      setup_models(app), setup_dtypes(app)};
+  const std::vector<Command> commands{setup_tp(app),    setup_place(app),  setup_links(app),
+                                      setup_gpus(app),  setup_models(app), setup_systems(app),
+                                      setup_dtypes(app)};
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

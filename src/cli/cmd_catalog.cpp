@@ -128,6 +128,7 @@ Command setup_gpus(CLI::App& app) {
          j["dense_peak_flop_per_s"] = std::move(peaks);
          j["scale_up_link"] = g.scale_up_link;
          j["scale_up_domain"] = g.scale_up_domain;
+         j["achievable_mfu"] = json_number(g.achievable_mfu);
        }},
       "icx gpus");
 }
@@ -170,6 +171,32 @@ Command setup_models(CLI::App& app) {
          j["experts_per_token"] = m.experts_per_token;
        }},
       "icx models");
+}
+
+Command setup_systems(CLI::App& app) {
+  return setup_listing<System>(
+      app,
+      {"systems",
+       "List the systems (nodes and racks) in the catalog, for 'icx place --system'",
+       "icx.systems/1",
+       [](const Catalog& c) { return c.systems(); },
+       {{"gpu", Align::left},
+        {"GPUs per node", Align::right},
+        {"scale-up", Align::left},
+        {"domain", Align::right},
+        {"scale-out", Align::left}},
+       [](const System& s) -> std::vector<std::string> {
+         return {s.gpu, std::to_string(s.gpus_per_node), s.scale_up_link,
+                 std::to_string(s.scale_up_domain), s.scale_out_link};
+       },
+       [](Json& j, const System& s) {
+         j["gpu"] = s.gpu;
+         j["gpus_per_node"] = s.gpus_per_node;
+         j["scale_up_link"] = s.scale_up_link;
+         j["scale_up_domain"] = s.scale_up_domain;
+         j["scale_out_link"] = s.scale_out_link;
+       }},
+      "icx systems");
 }
 
 Command setup_dtypes(CLI::App& app) {

@@ -1,6 +1,8 @@
-// icx tp: tensor-parallel all-reduce traffic of one forward pass and its time on each wire.
+// icx tp: tensor-parallel all-reduce traffic of one forward pass, its time on each wire, and
+// a verdict weighing that time against the pass's compute.
 #include <algorithm>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -8,12 +10,15 @@
 
 #include "commands.hpp"
 #include "common.hpp"
+#include "icx/compute.hpp"
 #include "icx/limits.hpp"
 #include "icx/lookup.hpp"
 #include "icx/tensor_parallel.hpp"
+#include "icx/verdict.hpp"
 #include "json_output.hpp"
 #include "table.hpp"
 #include "units_format.hpp"
+#include "verdict_format.hpp"
 
 namespace icx::cli {
 
@@ -22,8 +27,21 @@ namespace {
 struct TpOptions {
   CommonOptions common;
   ModelOptions model;
+  ComputeOptions compute;
   std::int64_t tokens = 4096;
+  std::optional<int> gpus;
   std::vector<std::string> wires;
+};
+
+/// One wire's row: its headline time and, when the model's size is known, the verdict.
+struct WireResult {
+  WireTime time;
+  const Gpu* gpu = nullptr;
+  /// The GPU was chosen because its scale-up link is this wire (not --gpu, not the fallback).
+  bool gpu_native = false;
+  int gpus = 0;
+  std::optional<ComputeRate> rate;
+  std::optional<Verdict> verdict;
 };
 
 /// The links named by --wire (in the order given), or every link fastest first.
@@ -44,6 +62,28 @@ std::vector<const Link*> chosen_links(const Catalog& catalog, const std::vector<
   return links;
 }
 
+WireResult judge_wire(const Catalog& catalog, const TpOptions& options, const ResolvedModel& model,
+                      const WireTime& time) {
+  WireResult result;
+  result.time = time;
+  if (options.compute.gpu.empty()) {
+    result.gpu = &gpu_for_link(catalog, *time.link, result.gpu_native);
+  } else {
+    result.gpu =
+        &for_flag("--gpu", [&]() -> const Gpu& { return catalog.gpu(options.compute.gpu); });
+  }
+  // Without --gpus the tensor group fills the GPU's scale-up domain.
+  result.gpus = options.gpus.value_or(result.gpu->scale_up_domain);
+  if (model.model.active_params <= 0) {
+    return result;
+  }
+  result.rate = resolve_rate(catalog, *result.gpu, model.dtype, options.compute);
+  const Seconds compute = compute_time(prefill_flops(model.model.active_params, options.tokens),
+                                       result.gpus, *result.rate);
+  result.verdict = judge(Strategy::tensor, time.link, time.seconds.low, compute);
+  return result;
+}
+
 std::string bandwidth_label(const Link& link) {
   return fmt::format("{} {}", format_range(link.headline_bandwidth),
                      link.headline_convention == Convention::both_directions_summed
@@ -52,7 +92,8 @@ std::string bandwidth_label(const Link& link) {
 }
 
 void print_table(const ResolvedModel& model, std::int64_t tokens,
-                 const TensorParallelTraffic& traffic, const std::vector<WireTime>& times) {
+                 const TensorParallelTraffic& traffic, const std::vector<WireResult>& results,
+                 bool gpu_given) {
   fmt::print("Tensor-parallel all-reduce traffic per GPU, headline model\n");
   fmt::print("model   {}: hidden {}, {} layers, {} ({} B per element){}\n", model.model.id,
              model.model.hidden, model.model.layers, model.dtype.id, model.dtype.bytes_per_element,
@@ -75,19 +116,53 @@ void print_table(const ResolvedModel& model, std::int64_t tokens,
   TextTable wire_table({{"wire", Align::left},
                         {"tier", Align::left},
                         {"headline bandwidth per GPU", Align::left},
-                        {"time per pass", Align::right}});
-  for (const WireTime& time : times) {
-    wire_table.add_row({fmt::format("{} [{}]", time.link->name, time.link->id),
-                        std::string(to_string(time.link->tier)), bandwidth_label(*time.link),
-                        format_range(time.seconds)});
+                        {"time per pass", Align::right},
+                        {"compute on", Align::left},
+                        {"compute", Align::right},
+                        {"verdict", Align::left}});
+  std::vector<std::string> reasons;
+  for (const WireResult& r : results) {
+    const Link& link = *r.time.link;
+    wire_table.add_row({fmt::format("{} [{}]", link.name, link.id),
+                        std::string(to_string(link.tier)), bandwidth_label(link),
+                        format_range(r.time.seconds), fmt::format("{} × {}", r.gpus, r.gpu->id),
+                        r.verdict ? format_seconds(r.verdict->compute) : "-",
+                        r.verdict ? std::string(to_string(r.verdict->level)) : "-"});
+    if (r.verdict) {
+      reasons.push_back(
+          fmt::format("  {}: {}", link.id, verdict_reason(Strategy::tensor, &link, *r.verdict)));
+    }
   }
   fmt::print("{}\n", wire_table.render());
   fmt::print("time = traffic per pass / headline bandwidth (no latency, no overlap with "
              "compute); a range gives fast–slow ends.\n");
+  if (reasons.empty()) {
+    fmt::print("verdicts need the model's parameter count: pass --params N.\n");
+    return;
+  }
+  std::vector<std::string> assumed;
+  for (const WireResult& r : results) {
+    if (!r.gpu_native && std::ranges::find(assumed, r.gpu->id) == assumed.end()) {
+      assumed.push_back(r.gpu->id);
+    }
+  }
+  const std::string gpu_rule =
+      gpu_given ? fmt::format("{}, as --gpu says", results.front().gpu->id)
+                : fmt::format("the one whose scale-up link is the wire{}",
+                              assumed.empty() ? std::string()
+                                              : fmt::format(", else {} (change with --gpu)",
+                                                            fmt::join(assumed, ", ")));
+  fmt::print("compute = 2 × {} params × {} tokens / GPUs at the GPU's dense {} peak × its "
+             "utilisation (catalog; --mfu); the GPU is {}\n",
+             format_params(model.model.active_params), tokens, results.front().rate->peak_dtype,
+             gpu_rule);
+  fmt::print("verdict: ok ≤ {}× compute (hidden by overlap), marginal ≤ {}×, avoid above or "
+             "off the placement rule\n{}\n",
+             ok_ratio, marginal_ratio, fmt::join(reasons, "\n"));
 }
 
 Json to_json(const ResolvedModel& model, std::int64_t tokens, const TensorParallelTraffic& traffic,
-             const std::vector<WireTime>& times) {
+             const std::vector<WireResult>& results) {
   Json doc = json_document("icx.tp/1");
   doc["cost_model"] = "headline";
   Json& m = doc["model"];
@@ -96,6 +171,7 @@ Json to_json(const ResolvedModel& model, std::int64_t tokens, const TensorParall
   m["layers"] = model.model.layers;
   m["dtype"] = model.dtype.id;
   m["bytes_per_element"] = json_number(model.dtype.bytes_per_element);
+  m["active_params"] = json_number(model.model.active_params);
   m["overridden"] = model.overridden;
   doc["tokens"] = tokens;
   Json& t = doc["traffic"];
@@ -104,19 +180,29 @@ Json to_json(const ResolvedModel& model, std::int64_t tokens, const TensorParall
   t["per_layer_bytes"] = json_number(traffic.per_layer.value());
   t["total_bytes"] = json_number(traffic.per_pass.value());
   Json wires = Json::array();
-  for (const WireTime& time : times) {
-    const Link& link = *time.link;
+  for (const WireResult& r : results) {
+    const Link& link = *r.time.link;
     Json w;
     w["id"] = link.id;
     w["name"] = link.name;
     w["tier"] = to_string(link.tier);
     w["bandwidth_bytes_per_s"] = json_number(link.headline_bandwidth.high.value());
     w["bandwidth_convention"] = to_string(link.headline_convention);
-    w["seconds"] = json_number(time.seconds.low.value());
+    w["seconds"] = json_number(r.time.seconds.low.value());
     if (link.headline_bandwidth.is_range()) {
       w["bandwidth_range_bytes_per_s"] = json_range(link.headline_bandwidth);
-      w["seconds_range"] = json_range(time.seconds);
+      w["seconds_range"] = json_range(r.time.seconds);
     }
+    Json compute = Json::object();
+    compute["gpu"] = r.gpu->id;
+    compute["gpus"] = r.gpus;
+    if (r.rate) {
+      compute["peak_dtype"] = r.rate->peak_dtype;
+      compute["peak_flop_per_s"] = json_number(r.rate->peak.value());
+      compute["utilization"] = json_number(r.rate->utilization);
+    }
+    w["compute"] = std::move(compute);
+    w["verdict"] = r.verdict ? verdict_json(Strategy::tensor, &link, *r.verdict) : Json();
     wires.push_back(std::move(w));
   }
   doc["wires"] = std::move(wires);
@@ -130,11 +216,14 @@ int run_tp(const TpOptions& options) {
   const ActivationShape shape{model.model.hidden, model.model.layers,
                               model.dtype.bytes_per_element};
   const TensorParallelTraffic traffic = tensor_parallel_traffic(shape, options.tokens);
-  const std::vector<WireTime> times = headline_times(traffic.per_pass, links);
+  std::vector<WireResult> results;
+  for (const WireTime& time : headline_times(traffic.per_pass, links)) {
+    results.push_back(judge_wire(catalog, options, model, time));
+  }
   if (options.common.json) {
-    print_json(to_json(model, options.tokens, traffic, times));
+    print_json(to_json(model, options.tokens, traffic, results));
   } else {
-    print_table(model, options.tokens, traffic, times);
+    print_table(model, options.tokens, traffic, results, !options.compute.gpu.empty());
   }
   return 0;
 }
@@ -144,7 +233,8 @@ int run_tp(const TpOptions& options) {
 Command setup_tp(CLI::App& app) {
   auto options = std::make_shared<TpOptions>();
   CLI::App* sub = app.add_subcommand(
-      "tp", "Tensor-parallel all-reduce traffic of a prefill pass and its time on each wire");
+      "tp", "Tensor-parallel all-reduce traffic of a prefill pass, its time on each wire, and "
+            "a verdict against compute");
   add_model_options(*sub, options->model);
   sub->add_option("-t,--tokens", options->tokens, "Tokens in the batch being prefilled")
       ->type_name("N")
@@ -155,11 +245,17 @@ Command setup_tp(CLI::App& app) {
                   "none: every link, fastest first")
       ->type_name("ID")
       ->delimiter(',');
+  sub->add_option("-g,--gpus", options->gpus,
+                  "GPUs in the tensor-parallel group; default: the GPU's scale-up domain")
+      ->type_name("N")
+      ->check(whole_number(1, limits::max_domain));
+  add_compute_options(*sub, options->compute);
   add_common_options(*sub, options->common);
   sub->footer("Examples:\n"
               "  icx tp --model 70b --tokens 4096 --wire pcie5\n"
               "  icx tp --model 70b --tokens 4096 --wire nvlink4,pcie5 --json\n"
-              "  icx tp --hidden 8192 --layers 80 --dtype bf16 --tokens 4096\n"
+              "  icx tp --model 70b --wire pcie5 --gpu l40s --gpus 4\n"
+              "  icx tp --hidden 8192 --layers 80 --params 70e9 --dtype bf16 --tokens 4096\n"
               "  icx tp --model 70b --dtype fp8          (every wire, fastest first)");
   return {sub, [options] { return run_tp(*options); }};
 }

@@ -6,6 +6,8 @@
 namespace icx::cli {
 
 Command setup_tp(CLI::App& app);
+Command setup_place(CLI::App& app);
+Command setup_systems(CLI::App& app);
 Command setup_links(CLI::App& app);
 Command setup_gpus(CLI::App& app);
 Command setup_models(CLI::App& app);

@@ -41,6 +41,11 @@ void add_model_options(CLI::App& app, ModelOptions& options) {
   app.add_option("--layers", options.layers, "Transformer layers (custom model or override)")
       ->type_name("N")
       ->check(whole_number(1, limits::max_layers));
+  app.add_option("--params", options.params,
+                 "Parameter count (e.g. 70.6e9); needed for compute time with a custom model, "
+                 "overrides a catalog model's")
+      ->type_name("N")
+      ->check(positive_number(1e15));
   app.add_option("--dtype", options.dtype,
                  "Element type of activations and weights (see 'icx dtypes'); default: the "
                  "model's, bf16 for a custom model")
@@ -71,12 +76,55 @@ ResolvedModel resolve_model(const Catalog& catalog, const ModelOptions& options)
     }
     resolved.model.layers = *options.layers;
   }
+  if (options.params) {
+    if (!resolved.custom()) {
+      resolved.overridden.emplace_back("--params");
+    }
+    // A dense model uses every parameter per token; an MoE model keeps its active count
+    // unless that would exceed the new total.
+    if (!resolved.model.is_moe() || resolved.model.active_params > *options.params) {
+      resolved.model.active_params = *options.params;
+    }
+    resolved.model.total_params = *options.params;
+  }
   const std::string dtype = options.dtype.empty() ? resolved.model.default_dtype : options.dtype;
   resolved.dtype = for_flag("--dtype", [&] { return catalog.dtype(dtype); });
   if (!options.dtype.empty() && !resolved.custom()) {
     resolved.overridden.emplace_back("--dtype");
   }
   return resolved;
+}
+
+CLI::Validator positive_number(double max) {
+  return CLI::Validator(
+      [max](const std::string& text) -> std::string {
+        double value = 0;
+        const char* end = text.data() + text.size();
+        const auto [stop, error] = std::from_chars(text.data(), end, value);
+        if (error != std::errc() || stop != end || !(value > 0) || value > max) {
+          return fmt::format("expected a number greater than 0 and at most {}, got '{}'", max,
+                             text);
+        }
+        return {};
+      },
+      "");
+}
+
+void add_compute_options(CLI::App& app, ComputeOptions& options) {
+  app.add_option("--gpu", options.gpu,
+                 "GPU that computes (see 'icx gpus'); default: the catalog GPU whose scale-up "
+                 "link is the wire, else the reference GPU")
+      ->type_name("ID");
+  app.add_option("--mfu", options.mfu,
+                 "Achievable fraction of dense peak for prefill; default: the GPU's catalog "
+                 "figure")
+      ->type_name("FRACTION")
+      ->check(positive_number(1.0));
+}
+
+ComputeRate resolve_rate(const Catalog& catalog, const Gpu& gpu, const Dtype& dtype,
+                         const ComputeOptions& options) {
+  return compute_rate(gpu, dtype, catalog.dtypes(), options.mfu.value_or(gpu.achievable_mfu));
 }
 
 CLI::Validator whole_number(std::int64_t min, std::int64_t max) {

@@ -11,6 +11,7 @@
 #include <CLI/CLI.hpp>
 
 #include "icx/catalog.hpp"
+#include "icx/compute.hpp"
 #include "icx/error.hpp"
 
 namespace icx::cli {
@@ -35,6 +36,7 @@ struct ModelOptions {
   std::string model;
   std::optional<int> hidden;
   std::optional<int> layers;
+  std::optional<double> params;
   std::string dtype;
 };
 
@@ -54,6 +56,20 @@ ResolvedModel resolve_model(const Catalog& catalog, const ModelOptions& options)
 
 /// Accepts only digits forming a whole number in [min, max]; the message names the range.
 CLI::Validator whole_number(std::int64_t min, std::int64_t max);
+
+/// Accepts a finite decimal number in (min, max], e.g. a utilisation in (0, 1].
+CLI::Validator positive_number(double max);
+
+/// Adds --gpu ID, --mfu FRACTION.
+struct ComputeOptions {
+  std::string gpu;
+  std::optional<double> mfu;
+};
+void add_compute_options(CLI::App& app, ComputeOptions& options);
+
+/// The compute rate for `gpu` and `dtype`, at --mfu or the GPU's catalog utilisation.
+ComputeRate resolve_rate(const Catalog& catalog, const Gpu& gpu, const Dtype& dtype,
+                         const ComputeOptions& options);
 
 /// Runs `lookup`, prefixing any LookupError with the flag that named the id.
 template <class Lookup> decltype(auto) for_flag(const std::string& flag, Lookup&& lookup) {

@@ -25,7 +25,7 @@ const std::string links = R"({"links": [
 const std::string gpus = R"({"gpus": [
   {"id": "h100", "name": "H100", "hbm_GB": 80, "hbm_bandwidth_GBps": 3350,
    "dense_tflops": {"bf16": 989}, "scale_up_link": "nvlink4", "scale_up_domain": 8,
-   "source": "s"}]})";
+   "achievable_mfu": 0.5, "source": "s"}]})";
 
 const std::string models = R"({"models": [
   {"id": "m70", "name": "M70", "aliases": ["70b"], "hidden": 8192, "layers": 80,
@@ -204,7 +204,7 @@ TEST(CatalogErrors, WholeNumbersOnly) {
 TEST(CatalogErrors, BrokenReferences) {
   EXPECT_EQ(error_of(R"({"gpus": [{"id": "g", "name": "G", "hbm_GB": 80,
     "hbm_bandwidth_GBps": 3000, "dense_tflops": {"bf16": 900}, "scale_up_link": "nvlink9",
-    "scale_up_domain": 8, "source": "s"}]})"),
+    "scale_up_domain": 8, "achievable_mfu": 0.5, "source": "s"}]})"),
             "user.json: gpu 'g': scale_up_link 'nvlink9' is not a known link id");
 }
 

@@ -1,0 +1,34 @@
+// Traffic of each way of splitting a model, and the seed chapter's rule for which wire
+// each may live on.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "icx/catalog.hpp"
+#include "icx/tensor_parallel.hpp"
+#include "icx/units.hpp"
+
+namespace icx {
+
+enum class Strategy { tensor, expert, pipeline, data };
+
+std::string_view to_string(Strategy strategy);
+
+/// Expert-parallel traffic per GPU for one forward pass: per MoE layer an all-to-all
+/// dispatch and an all-to-all combine, each moving the tokens' activations to their
+/// top-k experts (B·k·H·b bytes), of which (n−1)/n leaves the GPU. Every layer is taken to
+/// be an MoE layer.
+Bytes expert_parallel_bytes(const ActivationShape& shape, std::int64_t tokens,
+                            int experts_per_token, int group);
+
+/// Pipeline-parallel traffic for one forward pass: B·H·b bytes of activations cross each of
+/// the stages−1 boundaries once, point to point.
+Bytes pipeline_parallel_bytes(const ActivationShape& shape, std::int64_t tokens, int stages);
+
+/// The seed chapter's placement rule: tensor parallel only on scale-up links (NVLink
+/// domain, NVL72); expert parallel on scale-up links; pipeline on any link (it tolerates
+/// PCIe and InfiniBand); replicas need no link at all.
+bool allowed_on(Strategy strategy, Tier tier);
+
+} // namespace icx

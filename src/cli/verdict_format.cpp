@@ -1,0 +1,77 @@
+#include "verdict_format.hpp"
+
+#include <fmt/format.h>
+
+#include "units_format.hpp"
+
+namespace icx::cli {
+
+std::string_view traffic_kind(Strategy strategy) {
+  switch (strategy) {
+  case Strategy::tensor:
+    return "all-reduce";
+  case Strategy::expert:
+    return "all-to-all";
+  case Strategy::pipeline:
+    return "activation transfer";
+  case Strategy::data:
+    return "traffic";
+  }
+  return "traffic";
+}
+
+std::string format_ratio(double ratio) {
+  return fmt::format("{:.2g}×", ratio);
+}
+
+namespace {
+
+std::string_view consequence(Level level) {
+  switch (level) {
+  case Level::ok:
+    return "hidden by overlap";
+  case Level::marginal:
+    return "hard to hide behind compute";
+  case Level::avoid:
+    return "the wire eats the win";
+  }
+  return "";
+}
+
+} // namespace
+
+std::string verdict_reason(Strategy strategy, const Link* wire, const Verdict& verdict) {
+  if (strategy == Strategy::data) {
+    return "replicas exchange nothing";
+  }
+  if (wire == nullptr || verdict.comm.value() <= 0) {
+    return "no traffic crosses a wire";
+  }
+  const std::string numbers = fmt::format(
+      "{} of {} vs {} of compute per prefill ({})", format_seconds(verdict.comm),
+      traffic_kind(strategy), format_seconds(verdict.compute), format_ratio(verdict.ratio));
+  if (verdict.breaks_rule) {
+    return fmt::format("{} parallel belongs on a scale-up (NVLink) link, not a {} link like "
+                       "{}: {}",
+                       to_string(strategy), to_string(wire->tier), wire->id, numbers);
+  }
+  return fmt::format("{}: {}", numbers, consequence(verdict.level));
+}
+
+Json verdict_json(Strategy strategy, const Link* wire, const Verdict& verdict) {
+  Json json = Json::object();
+  json["level"] = to_string(verdict.level);
+  json["reason"] = verdict_reason(strategy, wire, verdict);
+  json["comm_seconds"] = json_number(verdict.comm.value());
+  json["compute_seconds"] = json_number(verdict.compute.value());
+  json["ratio"] = json_number(verdict.ratio);
+  json["breaks_placement_rule"] = verdict.breaks_rule;
+  return json;
+}
+
+std::string describe_rate(const ComputeRate& rate, int gpus) {
+  return fmt::format("{} × {} at {} ({}) × {} utilisation", rate.gpu->id, gpus,
+                     format_flops_rate(rate.peak), rate.peak_dtype, rate.utilization);
+}
+
+} // namespace icx::cli

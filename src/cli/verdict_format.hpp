@@ -1,0 +1,28 @@
+// How verdicts read: the one place that turns a Verdict into a sentence quoting its numbers.
+#pragma once
+
+#include <string>
+
+#include "icx/compute.hpp"
+#include "icx/verdict.hpp"
+#include "json_output.hpp"
+
+namespace icx::cli {
+
+/// The collective a strategy's traffic is made of ("all-reduce", "all-to-all", …).
+std::string_view traffic_kind(Strategy strategy);
+
+/// e.g. "336 ms of all-reduce vs 146 ms of compute per prefill (2.3×): the wire eats the win";
+/// a broken placement rule is named first.
+std::string verdict_reason(Strategy strategy, const Link* wire, const Verdict& verdict);
+
+/// "2.3×": a ratio to two significant digits.
+std::string format_ratio(double ratio);
+
+/// {level, reason, comm_seconds, compute_seconds, ratio}.
+Json verdict_json(Strategy strategy, const Link* wire, const Verdict& verdict);
+
+/// "h100-sxm × 8 at 989 TFLOP/s (bf16) × 0.5 utilisation".
+std::string describe_rate(const ComputeRate& rate, int gpus);
+
+} // namespace icx::cli
