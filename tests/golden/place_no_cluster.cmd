@@ -1,0 +1,2 @@
+args: place --model 70b
+exit: 2

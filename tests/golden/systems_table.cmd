@@ -1,0 +1,2 @@
+args: systems
+exit: 0

@@ -1,0 +1,2 @@
+args: tp --model 70b --mfu 1.5
+exit: 2

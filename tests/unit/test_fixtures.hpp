@@ -1,0 +1,51 @@
+// Small hand-made catalog entries for unit tests: figures chosen for easy arithmetic, so a
+// data edit in data/ can never break a test.
+#pragma once
+
+#include "icx/catalog.hpp"
+
+namespace icx::test {
+
+inline Link make_link(const char* id, Tier tier, double headline_gbps) {
+  Link link;
+  link.id = id;
+  link.tier = tier;
+  link.headline_bandwidth = Range<BytesPerSecond>::exactly(gigabytes_per_second(headline_gbps));
+  link.per_direction_bandwidth = link.headline_bandwidth;
+  return link;
+}
+
+/// An H100-like GPU: 80 GB, 3.35 TB/s, 989 TFLOP/s BF16 dense, 50 % utilisation.
+inline Gpu make_gpu(const char* link, int domain) {
+  Gpu gpu;
+  gpu.id = "gpu";
+  gpu.hbm_capacity = Bytes::of(80e9);
+  gpu.hbm_bandwidth = gigabytes_per_second(3350);
+  gpu.dense_peak["bf16"] = FlopsPerSecond::of(989e12);
+  gpu.scale_up_link = link;
+  gpu.scale_up_domain = domain;
+  gpu.achievable_mfu = 0.5;
+  return gpu;
+}
+
+inline Dtype make_dtype(const char* id, double bytes) {
+  Dtype dtype;
+  dtype.id = id;
+  dtype.bytes_per_element = bytes;
+  return dtype;
+}
+
+/// A dense model; active parameters equal total.
+inline Model make_dense(int hidden, int layers, double params, int heads) {
+  Model model;
+  model.id = "dense";
+  model.hidden = hidden;
+  model.layers = layers;
+  model.total_params = params;
+  model.active_params = params;
+  model.attention_heads = heads;
+  model.kv_heads = 8;
+  return model;
+}
+
+} // namespace icx::test

@@ -1,0 +1,143 @@
+#include "icx/placement.hpp"
+
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "icx/error.hpp"
+#include "test_fixtures.hpp"
+
+namespace icx {
+namespace {
+
+using test::make_dense;
+using test::make_dtype;
+using test::make_gpu;
+using test::make_link;
+
+class PlacementTest : public ::testing::Test {
+protected:
+  Link nvlink = make_link("nvlink4", Tier::scale_up, 900);
+  Link ndr = make_link("ib-ndr", Tier::scale_out, 50);
+  Link pcie = make_link("pcie4", Tier::host, 32);
+  Gpu gpu = make_gpu("nvlink4", 8);
+  Dtype bf16 = make_dtype("bf16", 2);
+  std::vector<Dtype> dtypes{bf16};
+
+  Cluster cluster(int gpus, int domain, const Link& up) const {
+    return Cluster{&gpu, gpus, domain, domain, &up, &ndr};
+  }
+  Workload workload(const Model& model) const {
+    return Workload{&model, &bf16, 4096, compute_rate(gpu, bf16, dtypes, 0.5), 0.2};
+  }
+};
+
+TEST_F(PlacementTest, SeedRuleTensorInsideTheNode) {
+  // 70e9 params × 2 B = 140 GB; 80 GB × (1 − 0.2) = 64 GB usable: tp 1 and 2 leave 140 and
+  // 70 GB per GPU, tp 4 leaves 35 GB: the smallest group that fits. The rest are replicas.
+  const Model model = make_dense(8192, 80, 70e9, 64);
+  const Layout layout = recommend_layout(cluster(16, 8, nvlink), workload(model));
+  EXPECT_EQ(layout.tp, 4);
+  EXPECT_EQ(layout.pp, 1);
+  EXPECT_EQ(layout.ep, 1);
+  EXPECT_EQ(layout.dp, 4);
+  const Placement p = evaluate_layout(cluster(16, 8, nvlink), workload(model), layout);
+  EXPECT_TRUE(p.fits);
+  EXPECT_EQ(p.per_gpu_weights.value(), 35e9);
+  EXPECT_EQ(p.strategies[0].wire, &nvlink);
+  EXPECT_FALSE(p.strategies[0].crosses_domain);
+  EXPECT_EQ(p.level, Level::ok);
+}
+
+TEST_F(PlacementTest, SeedRulePipelineAcrossNodesWhenOneNodeCannotHoldIt) {
+  // 405e9 × 2 B = 810 GB: 101 GB per GPU at tp 8 does not fit 64 GB; two stages of 8 do
+  // (50.6 GB). The stage boundary is rank 7 | 8, the node edge: it crosses ib-ndr.
+  const Model model = make_dense(16384, 126, 405e9, 128);
+  const Layout layout = recommend_layout(cluster(32, 8, nvlink), workload(model));
+  EXPECT_EQ(layout.tp, 8);
+  EXPECT_EQ(layout.pp, 2);
+  EXPECT_EQ(layout.dp, 2);
+  const Placement p = evaluate_layout(cluster(32, 8, nvlink), workload(model), layout);
+  const StrategyCost& pp = p.strategies[2];
+  EXPECT_EQ(pp.wire, &ndr);
+  EXPECT_TRUE(pp.crosses_domain);
+  // 4096 × 16384 × 2 B over 50 GB/s.
+  EXPECT_DOUBLE_EQ(pp.seconds.value(), 134217728.0 / 50e9);
+  EXPECT_EQ(pp.verdict.level, Level::ok);
+}
+
+TEST_F(PlacementTest, TensorParallelAcrossNodesIsFlagged) {
+  const Model model = make_dense(8192, 80, 70e9, 64);
+  const Placement p =
+      evaluate_layout(cluster(16, 8, nvlink), workload(model), Layout{16, 1, 1, 1});
+  const StrategyCost& tp = p.strategies[0];
+  EXPECT_TRUE(tp.crosses_domain);
+  EXPECT_EQ(tp.wire, &ndr);
+  // 21,474,836,480 B on each wire.
+  EXPECT_DOUBLE_EQ(tp.seconds.value(), 21474836480.0 / 50e9);
+  EXPECT_DOUBLE_EQ(tp.seconds_on_scale_up.value(), 21474836480.0 / 900e9);
+  EXPECT_TRUE(tp.verdict.breaks_rule);
+  EXPECT_EQ(p.level, Level::avoid);
+}
+
+TEST_F(PlacementTest, Nvl72KeepsLargeGroupsOnNvlink) {
+  const Link nvlink5 = make_link("nvlink5", Tier::scale_up, 1800);
+  const Model model = make_dense(16384, 126, 405e9, 144);
+  const Cluster rack{&gpu, 72, 72, 72, &nvlink5, &ndr};
+  const Placement p = evaluate_layout(rack, workload(model), Layout{72, 1, 1, 1});
+  EXPECT_FALSE(p.strategies[0].crosses_domain);
+  EXPECT_EQ(p.strategies[0].wire, &nvlink5);
+  EXPECT_FALSE(p.strategies[0].verdict.breaks_rule);
+  // 64 of 72 GPUs: one domain still holds the whole group.
+  const Cluster part{&gpu, 64, 72, 72, &nvlink5, &ndr};
+  Model m128 = model;
+  m128.attention_heads = 128;
+  EXPECT_FALSE(evaluate_layout(part, workload(m128), Layout{64, 1, 1, 1}).strategies[0].crosses_domain);
+}
+
+TEST_F(PlacementTest, MoeUsesExpertParallelInsideTheDomain) {
+  Model moe = make_dense(4096, 32, 46.7e9, 32);
+  moe.active_params = 12.9e9;
+  moe.experts = 8;
+  moe.experts_per_token = 2;
+  // 93.4 GB does not fit 64 GB; two expert shards of 46.7 GB do.
+  const Layout layout = recommend_layout(cluster(8, 8, nvlink), workload(moe));
+  EXPECT_EQ(layout.ep, 2);
+  EXPECT_EQ(layout.tp, 1);
+  EXPECT_EQ(layout.dp, 4);
+  const Placement p = evaluate_layout(cluster(8, 8, nvlink), workload(moe), layout);
+  EXPECT_EQ(p.strategies[1].wire, &nvlink);
+  EXPECT_EQ(p.strategies[1].bytes.value(), 2147483648.0);
+}
+
+TEST_F(PlacementTest, ModelTooLargeForTheClusterDoesNotFit) {
+  const Model model = make_dense(7168, 61, 1000e9, 128);
+  const Layout layout = recommend_layout(cluster(8, 8, nvlink), workload(model));
+  const Placement p = evaluate_layout(cluster(8, 8, nvlink), workload(model), layout);
+  EXPECT_FALSE(p.fits);
+  EXPECT_EQ(p.level, Level::avoid);
+}
+
+TEST_F(PlacementTest, PcieOnlyNodeShardsWithPipelineNotTensor) {
+  const Model model = make_dense(8192, 80, 70e9, 64);
+  const Layout layout = recommend_layout(cluster(8, 8, pcie), workload(model));
+  EXPECT_EQ(layout.tp, 1);
+  EXPECT_EQ(layout.pp, 4);  // 140 GB / 4 = 35 GB fits 64 GB
+  EXPECT_EQ(layout.dp, 2);
+  const Placement p = evaluate_layout(cluster(8, 8, pcie), workload(model), layout);
+  EXPECT_EQ(p.strategies[2].wire, &pcie);
+  EXPECT_EQ(p.level, Level::ok);
+}
+
+TEST_F(PlacementTest, BadLayoutsAreErrors) {
+  const Model model = make_dense(8192, 80, 70e9, 64);
+  EXPECT_THROW((void)evaluate_layout(cluster(16, 8, nvlink), workload(model), Layout{3, 1, 1, 5}),
+               InputError);
+  EXPECT_THROW((void)evaluate_layout(cluster(6, 8, nvlink), workload(model), Layout{3, 1, 1, 2}),
+               InputError);  // 3 does not divide 64 heads
+  EXPECT_THROW((void)evaluate_layout(cluster(8, 8, nvlink), workload(model), Layout{1, 1, 2, 4}),
+               InputError);  // expert parallel on a dense model
+}
+
+} // namespace
+} // namespace icx
