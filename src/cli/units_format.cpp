@@ -89,13 +89,15 @@ std::string format_params(double count) {
 }
 
 std::string format_count(double value) {
-  std::string digits = fmt::format("{:.0f}", value);
-  const std::size_t first = digits.front() == '-' ? 1 : 0;
-  for (auto at = static_cast<std::ptrdiff_t>(digits.size()) - 3;
-       at > static_cast<std::ptrdiff_t>(first); at -= 3) {
-    digits.insert(static_cast<std::size_t>(at), ",");
+  const std::string digits = fmt::format("{:.0f}", std::abs(value));
+  std::string grouped = value < 0 ? "-" : "";
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) {
+      grouped += ',';
+    }
+    grouped += digits[i];
   }
-  return digits;
+  return grouped;
 }
 
 } // namespace icx::cli
