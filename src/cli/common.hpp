@@ -55,6 +55,13 @@ ResolvedModel resolve_model(const Catalog& catalog, const ModelOptions& options)
 /// Accepts only digits forming a whole number in [min, max]; the message names the range.
 CLI::Validator whole_number(std::int64_t min, std::int64_t max);
 
+/// Accepts a finite decimal number greater than 0 and at most `max` (infinity: no upper
+/// bound), e.g. "2.5", "70.55e9".
+CLI::Validator positive_number(double max);
+
+/// Accepts a decimal fraction from 0 to below 1 (e.g. "0.1").
+CLI::Validator unit_fraction();
+
 /// Runs `lookup`, prefixing any LookupError with the flag that named the id.
 template <class Lookup> decltype(auto) for_flag(const std::string& flag, Lookup&& lookup) {
   try {
