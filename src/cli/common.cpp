@@ -116,7 +116,7 @@ CLI::Validator positive_number(double max) {
         const std::optional<double> value = parse_decimal(text);
         if (!value || *value <= 0 || *value > max) {
           return fmt::format("expected a number greater than 0{}, got '{}'",
-                             std::isinf(max) ? "" : fmt::format(" and at most {}", max), text);
+                             std::isinf(max) ? "" : fmt::format(" and at most {:g}", max), text);
         }
         return {};
       },
