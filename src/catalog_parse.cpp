@@ -43,6 +43,27 @@ Range<BytesPerSecond> gigabytes_range(const Range<double>& gbps) {
 // A vendor's both-ways figure is twice its one-way figure; tolerate rounding in sources.
 constexpr double direction_tolerance = 0.1;
 
+/// The optional measured host-to-device copy bandwidth: only a host link moves host-to-device
+/// copies, and a measurement cannot beat the link's one-way figure.
+void read_host_to_device(ObjectReader& reader, Link& link) {
+  constexpr std::string_view key = "host_to_device_GBps";
+  if (!reader.has(key)) {
+    return;
+  }
+  const double measured = reader.positive(key);
+  if (link.tier != Tier::host) {
+    reader.fail(key, fmt::format("given for a {} link; only a host link (tier \"host\") carries "
+                                 "host-to-device copies",
+                                 to_string(link.tier)));
+  }
+  const BytesPerSecond each_way = link.per_direction_bandwidth.high;
+  if (gigabytes_per_second(measured) > each_way * (1.0 + direction_tolerance)) {
+    reader.fail(key, fmt::format("{} GB/s exceeds the link's {} GB/s each way", measured,
+                                 each_way.value() / giga));
+  }
+  link.measured_host_to_device = gigabytes_per_second(measured);
+}
+
 Link read_link(ObjectReader& reader, const std::string& origin) {
   Link link;
   read_entry(reader, link, origin);
@@ -67,6 +88,7 @@ Link read_link(ObjectReader& reader, const std::string& origin) {
   link.per_direction_bandwidth = gigabytes_range(per_direction);
   const Range<double> latency = reader.positive_range("latency_us");
   link.latency = {microseconds(latency.low), microseconds(latency.high)};
+  read_host_to_device(reader, link);
   return link;
 }
 
@@ -138,6 +160,10 @@ StorageTier read_storage(ObjectReader& reader, const std::string& origin) {
   StorageTier tier;
   read_entry(reader, tier, origin);
   tier.read_bandwidth = gigabytes_range(reader.positive_range("read_GBps"));
+  if (reader.has("scope")) {
+    tier.scope = reader.choice<StorageScope>(
+        "scope", {{"per-node", StorageScope::per_node}, {"shared", StorageScope::shared}});
+  }
   return tier;
 }
 

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -44,6 +45,9 @@ struct Link : Entry {
   /// Bandwidth in one direction.
   Range<BytesPerSecond> per_direction_bandwidth;
   Range<Seconds> latency;
+  /// Measured host-to-device copy bandwidth (nvbandwidth), for host links where one is
+  /// published; the source text names the measurement.
+  std::optional<BytesPerSecond> measured_host_to_device;
 };
 
 struct Gpu : Entry {
@@ -95,9 +99,20 @@ struct System : Entry {
   std::string scale_out_link;
 };
 
+/// Who shares a storage tier's read bandwidth.
+enum class StorageScope {
+  /// Every node has its own (a local drive, host memory, one node's network limit).
+  per_node,
+  /// One figure for all nodes together (a single file server).
+  shared
+};
+
+std::string_view to_string(StorageScope scope);
+
 /// Where weights are read from at cold start.
 struct StorageTier : Entry {
   Range<BytesPerSecond> read_bandwidth;
+  StorageScope scope = StorageScope::per_node;
 };
 
 /// Every entry of a catalog, section by section, in document order.

@@ -13,5 +13,7 @@ constexpr int max_vocab = 1 << 24;
 constexpr int max_experts = 1 << 14;
 constexpr int max_domain = 1 << 20;
 constexpr std::int64_t max_tokens = 100'000'000;
+/// Parameters of a model: times 4 bytes (fp32) still below 2^53.
+constexpr double max_params = 1e15;
 
 } // namespace icx::limits

@@ -76,10 +76,14 @@ int run(int argc, char** argv) {
   app.footer("Examples:\n"
              "  icx tp --model 70b --tokens 4096 --wire pcie5\n"
              "  icx tp --model 70b --tokens 4096            (every wire, fastest first)\n"
+             "  icx coldstart --model 70b --dtype fp8 --gpus 8 --from nvme-gen4 --budget 30\n"
+             "  icx offload --model 70b --gpu h100 --host-link pcie5,nvlink-c2c\n"
              "  icx links\n\n"
-             "Exit status: 0 success, 2 bad usage or input, 1 internal fault.");
-  const std::vector<Command> commands{setup_tp(app),    setup_place(app),  setup_links(app),
-                                      setup_gpus(app),  setup_models(app), setup_systems(app),
+             "Exit status: 0 success, 2 bad usage or input, 3 over budget (coldstart --budget), "
+             "1 internal fault.");
+  const std::vector<Command> commands{setup_tp(app),      setup_place(app),   setup_coldstart(app),
+                                      setup_offload(app), setup_links(app),   setup_gpus(app),
+                                      setup_models(app),  setup_systems(app), setup_storage(app),
                                       setup_dtypes(app)};
   try {
     app.parse(argc, argv);

@@ -13,6 +13,8 @@ enum ExitCode : int {
   exit_ok = 0,
   exit_internal = 1,
   exit_usage = 2,
+  /// A computed floor exceeds the budget the user gave (icx coldstart --budget).
+  exit_over_budget = 3,
 };
 
 /// A subcommand: its CLI11 app and what to run when it was chosen.

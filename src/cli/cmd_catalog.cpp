@@ -214,4 +214,23 @@ Command setup_dtypes(CLI::App& app) {
       "icx dtypes --json");
 }
 
+Command setup_storage(CLI::App& app) {
+  return setup_listing<StorageTier>(
+      app,
+      {"storage",
+       "List the storage tiers weights are loaded from, with read bandwidth and source",
+       "icx.storage/1",
+       [](const Catalog& c) { return c.storage_tiers(); },
+       {{"read bandwidth", Align::right}, {"shared by", Align::left}},
+       [](const StorageTier& t) -> std::vector<std::string> {
+         return {format_range(t.read_bandwidth),
+                 t.scope == StorageScope::shared ? "all nodes" : "one node"};
+       },
+       [](Json& j, const StorageTier& t) {
+         j["read_bandwidth_bytes_per_s"] = json_range(t.read_bandwidth);
+         j["scope"] = to_string(t.scope);
+       }},
+      "icx storage");
+}
+
 } // namespace icx::cli

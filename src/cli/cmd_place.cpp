@@ -320,7 +320,7 @@ Command setup_place(CLI::App& app) {
                   "Fraction of GPU memory kept for activations and KV cache when checking fit")
       ->type_name("FRACTION")
       ->default_str(fmt::format("{:g}", default_memory_reserve))
-      ->check(positive_number(1.0));
+      ->check(unit_fraction());
   add_common_options(*sub, o->common);
   sub->footer("Examples:\n"
               "  icx place --model 70b --system dgx-h100 --gpus 16\n"

@@ -12,5 +12,8 @@ Command setup_links(CLI::App& app);
 Command setup_gpus(CLI::App& app);
 Command setup_models(CLI::App& app);
 Command setup_dtypes(CLI::App& app);
+Command setup_storage(CLI::App& app);
+Command setup_coldstart(CLI::App& app);
+Command setup_offload(CLI::App& app);
 
 } // namespace icx::cli

@@ -1,6 +1,8 @@
 #include "common.hpp"
 
 #include <charconv>
+#include <cmath>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -45,7 +47,7 @@ void add_model_options(CLI::App& app, ModelOptions& options) {
                  "Parameter count (e.g. 70.6e9); needed for compute time with a custom model, "
                  "overrides a catalog model's")
       ->type_name("N")
-      ->check(positive_number(1e15));
+      ->check(positive_number(limits::max_params));
   app.add_option("--dtype", options.dtype,
                  "Element type of activations and weights (see 'icx dtypes'); default: the "
                  "model's, bf16 for a custom model")
@@ -95,21 +97,6 @@ ResolvedModel resolve_model(const Catalog& catalog, const ModelOptions& options)
   return resolved;
 }
 
-CLI::Validator positive_number(double max) {
-  return CLI::Validator(
-      [max](const std::string& text) -> std::string {
-        double value = 0;
-        const char* end = text.data() + text.size();
-        const auto [stop, error] = std::from_chars(text.data(), end, value);
-        if (error != std::errc() || stop != end || !(value > 0) || value > max) {
-          return fmt::format("expected a number greater than 0 and at most {}, got '{}'", max,
-                             text);
-        }
-        return {};
-      },
-      "");
-}
-
 void add_compute_options(CLI::App& app, ComputeOptions& options) {
   app.add_option("--gpu", options.gpu,
                  "GPU that computes (see 'icx gpus'); default: the catalog GPU whose scale-up "
@@ -135,6 +122,46 @@ CLI::Validator whole_number(std::int64_t min, std::int64_t max) {
         const auto [stop, error] = std::from_chars(text.data(), end, value);
         if (error != std::errc() || stop != end || value < min || value > max) {
           return fmt::format("expected a whole number from {} to {}, got '{}'", min, max, text);
+        }
+        return {};
+      },
+      "");
+}
+
+namespace {
+
+/// `text` as a finite decimal number, if all of it is one.
+std::optional<double> parse_decimal(const std::string& text) {
+  double value = 0;
+  const char* end = text.data() + text.size();
+  const auto [stop, error] = std::from_chars(text.data(), end, value);
+  if (error != std::errc() || stop != end || !std::isfinite(value)) {
+    return std::nullopt;
+  }
+  return value;
+}
+
+} // namespace
+
+CLI::Validator positive_number(double max) {
+  return CLI::Validator(
+      [max](const std::string& text) -> std::string {
+        const std::optional<double> value = parse_decimal(text);
+        if (!value || *value <= 0 || *value > max) {
+          return fmt::format("expected a number greater than 0{}, got '{}'",
+                             std::isinf(max) ? "" : fmt::format(" and at most {:g}", max), text);
+        }
+        return {};
+      },
+      "");
+}
+
+CLI::Validator unit_fraction() {
+  return CLI::Validator(
+      [](const std::string& text) -> std::string {
+        const std::optional<double> value = parse_decimal(text);
+        if (!value || *value < 0 || *value >= 1) {
+          return fmt::format("expected a fraction from 0 to below 1, got '{}'", text);
         }
         return {};
       },

@@ -57,8 +57,12 @@ ResolvedModel resolve_model(const Catalog& catalog, const ModelOptions& options)
 /// Accepts only digits forming a whole number in [min, max]; the message names the range.
 CLI::Validator whole_number(std::int64_t min, std::int64_t max);
 
-/// Accepts a finite decimal number in (min, max], e.g. a utilisation in (0, 1].
+/// Accepts a finite decimal number greater than 0 and at most `max` (infinity: no upper
+/// bound), e.g. "2.5", "70.55e9".
 CLI::Validator positive_number(double max);
+
+/// Accepts a decimal fraction from 0 to below 1 (e.g. "0.1").
+CLI::Validator unit_fraction();
 
 /// Adds --gpu ID, --mfu FRACTION.
 struct ComputeOptions {

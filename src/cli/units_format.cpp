@@ -88,6 +88,13 @@ std::string format_params(double count) {
   return fmt::format("{:.{}g}B", round_significant(count / giga), significant_digits);
 }
 
+std::string format_ratio(double ratio) {
+  const double rounded = round_significant(ratio);
+  constexpr double plain_limit = 1e3; // {:g} would switch to an exponent from here on
+  return std::abs(rounded) >= plain_limit ? fmt::format("{:.0f}×", rounded)
+                                          : fmt::format("{:.{}g}×", rounded, significant_digits);
+}
+
 std::string format_count(double value) {
   const std::string digits = fmt::format("{:.0f}", std::abs(value));
   std::string grouped = value < 0 ? "-" : "";

@@ -24,6 +24,9 @@ std::string format_range(const Range<Seconds>& range);
 /// A parameter count in billions, as model cards quote it: "70.6B".
 std::string format_params(double count);
 
+/// A ratio with 3 significant digits and a times sign, e.g. "52.3×", "1230×".
+std::string format_ratio(double ratio);
+
 /// A whole number with thousands separators, e.g. "134,217,728".
 std::string format_count(double value);
 

@@ -20,10 +20,6 @@ std::string_view traffic_kind(Strategy strategy) {
   return "traffic";
 }
 
-std::string format_ratio(double ratio) {
-  return fmt::format("{:.2g}×", ratio);
-}
-
 namespace {
 
 std::string_view consequence(Level level) {

@@ -16,9 +16,6 @@ std::string_view traffic_kind(Strategy strategy);
 /// a broken placement rule is named first.
 std::string verdict_reason(Strategy strategy, const Link* wire, const Verdict& verdict);
 
-/// "2.3×": a ratio to two significant digits.
-std::string format_ratio(double ratio);
-
 /// {level, reason, comm_seconds, compute_seconds, ratio}.
 Json verdict_json(Strategy strategy, const Link* wire, const Verdict& verdict);
 

@@ -255,3 +255,52 @@ TEST(CatalogErrors, SystemMustNameKnownGpuAndLinks) {
 
 } // namespace
 } // namespace icx
+
+namespace icx {
+namespace {
+
+const std::string host_link_prefix = R"({"links": [{"id": "x", "name": "X", "connects": "c",
+  "headline_convention": "each-way", "headline_GBps": 64, "per_direction_GBps": 63,
+  "latency_us": 1, "source": "s", )";
+
+TEST(Catalog, ReadsMeasuredHostToDeviceBandwidth) {
+  Catalog catalog = small_catalog();
+  catalog.overlay_text(host_link_prefix + R"("tier": "host", "host_to_device_GBps": 51}]})",
+                       "user.json");
+  ASSERT_TRUE(catalog.link("x").measured_host_to_device.has_value());
+  EXPECT_DOUBLE_EQ(catalog.link("x").measured_host_to_device->value(), 51e9);
+  EXPECT_FALSE(catalog.link("nvlink4").measured_host_to_device.has_value());
+}
+
+TEST(CatalogErrors, HostToDeviceOnlyOnHostLinksAndBelowTheLink) {
+  EXPECT_EQ(error_of(host_link_prefix + R"("tier": "scale-up", "host_to_device_GBps": 51}]})"),
+            "user.json: /links/0/host_to_device_GBps: given for a scale-up link; only a host "
+            "link (tier \"host\") carries host-to-device copies");
+  // 63 GB/s each way, plus the 10 % tolerance for rounded sources: 80 is impossible.
+  EXPECT_EQ(error_of(host_link_prefix + R"("tier": "host", "host_to_device_GBps": 80}]})"),
+            "user.json: /links/0/host_to_device_GBps: 80 GB/s exceeds the link's 63 GB/s each "
+            "way");
+  EXPECT_NE(error_of(host_link_prefix + R"("tier": "host", "host_to_device_GBps": -5}]})")
+                .find("/links/0/host_to_device_GBps"),
+            std::string::npos);
+}
+
+TEST(Catalog, StorageScopeDefaultsToPerNode) {
+  Catalog catalog = small_catalog();
+  catalog.overlay_text(R"({"storage": [
+    {"id": "nvme", "name": "NVMe", "read_GBps": 7, "source": "s"},
+    {"id": "nfs", "name": "NFS", "read_GBps": 12.5, "scope": "shared", "source": "s"}]})",
+                       "user.json");
+  EXPECT_EQ(catalog.storage("nvme").scope, StorageScope::per_node);
+  EXPECT_EQ(catalog.storage("nfs").scope, StorageScope::shared);
+  EXPECT_EQ(to_string(StorageScope::shared), "shared");
+}
+
+TEST(CatalogErrors, StorageScopeMustBeKnown) {
+  EXPECT_EQ(error_of(R"({"storage": [
+    {"id": "nvme", "name": "NVMe", "read_GBps": 7, "scope": "rack", "source": "s"}]})"),
+            "user.json: /storage/0/scope: 'rack' is not one of: per-node, shared");
+}
+
+} // namespace
+} // namespace icx

@@ -2,6 +2,11 @@
 // datasheets, so a data edit that changes them is caught.
 #include "icx/catalog.hpp"
 
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
 #include <gtest/gtest.h>
 
 namespace icx {
@@ -79,6 +84,45 @@ TEST(ShippedCatalog, HasTheRequiredEntries) {
   }
   EXPECT_TRUE(shipped().model("mixtral-8x7b").is_moe());
   EXPECT_TRUE(shipped().model("deepseek-v3").is_moe());
+}
+
+/// The cells of one CSV line (the validation files quote nothing).
+std::vector<std::string> csv_cells(const std::string& line) {
+  std::vector<std::string> cells;
+  std::stringstream stream(line);
+  std::string cell;
+  while (std::getline(stream, cell, ',')) {
+    cells.push_back(cell);
+  }
+  return cells;
+}
+
+TEST(ShippedCatalog, MeasuredHostToDeviceMatchesThePublishedMeasurements) {
+  // tests/data/host_link.csv: nvbandwidth host-to-device results, one row per host link.
+  std::ifstream csv(std::string(ICX_TEST_DATA_DIR) + "/host_link.csv");
+  ASSERT_TRUE(csv) << "cannot open host_link.csv";
+  std::string line;
+  std::getline(csv, line);
+  ASSERT_EQ(line, "hardware,link,direction,size_bytes,bandwidth_GBps,tool,source");
+  int rows = 0;
+  while (std::getline(csv, line)) {
+    const std::vector<std::string> cells = csv_cells(line);
+    ASSERT_EQ(cells.size(), 7U) << line;
+    const Link& link = shipped().link(cells[1]);
+    ASSERT_TRUE(link.measured_host_to_device.has_value()) << cells[1];
+    EXPECT_DOUBLE_EQ(link.measured_host_to_device->value(), std::stod(cells[4]) * 1e9) << line;
+    ++rows;
+  }
+  EXPECT_EQ(rows, 3); // pcie4, pcie5, nvlink-c2c
+}
+
+TEST(ShippedCatalog, StorageTiersFromTheDatasheets) {
+  EXPECT_EQ(shipped().storage("nvme-gen4").read_bandwidth.high.value(), 7e9);      // Micron 9400
+  EXPECT_EQ(shipped().storage("nvme-gen5").read_bandwidth.high.value(), 14e9);     // KIOXIA CM7-R
+  EXPECT_EQ(shipped().storage("nvme-raid0").read_bandwidth.high.value(), 28e9);    // 4 × 7 GB/s
+  EXPECT_EQ(shipped().storage("page-cache").read_bandwidth.high.value(), 307.2e9); // 8 × 38.4
+  EXPECT_EQ(shipped().storage("nfs").scope, StorageScope::shared);
+  EXPECT_EQ(shipped().storage("s3").scope, StorageScope::per_node);
 }
 
 } // namespace

@@ -45,5 +45,12 @@ TEST(UnitsFormat, CountsGetThousandsSeparators) {
   EXPECT_EQ(format_count(1000), "1,000");
 }
 
+TEST(UnitsFormat, RatiosKeepThreeDigitsWithoutExponents) {
+  EXPECT_EQ(format_ratio(3350.0 / 64), "52.3×"); // HBM 3.35 TB/s over PCIe 5.0's 64 GB/s
+  EXPECT_EQ(format_ratio(1.0), "1×");
+  EXPECT_EQ(format_ratio(104.6875), "105×");
+  EXPECT_EQ(format_ratio(1234.5), "1230×");
+}
+
 } // namespace
 } // namespace icx::cli

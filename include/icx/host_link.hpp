@@ -1,0 +1,147 @@
+// The host link: the floor of loading a model's weights at cold start (storage -> host
+// memory -> each GPU) and the decode-step cost of offloading what does not fit in HBM to
+// host memory.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "icx/catalog.hpp"
+#include "icx/units.hpp"
+
+namespace icx {
+
+/// Bytes of a model's weights: parameters × bytes per element.
+Bytes weight_bytes(double parameters, double bytes_per_element);
+
+/// What sets how a model's weights can be split over GPUs.
+struct ShardShape {
+  int layers = 0;
+  /// KV heads; 0 when unknown (a custom model), which skips the tensor-parallel part.
+  int kv_heads = 0;
+};
+
+/// Why `gpus` GPUs cannot each hold a share of the weights, or nothing when they can. The
+/// GPUs must form t × p: t tensor-parallel GPUs that each hold whole KV heads (t divides
+/// kv_heads, so t is at most gcd(gpus, kv_heads)) and p pipeline stages of at least one
+/// layer each (p <= layers).
+std::optional<std::string> shard_problem(const ShardShape& shape, int gpus);
+
+/// The largest GPU count not above `gpus` that shard_problem accepts.
+int largest_usable_gpus(const ShardShape& shape, int gpus);
+
+/// A link's headline bandwidth in one direction: the headline figure over the number of
+/// directions it counts (a copy moves bytes one way).
+Range<BytesPerSecond> one_way_headline(const Link& link);
+
+enum class LoadStageId { storage_to_host, host_to_gpu };
+
+/// "storage-to-host" or "host-to-gpu".
+std::string_view to_string(LoadStageId id);
+
+/// One hop of the load path, timed at its narrowest point.
+struct LoadStage {
+  LoadStageId id = LoadStageId::host_to_gpu;
+  /// Bytes through the narrowest point: one node's reads from a per-node tier (all of the
+  /// load from a shared tier), or one GPU's shard over its own link.
+  Bytes bytes;
+  /// Headline bandwidth (one way for a link); the floor uses the fast end of a range.
+  Range<BytesPerSecond> bandwidth;
+  Seconds seconds;
+  /// The measured bandwidth where the catalog has one (a host link's host-to-device
+  /// copy); a storage tier's datasheet figure stands for itself.
+  std::optional<BytesPerSecond> expected_bandwidth;
+  std::optional<Seconds> expected_seconds;
+};
+
+struct ColdStartInput {
+  Bytes weights;
+  int gpus = 0;
+  /// GPUs in one node; nodes = ceil(gpus / gpus_per_node).
+  int gpus_per_node = 0;
+  const Link* host_link = nullptr;
+  /// Where the weights are read from; nullptr when they are already in host memory.
+  const StorageTier* storage = nullptr;
+};
+
+struct ColdStart {
+  Bytes weights;
+  int gpus = 0;
+  Bytes per_gpu;
+  int nodes = 0;
+  /// GPUs on the fullest node, whose shards all cross its storage read.
+  int gpus_on_fullest_node = 0;
+  /// In path order: storage to host (when a tier is given), then host to GPU.
+  std::vector<LoadStage> stages;
+  /// The slowest stage's headline time: stages overlap (pipelined), so the slowest bounds.
+  Seconds floor;
+  LoadStageId bottleneck = LoadStageId::host_to_gpu;
+  /// The same with measured bandwidths; absent when the host link has no measurement.
+  std::optional<Seconds> expected_floor;
+  std::optional<LoadStageId> expected_bottleneck;
+};
+
+/// The hard lower bound on loading the weights: bytes / bandwidth per stage, the slowest
+/// stage bounding the whole. Throws InputError on a GPU count below 1 or a missing link.
+ColdStart cold_start(const ColdStartInput& input);
+
+/// The part of a model that sets its KV cache.
+struct KvShape {
+  int layers = 0;
+  int kv_heads = 0;
+  int head_dim = 0;
+  double bytes_per_element = 0;
+};
+
+/// KV cache of `batch` sequences of `context` tokens each.
+Bytes kv_cache_bytes(const KvShape& shape, std::int64_t batch, std::int64_t context);
+
+struct OffloadInput {
+  Bytes weights;
+  Bytes kv_cache;
+  const Gpu* gpu = nullptr;
+  int gpus = 0;
+  /// Fraction of each GPU's HBM kept free (activations, runtime, fragmentation), in [0, 1).
+  double hbm_reserve = 0;
+  std::span<const Link* const> host_links;
+};
+
+/// One decode step with the spilled bytes streamed over one host link.
+struct HostLinkStep {
+  const Link* link = nullptr;
+  /// One-way headline bandwidth (fast end of a range).
+  BytesPerSecond bandwidth;
+  /// How many times slower per byte the host tier is than HBM.
+  double tier_ratio = 0;
+  Seconds step;
+  /// step / step with everything in HBM.
+  double slowdown = 0;
+  std::optional<BytesPerSecond> expected_bandwidth;
+  std::optional<Seconds> expected_step;
+  std::optional<double> expected_slowdown;
+};
+
+struct Offload {
+  /// Usable HBM of all GPUs together.
+  Bytes hbm;
+  /// Weights plus KV cache.
+  Bytes needed;
+  /// What does not fit in HBM and lives in host memory.
+  Bytes spilled;
+  /// What stays in HBM.
+  Bytes resident;
+  /// The decode step if HBM held everything.
+  Seconds step_all_hbm;
+  std::vector<HostLinkStep> links;
+};
+
+/// The decode step (memory-bound: every byte of weights and KV read once) with the spilled
+/// bytes streamed over each host link, against everything in HBM. Throws InputError on a
+/// GPU count below 1, a reserve outside [0, 1), or a missing GPU or link.
+Offload offload(const OffloadInput& input);
+
+} // namespace icx

@@ -1,0 +1,2 @@
+args: coldstart --model 70b --budget -1
+exit: 2

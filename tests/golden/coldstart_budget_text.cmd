@@ -1,0 +1,2 @@
+args: coldstart --model 70b --budget soon --json
+exit: 2

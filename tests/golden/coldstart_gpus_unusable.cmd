@@ -1,0 +1,2 @@
+args: coldstart --model 70b --gpus 81
+exit: 2

@@ -1,0 +1,2 @@
+args: coldstart --model 70b --gpus 0
+exit: 2

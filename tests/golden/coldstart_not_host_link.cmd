@@ -1,0 +1,2 @@
+args: coldstart --model 70b --wire nvlink4
+exit: 2

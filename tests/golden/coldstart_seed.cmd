@@ -1,0 +1,2 @@
+args: coldstart --model 70b
+exit: 0

@@ -1,0 +1,2 @@
+args: coldstart --model 70b --from nvme-gen6 --json
+exit: 2

@@ -1,0 +1,2 @@
+args: offload --model 70b
+exit: 2

@@ -1,0 +1,2 @@
+args: storage
+exit: 0

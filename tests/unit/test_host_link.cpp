@@ -1,0 +1,256 @@
+#include "icx/host_link.hpp"
+
+#include <optional>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "icx/error.hpp"
+
+namespace icx {
+namespace {
+
+// Inline figures (not the shipped catalog), so a data edit cannot break these tests. The
+// expected values are worked by hand in the comments.
+
+Link host_link(double headline_gbps, Convention convention, std::optional<double> measured_gbps) {
+  Link link;
+  link.id = "link";
+  link.tier = Tier::host;
+  link.headline_bandwidth = Range<BytesPerSecond>::exactly(gigabytes_per_second(headline_gbps));
+  link.headline_convention = convention;
+  if (measured_gbps) {
+    link.measured_host_to_device = gigabytes_per_second(*measured_gbps);
+  }
+  return link;
+}
+
+const Link pcie5 = host_link(64, Convention::each_way, 51);
+const Link unmeasured = host_link(32, Convention::each_way, std::nullopt);
+const Link c2c = host_link(900, Convention::both_directions_summed, 346);
+
+StorageTier storage(double low_gbps, double high_gbps, StorageScope scope) {
+  StorageTier tier;
+  tier.id = "tier";
+  tier.read_bandwidth = {gigabytes_per_second(low_gbps), gigabytes_per_second(high_gbps)};
+  tier.scope = scope;
+  return tier;
+}
+
+Gpu gpu(double hbm_gb, double hbm_gbps) {
+  Gpu g;
+  g.id = "gpu";
+  g.hbm_capacity = Bytes::of(hbm_gb * 1e9);
+  g.hbm_bandwidth = gigabytes_per_second(hbm_gbps);
+  return g;
+}
+
+const Gpu h100 = gpu(80, 3350);
+
+TEST(HostLink, WeightBytesAreParametersTimesElementSize) {
+  // The shipped 70B model: 70,553,706,496 parameters × 2 B (bf16) = 141,107,412,992 B.
+  EXPECT_EQ(weight_bytes(70553706496.0, 2).value(), 141107412992.0);
+  EXPECT_EQ(weight_bytes(8e9, 0.5).value(), 4e9); // fp4
+}
+
+TEST(HostLink, OneWayHeadlineHalvesABothWaysFigure) {
+  EXPECT_EQ(one_way_headline(pcie5).high.value(), 64e9);
+  EXPECT_EQ(one_way_headline(c2c).high.value(), 450e9); // 900 GB/s both ways = 450 each way
+}
+
+TEST(ColdStart, SeedCaseOneGpuOverPcie5) {
+  // The seed: 140 GB over one PCIe 5.0 x16 at 64 GB/s: 140 / 64 = 2.1875 s ≈ 2.2 s.
+  const ColdStart r = cold_start({Bytes::of(140e9), 1, 1, &pcie5, nullptr});
+  ASSERT_EQ(r.stages.size(), 1U);
+  EXPECT_EQ(r.stages[0].id, LoadStageId::host_to_gpu);
+  EXPECT_EQ(r.per_gpu.value(), 140e9);
+  EXPECT_DOUBLE_EQ(r.floor.value(), 2.1875);
+  EXPECT_EQ(r.bottleneck, LoadStageId::host_to_gpu);
+  // Measured 51 GB/s: 140 / 51 = 2.745098... s.
+  ASSERT_TRUE(r.expected_floor.has_value());
+  EXPECT_NEAR(r.expected_floor->value(), 2.7450980392, 1e-9);
+}
+
+TEST(ColdStart, NoMeasuredFigureMeansNoExpectedFloor) {
+  // 64 GB over 32 GB/s = 2 s headline; nothing measured, so nothing expected.
+  const ColdStart r = cold_start({Bytes::of(64e9), 1, 1, &unmeasured, nullptr});
+  EXPECT_DOUBLE_EQ(r.floor.value(), 2.0);
+  EXPECT_FALSE(r.expected_floor.has_value());
+  EXPECT_FALSE(r.expected_bottleneck.has_value());
+  EXPECT_FALSE(r.stages[0].expected_seconds.has_value());
+}
+
+TEST(ColdStart, ShardedLoadFromOneDriveIsStorageBound) {
+  // 70 GB (fp8) over 8 GPUs from a 7 GB/s drive: the drive reads all 70 GB once (10 s); each
+  // GPU copies 8.75 GB over its own 64 GB/s link (0.13671875 s) at the same time.
+  const StorageTier drive = storage(7, 7, StorageScope::per_node);
+  const ColdStart r = cold_start({Bytes::of(70e9), 8, 8, &pcie5, &drive});
+  ASSERT_EQ(r.stages.size(), 2U);
+  EXPECT_EQ(r.stages[0].id, LoadStageId::storage_to_host);
+  EXPECT_EQ(r.stages[0].bytes.value(), 70e9);
+  EXPECT_DOUBLE_EQ(r.stages[0].seconds.value(), 10.0);
+  EXPECT_EQ(r.stages[1].bytes.value(), 8.75e9);
+  EXPECT_DOUBLE_EQ(r.stages[1].seconds.value(), 0.13671875);
+  EXPECT_DOUBLE_EQ(r.floor.value(), 10.0);
+  EXPECT_EQ(r.bottleneck, LoadStageId::storage_to_host);
+  // Expected: the drive's figure stands; the copy at 51 GB/s takes 8.75 / 51 s, still faster.
+  EXPECT_NEAR(r.stages[1].expected_seconds->value(), 8.75 / 51, 1e-12);
+  EXPECT_DOUBLE_EQ(r.expected_floor->value(), 10.0);
+  EXPECT_EQ(r.expected_bottleneck, LoadStageId::storage_to_host);
+}
+
+TEST(ColdStart, PerNodeTierReadsOneNodesShardsSharedTierReadsAll) {
+  // 160 GB over 16 GPUs (10 GB each), 8 per node: 2 nodes.
+  const StorageTier local = storage(8, 8, StorageScope::per_node);
+  const StorageTier shared = storage(8, 8, StorageScope::shared);
+  const ColdStart per_node = cold_start({Bytes::of(160e9), 16, 8, &pcie5, &local});
+  EXPECT_EQ(per_node.nodes, 2);
+  EXPECT_EQ(per_node.gpus_on_fullest_node, 8);
+  EXPECT_EQ(per_node.stages[0].bytes.value(), 80e9);        // 8 shards of 10 GB
+  EXPECT_DOUBLE_EQ(per_node.stages[0].seconds.value(), 10); // 80 / 8
+  const ColdStart all = cold_start({Bytes::of(160e9), 16, 8, &pcie5, &shared});
+  EXPECT_EQ(all.stages[0].bytes.value(), 160e9);
+  EXPECT_DOUBLE_EQ(all.stages[0].seconds.value(), 20); // 160 / 8
+}
+
+TEST(ColdStart, UnevenNodesCountTheFullestOne) {
+  // 12 GPUs, 8 per node: 2 nodes, the first holding 8.
+  const ColdStart r = cold_start({Bytes::of(120e9), 12, 8, &pcie5, nullptr});
+  EXPECT_EQ(r.nodes, 2);
+  EXPECT_EQ(r.gpus_on_fullest_node, 8);
+  const ColdStart one_node = cold_start({Bytes::of(120e9), 4, 8, &pcie5, nullptr});
+  EXPECT_EQ(one_node.nodes, 1);
+  EXPECT_EQ(one_node.gpus_on_fullest_node, 4);
+}
+
+TEST(ColdStart, RangeUsesTheFastEndForTheFloor) {
+  // A tier quoted as 5-10 GB/s: the lower bound takes 10 GB/s; 100 GB / 10 GB/s = 10 s.
+  const StorageTier tier = storage(5, 10, StorageScope::per_node);
+  const ColdStart r = cold_start({Bytes::of(100e9), 1, 1, &c2c, &tier});
+  EXPECT_DOUBLE_EQ(r.stages[0].seconds.value(), 10.0);
+  // The copy over NVLink-C2C runs at 450 GB/s one way: 100 / 450 s.
+  EXPECT_NEAR(r.stages[1].seconds.value(), 100.0 / 450, 1e-12);
+}
+
+TEST(ColdStart, EqualStagesNameTheFirstAsBottleneck) {
+  const StorageTier tier = storage(64, 64, StorageScope::per_node);
+  const ColdStart r = cold_start({Bytes::of(64e9), 1, 1, &pcie5, &tier});
+  EXPECT_EQ(r.bottleneck, LoadStageId::storage_to_host);
+}
+
+TEST(ColdStart, RejectsNoGpusAndNoLink) {
+  EXPECT_THROW((void)cold_start({Bytes::of(1e9), 0, 1, &pcie5, nullptr}), InputError);
+  EXPECT_THROW((void)cold_start({Bytes::of(1e9), 1, 0, &pcie5, nullptr}), InputError);
+  EXPECT_THROW((void)cold_start({Bytes::of(1e9), 1, 1, nullptr, nullptr}), InputError);
+}
+
+TEST(ShardRule, TensorParallelOverKvHeadsTimesPipelineOverLayers) {
+  const ShardShape shape{80, 8}; // 80 layers, 8 KV heads
+  for (int gpus : {1, 2, 3, 4, 5, 8, 16, 80, 88, 640}) {
+    EXPECT_FALSE(shard_problem(shape, gpus).has_value()) << gpus;
+  }
+  // 81 = 1 × 81: gcd(81, 8) = 1, so 81 pipeline stages for 80 layers.
+  EXPECT_TRUE(shard_problem(shape, 81).has_value());
+  // 641 is odd: gcd 1, 641 stages; 648 = 8 × 81: 81 stages.
+  EXPECT_TRUE(shard_problem(shape, 641).has_value());
+  EXPECT_TRUE(shard_problem(shape, 648).has_value());
+  EXPECT_TRUE(shard_problem(shape, 0).has_value());
+  EXPECT_EQ(largest_usable_gpus(shape, 81), 80);
+  // n usable needs n / gcd(n, 8) <= 80, so n <= 80 × 8 = 640.
+  EXPECT_EQ(largest_usable_gpus(shape, 1000000), 640);
+}
+
+TEST(ShardRule, MessageNamesTheNumbers) {
+  const auto problem = shard_problem({80, 8}, 81);
+  ASSERT_TRUE(problem.has_value());
+  EXPECT_EQ(*problem, "81 GPUs cannot split 8 KV heads and 80 layers: tensor parallelism over "
+                      "whole KV heads spans at most gcd(81, 8) = 1 of them, leaving 81 pipeline "
+                      "stages for 80 layers; use t × p GPUs with t dividing 8 and p at most 80 "
+                      "(the largest such count up to 81 is 80)");
+}
+
+TEST(ShardRule, UnknownHeadsSkipTheCheck) {
+  EXPECT_FALSE(shard_problem({80, 0}, 1000).has_value());
+}
+
+TEST(KvCache, TwoTensorsPerLayerPerToken) {
+  // 2 × 80 layers × 8 KV heads × 128 head dim × 2 B = 327,680 B per token; × 8 × 8192 tokens
+  // = 21,474,836,480 B.
+  EXPECT_EQ(kv_cache_bytes({80, 8, 128, 2}, 8, 8192).value(), 21474836480.0);
+}
+
+TEST(Offload, SeedCaseSpillsOverPcie) {
+  // 140 GB on one 80 GB GPU: 60 GB spill. All in HBM: 140 GB / 3.35 TB/s. With the spill:
+  // 80 / 3350 + 60 / 64 s. Slowdown = (80 + 60 × 3350 / 64) / 140 = 3220.625 / 140.
+  const std::vector<const Link*> links{&pcie5};
+  const Offload r = offload({Bytes::of(140e9), Bytes::of(0), &h100, 1, 0, links});
+  EXPECT_EQ(r.hbm.value(), 80e9);
+  EXPECT_EQ(r.needed.value(), 140e9);
+  EXPECT_EQ(r.spilled.value(), 60e9);
+  EXPECT_EQ(r.resident.value(), 80e9);
+  EXPECT_NEAR(r.step_all_hbm.value(), 140.0 / 3350, 1e-12);
+  ASSERT_EQ(r.links.size(), 1U);
+  const HostLinkStep& step = r.links[0];
+  // The seed: HBM 3.35 TB/s against PCIe 64 GB/s, a ~50× slower tier: 3350 / 64 = 52.34375.
+  EXPECT_DOUBLE_EQ(step.tier_ratio, 52.34375);
+  EXPECT_NEAR(step.step.value(), 80.0 / 3350 + 0.9375, 1e-12);
+  EXPECT_NEAR(step.slowdown, 3220.625 / 140, 1e-9);
+  // Measured 51 GB/s: 80 / 3350 + 60 / 51 s.
+  EXPECT_NEAR(step.expected_step->value(), 80.0 / 3350 + 60.0 / 51, 1e-12);
+}
+
+TEST(Offload, NvlinkC2cIsAUsableTier) {
+  // One way 450 GB/s: 3350 / 450 = 7.44× slower than HBM; step 80/3350 + 60/450 s.
+  const std::vector<const Link*> links{&pcie5, &c2c};
+  const Offload r = offload({Bytes::of(140e9), Bytes::of(0), &h100, 1, 0, links});
+  ASSERT_EQ(r.links.size(), 2U);
+  EXPECT_NEAR(r.links[1].tier_ratio, 3350.0 / 450, 1e-12);
+  EXPECT_NEAR(r.links[1].step.value(), 80.0 / 3350 + 60.0 / 450, 1e-12);
+  EXPECT_LT(r.links[1].slowdown, r.links[0].slowdown);
+}
+
+TEST(Offload, AModelThatFitsSpillsNothing) {
+  const std::vector<const Link*> links{&pcie5};
+  const Offload r = offload({Bytes::of(16e9), Bytes::of(4e9), &h100, 1, 0, links});
+  EXPECT_EQ(r.needed.value(), 20e9);
+  EXPECT_EQ(r.spilled.value(), 0);
+  EXPECT_EQ(r.resident.value(), 20e9);
+  EXPECT_DOUBLE_EQ(r.links[0].step.value(), r.step_all_hbm.value());
+  EXPECT_DOUBLE_EQ(r.links[0].slowdown, 1.0);
+}
+
+TEST(Offload, GpusShareHbmAndTheSpill) {
+  // 200 GB on 2 × 80 GB: 40 GB spill, 20 GB per GPU over each GPU's own link.
+  // Step = 160 / (2 × 3350) + 40 / (2 × 64) s.
+  const std::vector<const Link*> links{&pcie5};
+  const Offload r = offload({Bytes::of(200e9), Bytes::of(0), &h100, 2, 0, links});
+  EXPECT_EQ(r.hbm.value(), 160e9);
+  EXPECT_EQ(r.spilled.value(), 40e9);
+  EXPECT_NEAR(r.links[0].step.value(), 160.0 / 6700 + 40.0 / 128, 1e-12);
+}
+
+TEST(Offload, ReserveShrinksUsableHbm) {
+  // 10 % reserved: 72 GB usable; 100 GB needs 28 GB spilled.
+  const std::vector<const Link*> links{&pcie5};
+  const Offload r = offload({Bytes::of(100e9), Bytes::of(0), &h100, 1, 0.1, links});
+  EXPECT_NEAR(r.hbm.value(), 72e9, 1);
+  EXPECT_NEAR(r.spilled.value(), 28e9, 1);
+}
+
+TEST(Offload, UnmeasuredLinkHasNoExpectedStep) {
+  const std::vector<const Link*> links{&unmeasured};
+  const Offload r = offload({Bytes::of(100e9), Bytes::of(0), &h100, 1, 0, links});
+  EXPECT_FALSE(r.links[0].expected_step.has_value());
+  EXPECT_FALSE(r.links[0].expected_slowdown.has_value());
+}
+
+TEST(Offload, RejectsBadInput) {
+  const std::vector<const Link*> links{&pcie5};
+  EXPECT_THROW((void)offload({Bytes::of(1e9), Bytes::of(0), &h100, 0, 0, links}), InputError);
+  EXPECT_THROW((void)offload({Bytes::of(1e9), Bytes::of(0), &h100, 1, 1.0, links}), InputError);
+  EXPECT_THROW((void)offload({Bytes::of(1e9), Bytes::of(0), &h100, 1, -0.1, links}), InputError);
+  EXPECT_THROW((void)offload({Bytes::of(1e9), Bytes::of(0), nullptr, 1, 0, links}), InputError);
+}
+
+} // namespace
+} // namespace icx
