@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "icx/error.hpp"
+#include "icx/host_link.hpp"
 
 namespace icx {
 
@@ -78,15 +79,11 @@ StrategyCost pipeline_cost(const Cluster& cluster, const Workload& workload, int
 }
 
 bool shard_fits(const Cluster& cluster, const Workload& workload, int shards) {
-  return weight_bytes(*workload.model, *workload.dtype) / shards <=
+  return weight_bytes(workload.model->total_params, workload.dtype->bytes_per_element) / shards <=
          usable_memory(cluster, workload);
 }
 
 } // namespace
-
-Bytes weight_bytes(const Model& model, const Dtype& dtype) {
-  return Bytes::of(model.total_params * dtype.bytes_per_element);
-}
 
 Layout recommend_layout(const Cluster& cluster, const Workload& workload) {
   const Model& model = *workload.model;
@@ -147,7 +144,7 @@ Placement evaluate_layout(const Cluster& cluster, const Workload& workload, cons
   }
   Placement placement;
   placement.layout = layout;
-  placement.weights = weight_bytes(model, *workload.dtype);
+  placement.weights = weight_bytes(model.total_params, workload.dtype->bytes_per_element);
   placement.per_gpu_weights = placement.weights / (layout.tp * layout.ep * layout.pp);
   placement.usable_per_gpu = usable_memory(cluster, workload);
   placement.fits = placement.per_gpu_weights <= placement.usable_per_gpu;

@@ -75,9 +75,6 @@ struct Placement {
   Level level = Level::ok;
 };
 
-/// Weight bytes of a model in a dtype: parameters × bytes per element.
-Bytes weight_bytes(const Model& model, const Dtype& dtype);
-
 /// The seed's rule as a layout: shard inside the scale-up domain (tensor parallel, or expert
 /// parallel for an MoE model, with the smallest group whose shard fits; pipeline instead
 /// when the domain's link does not allow them), pipeline across domains only when the

@@ -9,6 +9,7 @@
 #include "commands.hpp"
 #include "common.hpp"
 #include "json_output.hpp"
+#include "output.hpp"
 #include "table.hpp"
 #include "units_format.hpp"
 
@@ -29,32 +30,31 @@ template <class T> struct Listing {
 
 template <class T> int run_listing(const Listing<T>& listing, const CommonOptions& options) {
   const Catalog catalog = load_catalog(options);
-  if (options.json) {
-    Json doc = json_document(listing.schema);
-    Json items = Json::array();
-    for (const T& entry : listing.entries(catalog)) {
-      Json item = json_entry(entry);
-      listing.fields(item, entry);
-      items.push_back(std::move(item));
-    }
-    doc[listing.name] = std::move(items);
-    print_json(doc);
-    return 0;
-  }
-  std::vector<Column> columns{{"id", Align::left}, {"name", Align::left}};
-  columns.insert(columns.end(), listing.columns.begin(), listing.columns.end());
-  TextTable table(columns);
-  std::string sources;
+  Json doc = json_document(listing.schema);
+  Json items = Json::array();
   for (const T& entry : listing.entries(catalog)) {
-    std::vector<std::string> cells{entry.id, entry.name};
-    const std::vector<std::string> rest = listing.row(entry);
-    cells.insert(cells.end(), rest.begin(), rest.end());
-    table.add_row(std::move(cells));
-    sources += fmt::format(
-        "  {}: {}{}\n", entry.id, entry.source,
-        entry.aliases.empty() ? "" : fmt::format(" (aliases: {})", fmt::join(entry.aliases, ", ")));
+    Json item = json_entry(entry);
+    listing.fields(item, entry);
+    items.push_back(std::move(item));
   }
-  fmt::print("{}\nSources:\n{}", table.render(), sources);
+  doc[listing.name] = std::move(items);
+  emit(style_of(options), std::move(doc), listing.name, {}, [&] {
+    std::vector<Column> columns{{"id", Align::left}, {"name", Align::left}};
+    columns.insert(columns.end(), listing.columns.begin(), listing.columns.end());
+    TextTable table(columns);
+    std::string sources;
+    for (const T& entry : listing.entries(catalog)) {
+      std::vector<std::string> cells{entry.id, entry.name};
+      const std::vector<std::string> rest = listing.row(entry);
+      cells.insert(cells.end(), rest.begin(), rest.end());
+      table.add_row(std::move(cells));
+      sources += fmt::format("  {}: {}{}\n", entry.id, entry.source,
+                             entry.aliases.empty()
+                                 ? ""
+                                 : fmt::format(" (aliases: {})", fmt::join(entry.aliases, ", ")));
+    }
+    fmt::print("{}\nSources:\n{}", table.render(), sources);
+  });
   return 0;
 }
 

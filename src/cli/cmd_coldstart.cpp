@@ -14,6 +14,7 @@
 #include "icx/host_link.hpp"
 #include "icx/limits.hpp"
 #include "json_output.hpp"
+#include "output.hpp"
 #include "table.hpp"
 #include "units_format.hpp"
 
@@ -143,6 +144,30 @@ Json optional_number(const std::optional<Seconds>& value) {
   return value ? json_number(value->value()) : Json(nullptr);
 }
 
+Derivations derive(const ColdstartRun& run) {
+  const ColdStart& r = run.result;
+  Derivations d;
+  d.push_back({"weights", describe_weights(run.model), r.weights.value(),
+               format_count(r.weights.value()) + " B"});
+  d.push_back({"per GPU", fmt::format("{} B / {} GPUs", format_count(r.weights.value()), r.gpus),
+               r.per_gpu.value(), format_count(r.per_gpu.value()) + " B"});
+  for (const LoadStage& stage : r.stages) {
+    d.push_back({fmt::format("{} floor", to_string(stage.id)),
+                 fmt::format("{} B / {}", format_count(stage.bytes.value()),
+                             format_rate(stage.bandwidth.high)),
+                 stage.seconds.value(), format_seconds(stage.seconds)});
+    if (stage.expected_seconds) {
+      d.push_back({fmt::format("{} expected", to_string(stage.id)),
+                   fmt::format("{} B / {}", format_count(stage.bytes.value()),
+                               format_rate(*stage.expected_bandwidth)),
+                   stage.expected_seconds->value(), format_seconds(*stage.expected_seconds)});
+    }
+  }
+  d.push_back({"floor", fmt::format("the slowest stage, {}", to_string(r.bottleneck)),
+               r.floor.value(), format_seconds(r.floor)});
+  return d;
+}
+
 Json to_json(const ColdstartRun& run) {
   const ColdStart& r = run.result;
   Json doc = json_document("icx.coldstart/1");
@@ -197,11 +222,9 @@ int run_coldstart(const ColdstartOptions& options) {
   run.result = cold_start(
       {weight_bytes(run.model.model.total_params, run.model.dtype.bytes_per_element), options.gpus,
        options.gpus_per_node.value_or(options.gpus), run.link, run.storage});
-  if (options.common.json) {
-    print_json(to_json(run));
-  } else {
-    print_table(run);
-  }
+  const Style style = style_of(options.common);
+  emit(style, to_json(run), "stages", style.explain ? derive(run) : Derivations{},
+       [&] { print_table(run); });
   const auto within = run.within_budget();
   return within && !*within ? exit_over_budget : exit_ok;
 }
@@ -233,6 +256,7 @@ Command setup_coldstart(CLI::App& app) {
                   "Seconds the load may take; exit status 3 when even the floor exceeds it")
       ->type_name("SECONDS")
       ->check(positive_number(std::numeric_limits<double>::infinity()));
+  add_explain_option(*sub, options->common);
   add_common_options(*sub, options->common);
   sub->footer("Examples:\n"
               "  icx coldstart --model 70b\n"

@@ -14,6 +14,7 @@
 #include "icx/host_link.hpp"
 #include "icx/limits.hpp"
 #include "json_output.hpp"
+#include "output.hpp"
 #include "table.hpp"
 #include "units_format.hpp"
 
@@ -167,6 +168,41 @@ Json link_json(const HostLinkStep& step) {
   return j;
 }
 
+Derivations derive(const OffloadRun& run) {
+  const Offload& r = run.result;
+  Derivations d;
+  d.push_back({"weights", describe_weights(run.model), run.weights.value(),
+               format_count(run.weights.value()) + " B"});
+  d.push_back({"needed",
+               fmt::format("{} B weights + {} B KV cache", format_count(run.weights.value()),
+                           format_count(run.kv_cache.value())),
+               r.needed.value(), format_count(r.needed.value()) + " B"});
+  d.push_back({"HBM",
+               fmt::format("{} GPUs × {} × (1 − {})", run.gpus, format_bytes(run.gpu->hbm_capacity),
+                           run.hbm_reserve),
+               r.hbm.value(), format_count(r.hbm.value()) + " B"});
+  d.push_back({"spilled",
+               fmt::format("max(0, {} B − {} B)", format_count(r.needed.value()),
+                           format_count(r.hbm.value())),
+               r.spilled.value(), format_count(r.spilled.value()) + " B"});
+  d.push_back({"step, all in HBM",
+               fmt::format("{} B / ({} × {})", format_count(r.needed.value()), run.gpus,
+                           format_rate(run.gpu->hbm_bandwidth)),
+               r.step_all_hbm.value(), format_seconds(r.step_all_hbm)});
+  for (const HostLinkStep& step : r.links) {
+    d.push_back(
+        {fmt::format("step over {}", step.link->id),
+         fmt::format("{} B / ({} × {}) + {} B / ({} × {})", format_count(r.resident.value()),
+                     run.gpus, format_rate(run.gpu->hbm_bandwidth), format_count(r.spilled.value()),
+                     run.gpus, format_rate(step.bandwidth)),
+         step.step.value(), format_seconds(step.step)});
+    d.push_back({fmt::format("slowdown over {}", step.link->id),
+                 fmt::format("{} / {}", format_seconds(step.step), format_seconds(r.step_all_hbm)),
+                 step.slowdown, format_ratio(step.slowdown)});
+  }
+  return d;
+}
+
 Json to_json(const OffloadRun& run) {
   const Offload& r = run.result;
   Json doc = json_document("icx.offload/1");
@@ -221,11 +257,9 @@ int run_offload(const OffloadOptions& options) {
       options.host_links.empty() ? std::vector<std::string>{"pcie5"} : options.host_links;
   const std::vector<const Link*> links = host_links(catalog, "--host-link", ids);
   run.result = offload({run.weights, run.kv_cache, run.gpu, run.gpus, run.hbm_reserve, links});
-  if (options.common.json) {
-    print_json(to_json(run));
-  } else {
-    print_table(run);
-  }
+  const Style style = style_of(options.common);
+  emit(style, to_json(run), "host_links", style.explain ? derive(run) : Derivations{},
+       [&] { print_table(run); });
   return exit_ok;
 }
 
@@ -260,6 +294,7 @@ Command setup_offload(CLI::App& app) {
                   "every host link, fastest first; default pcie5")
       ->type_name("ID")
       ->delimiter(',');
+  add_explain_option(*sub, options->common);
   add_common_options(*sub, options->common);
   sub->footer("Examples:\n"
               "  icx offload --model 70b --gpu h100\n"

@@ -13,6 +13,7 @@
 #include "icx/limits.hpp"
 #include "icx/placement.hpp"
 #include "json_output.hpp"
+#include "output.hpp"
 #include "table.hpp"
 #include "units_format.hpp"
 #include "verdict_format.hpp"
@@ -167,8 +168,35 @@ std::string rationale(const Cluster& c, const Workload& w, const Layout& layout)
   return parts.empty() ? "one GPU holds the model" : fmt::format("{}", fmt::join(parts, "; "));
 }
 
-void print_table(const ResolvedCluster& rc, const Workload& w, const Placement& p,
-                 bool recommended) {
+Derivations derive(const Workload& w, const Placement& p) {
+  const Layout& l = p.layout;
+  Derivations d;
+  d.push_back({"weights",
+               fmt::format("{} params × {} B", format_count(w.model->total_params),
+                           w.dtype->bytes_per_element),
+               p.weights.value(), format_count(p.weights.value()) + " B"});
+  d.push_back({"per GPU",
+               fmt::format("{} B / (tp {} × ep {} × pp {})", format_count(p.weights.value()), l.tp,
+                           l.ep, l.pp),
+               p.per_gpu_weights.value(), format_count(p.per_gpu_weights.value()) + " B"});
+  d.push_back({"compute per pass",
+               fmt::format("2 × {} params × {} tokens / (tp {} × ep {}) / ({} × {})",
+                           format_count(w.model->active_params), w.tokens, l.tp, l.ep,
+                           format_flops_rate(w.rate.peak), w.rate.utilization),
+               p.compute.value(), format_seconds(p.compute)});
+  for (const StrategyCost& cost : p.strategies) {
+    if (cost.wire == nullptr) {
+      continue;
+    }
+    d.push_back({fmt::format("{} time", to_string(cost.strategy)),
+                 fmt::format("{} B over {}", format_count(cost.bytes.value()), cost.wire->id),
+                 cost.seconds.value(), format_seconds(cost.seconds)});
+  }
+  return d;
+}
+
+void print_table(const Style& style, const ResolvedCluster& rc, const Workload& w,
+                 const Placement& p, bool recommended) {
   const Cluster& c = rc.cluster;
   const int nodes = (c.gpus + c.gpus_per_node - 1) / c.gpus_per_node;
   fmt::print("Placement of {} ({}, {} of weights) on {} × {}\n", w.model->id, w.dtype->id,
@@ -199,11 +227,11 @@ void print_table(const ResolvedCluster& rc, const Workload& w, const Placement& 
     table.add_row({std::string(to_string(cost.strategy)), std::to_string(cost.degree),
                    cost.wire ? cost.wire->id : "-", format_bytes(cost.bytes),
                    cost.wire ? format_seconds(cost.seconds) : "-",
-                   std::string(to_string(cost.verdict.level))});
+                   paint(style, cost.verdict.level)});
     reasons.push_back(fmt::format("  {}: {}", to_string(cost.strategy), strategy_reason(c, cost)));
   }
   fmt::print("{}\n{}\n\noverall: {} — {}\n", table.render(), fmt::join(reasons, "\n"),
-             to_string(p.level), overall_reason(c, p));
+             paint(style, p.level), overall_reason(c, p));
 }
 
 Json to_json(const ResolvedCluster& rc, const Workload& w, const Placement& p, bool recommended) {
@@ -273,11 +301,10 @@ int run_place(const PlaceOptions& o) {
   } catch (const InputError& error) {
     throw UsageError(fmt::format("--tp/--pp/--ep/--dp: {}", error.what()));
   }
-  if (o.common.json) {
-    print_json(to_json(rc, workload, placement, !given));
-  } else {
-    print_table(rc, workload, placement, !given);
-  }
+  const Style style = style_of(o.common);
+  emit(style, to_json(rc, workload, placement, !given), "strategies",
+       style.explain ? derive(workload, placement) : Derivations{},
+       [&] { print_table(style, rc, workload, placement, !given); });
   return 0;
 }
 
@@ -321,6 +348,7 @@ Command setup_place(CLI::App& app) {
       ->type_name("FRACTION")
       ->default_str(fmt::format("{:g}", default_memory_reserve))
       ->check(unit_fraction());
+  add_explain_option(*sub, o->common);
   add_common_options(*sub, o->common);
   sub->footer("Examples:\n"
               "  icx place --model 70b --system dgx-h100 --gpus 16\n"

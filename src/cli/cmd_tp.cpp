@@ -16,6 +16,7 @@
 #include "icx/tensor_parallel.hpp"
 #include "icx/verdict.hpp"
 #include "json_output.hpp"
+#include "output.hpp"
 #include "table.hpp"
 #include "units_format.hpp"
 #include "verdict_format.hpp"
@@ -91,7 +92,46 @@ std::string bandwidth_label(const Link& link) {
                          : "each way");
 }
 
-void print_table(const ResolvedModel& model, std::int64_t tokens,
+/// Columns of the bar drawn beside each wire's time.
+constexpr int bar_width = 20;
+
+Derivations derive(const ResolvedModel& model, std::int64_t tokens,
+                   const TensorParallelTraffic& traffic, const std::vector<WireResult>& results) {
+  const double b = model.dtype.bytes_per_element;
+  Derivations d;
+  d.push_back({"per all-reduce",
+               fmt::format("2 × {} tokens × {} hidden × {} B", tokens, model.model.hidden, b),
+               traffic.per_allreduce.value(), format_count(traffic.per_allreduce.value()) + " B"});
+  d.push_back({"per layer",
+               fmt::format("{} all-reduces × {} B", traffic.allreduces_per_layer,
+                           format_count(traffic.per_allreduce.value())),
+               traffic.per_layer.value(), format_count(traffic.per_layer.value()) + " B"});
+  d.push_back(
+      {"per prefill pass",
+       fmt::format("{} layers × {} B", model.model.layers, format_count(traffic.per_layer.value())),
+       traffic.per_pass.value(), format_count(traffic.per_pass.value()) + " B"});
+  for (const WireResult& r : results) {
+    const Link& link = *r.time.link;
+    d.push_back({fmt::format("time on {}", link.id),
+                 fmt::format("{} B / {}", format_count(traffic.per_pass.value()),
+                             format_rate(link.headline_bandwidth.high)),
+                 r.time.seconds.low.value(), format_seconds(r.time.seconds.low)});
+    if (r.verdict) {
+      d.push_back({fmt::format("compute for {}", link.id),
+                   fmt::format("2 × {} params × {} tokens / {} GPUs / ({} × {})",
+                               format_count(model.model.active_params), tokens, r.gpus,
+                               format_flops_rate(r.rate->peak), r.rate->utilization),
+                   r.verdict->compute.value(), format_seconds(r.verdict->compute)});
+      d.push_back({fmt::format("ratio on {}", link.id),
+                   fmt::format("{} / {}", format_seconds(r.verdict->comm),
+                               format_seconds(r.verdict->compute)),
+                   r.verdict->ratio, format_ratio(r.verdict->ratio)});
+    }
+  }
+  return d;
+}
+
+void print_table(const Style& style, const ResolvedModel& model, std::int64_t tokens,
                  const TensorParallelTraffic& traffic, const std::vector<WireResult>& results,
                  bool gpu_given) {
   fmt::print("Tensor-parallel all-reduce traffic per GPU, headline model\n");
@@ -117,17 +157,24 @@ void print_table(const ResolvedModel& model, std::int64_t tokens,
                         {"tier", Align::left},
                         {"headline bandwidth per GPU", Align::left},
                         {"time per pass", Align::right},
+                        {"", Align::left},
                         {"compute on", Align::left},
                         {"compute", Align::right},
                         {"verdict", Align::left}});
   std::vector<std::string> reasons;
+  double slowest = 0;
+  for (const WireResult& r : results) {
+    slowest = std::max(slowest, r.time.seconds.low.value());
+  }
   for (const WireResult& r : results) {
     const Link& link = *r.time.link;
     wire_table.add_row({fmt::format("{} [{}]", link.name, link.id),
                         std::string(to_string(link.tier)), bandwidth_label(link),
-                        format_range(r.time.seconds), fmt::format("{} × {}", r.gpus, r.gpu->id),
+                        format_range(r.time.seconds),
+                        bar(style, r.time.seconds.low.value(), slowest, bar_width),
+                        fmt::format("{} × {}", r.gpus, r.gpu->id),
                         r.verdict ? format_seconds(r.verdict->compute) : "-",
-                        r.verdict ? std::string(to_string(r.verdict->level)) : "-"});
+                        r.verdict ? paint(style, r.verdict->level) : "-"});
     if (r.verdict) {
       reasons.push_back(
           fmt::format("  {}: {}", link.id, verdict_reason(Strategy::tensor, &link, *r.verdict)));
@@ -220,11 +267,11 @@ int run_tp(const TpOptions& options) {
   for (const WireTime& time : headline_times(traffic.per_pass, links)) {
     results.push_back(judge_wire(catalog, options, model, time));
   }
-  if (options.common.json) {
-    print_json(to_json(model, options.tokens, traffic, results));
-  } else {
-    print_table(model, options.tokens, traffic, results, !options.compute.gpu.empty());
-  }
+  const Style style = style_of(options.common);
+  emit(style, to_json(model, options.tokens, traffic, results), "wires",
+       style.explain ? derive(model, options.tokens, traffic, results) : Derivations{}, [&] {
+         print_table(style, model, options.tokens, traffic, results, !options.compute.gpu.empty());
+       });
   return 0;
 }
 
@@ -250,13 +297,16 @@ Command setup_tp(CLI::App& app) {
       ->type_name("N")
       ->check(whole_number(1, limits::max_domain));
   add_compute_options(*sub, options->compute);
+  add_explain_option(*sub, options->common);
   add_common_options(*sub, options->common);
   sub->footer("Examples:\n"
               "  icx tp --model 70b --tokens 4096 --wire pcie5\n"
               "  icx tp --model 70b --tokens 4096 --wire nvlink4,pcie5 --json\n"
               "  icx tp --model 70b --wire pcie5 --gpu l40s --gpus 4\n"
               "  icx tp --hidden 8192 --layers 80 --params 70e9 --dtype bf16 --tokens 4096\n"
-              "  icx tp --model 70b --dtype fp8          (every wire, fastest first)");
+              "  icx tp --model 70b --dtype fp8          (every wire, fastest first)\n"
+              "  icx tp --model 70b --wire pcie5 --explain\n"
+              "  icx tp --model 70b --format csv > wires.csv");
   return {sub, [options] { return run_tp(*options); }};
 }
 

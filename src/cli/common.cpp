@@ -12,13 +12,31 @@
 namespace icx::cli {
 
 void add_common_options(CLI::App& app, CommonOptions& options) {
-  app.add_flag("--json", options.json, "Print one JSON document (base SI units) instead of tables");
+  app.add_flag("--json", options.json,
+               "Print one JSON document (base SI units) instead of tables; same as --format json");
+  app.add_option("--format", options.format,
+                 "table (default), json (one document, base SI units) or csv (the main table's "
+                 "rows, base SI units)")
+      ->type_name("FORMAT")
+      ->check(CLI::IsMember({"table", "json", "csv"}));
+  app.add_option("--color", options.color,
+                 "Colour verdicts: auto (when stdout is a terminal and NO_COLOR is unset), "
+                 "always or never")
+      ->type_name("WHEN")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
+  app.add_flag("--ascii", options.ascii,
+               "Draw bar charts with ASCII only (also when the locale is not UTF-8)");
   app.add_option("--catalog", options.catalogs,
                  "Overlay a catalog JSON file on the shipped one (repeatable; same id "
                  "replaces, new id adds)")
       ->type_name("FILE")
       ->allow_extra_args(false)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+}
+
+void add_explain_option(CLI::App& app, CommonOptions& options) {
+  app.add_flag("--explain", options.explain,
+               "Show every computed figure with its formula and the values substituted");
 }
 
 Catalog load_catalog(const CommonOptions& options) {

@@ -1,4 +1,4 @@
-// What every subcommand shares: the --json and --catalog flags, model selection, number
+// What every subcommand shares: the output flags, --catalog, model selection, number
 // validation, and the error type for bad usage.
 #pragma once
 
@@ -24,10 +24,18 @@ public:
 
 struct CommonOptions {
   bool json = false;
+  std::string format = "table";
+  std::string color = "auto";
+  bool ascii = false;
+  bool explain = false;
   std::vector<std::string> catalogs;
 };
 
+/// --json, --format, --color, --ascii and --catalog: every subcommand has them.
 void add_common_options(CLI::App& app, CommonOptions& options);
+
+/// --explain: for subcommands that compute.
+void add_explain_option(CLI::App& app, CommonOptions& options);
 
 /// The shipped catalog with each --catalog file laid over it, in order.
 Catalog load_catalog(const CommonOptions& options);

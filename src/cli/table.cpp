@@ -6,8 +6,19 @@
 namespace icx::cli {
 
 std::size_t display_width(std::string_view text) {
-  return static_cast<std::size_t>(std::ranges::count_if(
-      text, [](char c) { return (static_cast<unsigned char>(c) & 0xC0U) != 0x80U; }));
+  std::size_t width = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\x1b' && i + 1 < text.size() && text[i + 1] == '[') {
+      // An ANSI colour sequence, ESC [ parameters final-byte, takes no columns.
+      i += 2;
+      while (i < text.size() && (text[i] < '@' || text[i] > '~')) {
+        ++i;
+      }
+      continue;
+    }
+    width += (static_cast<unsigned char>(text[i]) & 0xC0U) != 0x80U ? 1U : 0U;
+  }
+  return width;
 }
 
 TextTable::TextTable(std::vector<Column> columns) : columns_(std::move(columns)) {}

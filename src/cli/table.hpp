@@ -28,7 +28,8 @@ private:
   std::vector<std::vector<std::string>> rows_;
 };
 
-/// Width in terminal columns of UTF-8 text (one column per code point).
+/// Width in terminal columns of UTF-8 text (one column per code point; ANSI colour
+/// sequences take none).
 std::size_t display_width(std::string_view text);
 
 } // namespace icx::cli

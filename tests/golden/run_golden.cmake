@@ -54,6 +54,10 @@ if(as_nobody)
   endif()
 endif()
 
+# Output must not depend on the machine: a UTF-8 locale (Unicode bars), no NO_COLOR, and
+# stdout is a pipe (so no colour unless a case asks with --color always).
+set(ENV{LC_ALL} "C.UTF-8")
+unset(ENV{NO_COLOR})
 execute_process(
   COMMAND ${prefix} "${ICX}" ${args}
   WORKING_DIRECTORY "${CASE_DIR}"

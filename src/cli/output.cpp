@@ -1,0 +1,179 @@
+#include "output.hpp"
+
+#include <cstdlib>
+#include <unistd.h>
+
+#include <fmt/color.h>
+#include <fmt/format.h>
+
+#include "icx/lookup.hpp"
+
+namespace icx::cli {
+
+namespace {
+
+bool locale_is_utf8() {
+  for (const char* name : {"LC_ALL", "LC_CTYPE", "LANG"}) {
+    const char* value = std::getenv(name);
+    if (value != nullptr && *value != '\0') {
+      const std::string folded = fold_case(value);
+      return folded.find("utf-8") != std::string::npos || folded.find("utf8") != std::string::npos;
+    }
+  }
+  return false;
+}
+
+bool want_color(const std::string& when) {
+  if (when == "always") {
+    return true;
+  }
+  if (when == "never") {
+    return false;
+  }
+  const char* no_color = std::getenv("NO_COLOR");
+  return (no_color == nullptr || *no_color == '\0') && isatty(STDOUT_FILENO) == 1;
+}
+
+void flatten(const Json& value, const std::string& prefix, Json& into) {
+  if (value.is_object()) {
+    for (const auto& [key, item] : value.items()) {
+      flatten(item, prefix.empty() ? key : prefix + "." + key, into);
+    }
+  } else {
+    into[prefix] = value;
+  }
+}
+
+std::string csv_cell(const Json& value) {
+  std::string text;
+  if (value.is_null()) {
+    return "";
+  }
+  if (value.is_string()) {
+    text = value.get<std::string>();
+  } else if (value.is_array()) {
+    for (const Json& item : value) {
+      text +=
+          (text.empty() ? "" : ";") + (item.is_string() ? item.get<std::string>() : item.dump());
+    }
+  } else {
+    text = value.dump();
+  }
+  if (text.find_first_of(",\"\n") == std::string::npos) {
+    return text;
+  }
+  std::string quoted = "\"";
+  for (char c : text) {
+    quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+  }
+  return quoted + "\"";
+}
+
+Json derivations_json(const Derivations& derivations) {
+  Json array = Json::array();
+  for (const Derivation& d : derivations) {
+    array.push_back(
+        {{"quantity", d.quantity}, {"formula", d.formula}, {"value", json_number(d.value)}});
+  }
+  return array;
+}
+
+} // namespace
+
+Style style_of(const CommonOptions& options) {
+  Style style;
+  style.format = options.json || options.format == "json" ? Format::json
+                 : options.format == "csv"                ? Format::csv
+                                                          : Format::table;
+  style.color = style.format == Format::table && want_color(options.color);
+  style.ascii = options.ascii || !locale_is_utf8();
+  style.explain = options.explain;
+  return style;
+}
+
+void emit(const Style& style, Json document, std::string_view rows_key,
+          const Derivations& derivations, const std::function<void()>& table) {
+  switch (style.format) {
+  case Format::json:
+    if (style.explain) {
+      document["explain"] = derivations_json(derivations);
+    }
+    print_json(document);
+    return;
+  case Format::csv:
+    fmt::print("{}", to_csv(document.at(std::string(rows_key))));
+    return;
+  case Format::table:
+    table();
+    if (style.explain && !derivations.empty()) {
+      fmt::print("\nHow each figure was computed:\n");
+      for (const Derivation& d : derivations) {
+        fmt::print("  {} = {} = {}\n", d.quantity, d.formula, d.shown);
+      }
+    }
+    return;
+  }
+}
+
+std::string paint(const Style& style, Level level) {
+  const std::string text(to_string(level));
+  if (!style.color) {
+    return text;
+  }
+  const fmt::terminal_color color = level == Level::ok         ? fmt::terminal_color::green
+                                    : level == Level::marginal ? fmt::terminal_color::yellow
+                                                               : fmt::terminal_color::red;
+  return fmt::format("{}", fmt::styled(text, fmt::fg(color) | fmt::emphasis::bold));
+}
+
+std::string bar(const Style& style, double value, double max, int width) {
+  if (!(max > 0) || !(value > 0)) {
+    return "";
+  }
+  constexpr int eighths = 8;
+  const double fraction = std::min(value / max, 1.0);
+  if (style.ascii) {
+    const auto columns = static_cast<int>(fraction * width + 0.5);
+    return std::string(static_cast<std::size_t>(std::max(columns, 1)), '#');
+  }
+  static constexpr std::string_view partial[] = {"", "▏", "▎", "▍", "▌", "▋", "▊", "▉"};
+  const auto total = std::max(static_cast<int>(fraction * width * eighths + 0.5), 1);
+  std::string out;
+  for (int i = 0; i < total / eighths; ++i) {
+    out += "█";
+  }
+  out += partial[total % eighths];
+  return out;
+}
+
+std::string to_csv(const Json& rows) {
+  std::vector<Json> flat;
+  std::vector<std::string> header;
+  for (const Json& row : rows) {
+    Json cells = Json::object();
+    flatten(row, "", cells);
+    for (const auto& [key, value] : cells.items()) {
+      if (std::find(header.begin(), header.end(), key) == header.end()) {
+        header.push_back(key);
+      }
+    }
+    flat.push_back(std::move(cells));
+  }
+  std::string out;
+  for (std::size_t i = 0; i < header.size(); ++i) {
+    out += (i > 0 ? "," : "") + csv_cell(header[i]);
+  }
+  out += "\r\n";
+  for (const Json& cells : flat) {
+    for (std::size_t i = 0; i < header.size(); ++i) {
+      out += i > 0 ? "," : "";
+      if (cells.contains(header[i])) {
+        out += csv_cell(cells.at(header[i]));
+      }
+    }
+    out += "\r\n";
+  }
+  return out;
+}
+
+} // namespace icx::cli

@@ -1,0 +1,58 @@
+// How a result reaches the user: the format (table, JSON, CSV), colour, bar charts and the
+// --explain derivations. Decided once from the flags and the environment.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common.hpp"
+#include "icx/verdict.hpp"
+#include "json_output.hpp"
+
+namespace icx::cli {
+
+enum class Format { table, json, csv };
+
+struct Style {
+  Format format = Format::table;
+  bool color = false;
+  bool ascii = false;
+  bool explain = false;
+};
+
+/// The style the flags ask for; colour "auto" means stdout is a terminal and NO_COLOR is
+/// unset, and bars are ASCII unless the locale says UTF-8.
+Style style_of(const CommonOptions& options);
+
+/// One derivation for --explain: "per all-reduce = 2 × 4096 × 8192 × 2 B = 134,217,728 B".
+struct Derivation {
+  std::string quantity;
+  /// The formula with the values substituted.
+  std::string formula;
+  /// The result in base units (bytes, seconds, bytes/s, FLOP) for JSON.
+  double value = 0;
+  /// The result as printed, with its unit.
+  std::string shown;
+};
+
+using Derivations = std::vector<Derivation>;
+
+/// Prints the result in the chosen format: `table()` for a table; the document for JSON
+/// (with an "explain" array when asked); the array at `rows_key` as CSV.
+void emit(const Style& style, Json document, std::string_view rows_key,
+          const Derivations& derivations, const std::function<void()>& table);
+
+/// A verdict level, coloured green/yellow/red when colour is on.
+std::string paint(const Style& style, Level level);
+
+/// A horizontal bar `width` columns long at `value` = `max`, in eighths of a column
+/// (Unicode blocks) or in whole '#' columns with ASCII.
+std::string bar(const Style& style, double value, double max, int width);
+
+/// Rows of objects as CSV (RFC 4180): nested objects flatten to dotted columns, arrays to
+/// "a;b"; the header is every key in order of first appearance.
+std::string to_csv(const Json& rows);
+
+} // namespace icx::cli

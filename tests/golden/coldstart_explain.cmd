@@ -1,0 +1,2 @@
+args: coldstart --model 70b --dtype fp8 --gpus 8 --from nvme-gen4 --explain
+exit: 0

@@ -1,0 +1,2 @@
+args: links --format csv
+exit: 0

@@ -1,0 +1,2 @@
+args: tp --model 70b --format yaml
+exit: 2
