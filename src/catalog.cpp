@@ -145,9 +145,8 @@ void Catalog::check_references() const {
   auto known = [](const auto& entries, std::string_view name) {
     const std::string folded = fold_case(name);
     return std::ranges::any_of(entries, [&](const auto& e) {
-      return fold_case(e.id) == folded || std::ranges::any_of(e.aliases, [&](const auto& a) {
-               return fold_case(a) == folded;
-             });
+      return fold_case(e.id) == folded ||
+             std::ranges::any_of(e.aliases, [&](const auto& a) { return fold_case(a) == folded; });
     });
   };
   auto known_dtype = [&](std::string_view id) { return known(dtypes(), id); };

@@ -43,6 +43,35 @@ Range<BytesPerSecond> gigabytes_range(const Range<double>& gbps) {
 // A vendor's both-ways figure is twice its one-way figure; tolerate rounding in sources.
 constexpr double direction_tolerance = 0.1;
 
+/// A fraction in (0, 1], e.g. an achieved share of a line rate.
+double read_fraction(ObjectReader& reader, std::string_view key) {
+  const double value = reader.positive(key);
+  if (value > 1.0) {
+    reader.fail(key,
+                fmt::format("expected a fraction greater than 0 and at most 1, got {}", value));
+  }
+  return value;
+}
+
+ExpectedModel read_expected(ObjectReader& link_reader, const std::string& origin) {
+  ObjectReader reader(link_reader.object("expected"), link_reader.pointer_to("expected"), origin);
+  ExpectedModel model;
+  model.efficiency = read_fraction(reader, "efficiency");
+  model.step_latency = microseconds(reader.positive("step_latency_us"));
+  model.ramp = microseconds(reader.positive("ramp_us"));
+  model.small_message_slowdown = reader.positive("small_message_slowdown");
+  if (reader.has("in_network_reduction")) {
+    ObjectReader nvls(reader.object("in_network_reduction"),
+                      reader.pointer_to("in_network_reduction"), origin);
+    model.in_network_reduction = InNetworkReduction{read_fraction(nvls, "efficiency"),
+                                                    microseconds(nvls.positive("latency_us"))};
+    nvls.finish();
+  }
+  model.source = reader.text("source");
+  reader.finish();
+  return model;
+}
+
 Link read_link(ObjectReader& reader, const std::string& origin) {
   Link link;
   read_entry(reader, link, origin);
@@ -67,6 +96,9 @@ Link read_link(ObjectReader& reader, const std::string& origin) {
   link.per_direction_bandwidth = gigabytes_range(per_direction);
   const Range<double> latency = reader.positive_range("latency_us");
   link.latency = {microseconds(latency.low), microseconds(latency.high)};
+  if (reader.has("expected")) {
+    link.expected = read_expected(reader, origin);
+  }
   return link;
 }
 

@@ -13,5 +13,7 @@ constexpr int max_vocab = 1 << 24;
 constexpr int max_experts = 1 << 14;
 constexpr int max_domain = 1 << 20;
 constexpr std::int64_t max_tokens = 100'000'000;
+/// Largest collective message: 1 PiB, far above any buffer, exact in a double.
+constexpr std::int64_t max_message_bytes = std::int64_t{1} << 50;
 
 } // namespace icx::limits

@@ -76,10 +76,12 @@ int run(int argc, char** argv) {
   app.footer("Examples:\n"
              "  icx tp --model 70b --tokens 4096 --wire pcie5\n"
              "  icx tp --model 70b --tokens 4096            (every wire, fastest first)\n"
+             "  icx collective all-reduce --size 1GiB --gpus 8 --wire nvlink4\n"
              "  icx links\n\n"
              "Exit status: 0 success, 2 bad usage or input, 1 internal fault.");
-  const std::vector<Command> commands{setup_tp(app), setup_links(app), setup_gpus(app),
-                                      setup_models(app), setup_dtypes(app)};
+  const std::vector<Command> commands{
+      setup_tp(app),     setup_links(app),      setup_gpus(app),      setup_models(app),
+      setup_dtypes(app), setup_collective(app), setup_calibrate(app), setup_validate(app)};
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

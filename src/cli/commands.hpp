@@ -10,5 +10,8 @@ Command setup_links(CLI::App& app);
 Command setup_gpus(CLI::App& app);
 Command setup_models(CLI::App& app);
 Command setup_dtypes(CLI::App& app);
+Command setup_collective(CLI::App& app);
+Command setup_calibrate(CLI::App& app);
+Command setup_validate(CLI::App& app);
 
 } // namespace icx::cli
