@@ -24,6 +24,9 @@ namespace icx::cli {
 
 namespace {
 
+/// A fitted efficiency this close to 1 means the fit ran into its bound.
+constexpr double max_plausible_efficiency = 0.999;
+
 struct CalibrateOptions {
   CommonOptions common;
   std::string log;
@@ -193,6 +196,7 @@ int run_calibrate(const CalibrateOptions& options) {
     doc["gpus"] = gpus;
     Json fitted = Json::object();
     fitted["efficiency"] = efficiency;
+    fitted["efficiency_at_limit"] = efficiency >= max_plausible_efficiency;
     fitted["latency_seconds"] = json_number(fit.latency.value());
     if (!nvls) {
       fitted["step_latency_seconds"] = json_number(fit.model.step_latency.value());
@@ -243,6 +247,12 @@ int run_calibrate(const CalibrateOptions& options) {
                                 format_seconds(fit.model.step_latency)),
              efficiency, format_rate(link.per_direction_bandwidth.high),
              format_seconds(fit.model.ramp), fit.model.small_message_slowdown);
+  if (efficiency >= max_plausible_efficiency) {
+    fmt::print(
+        "warning: the fit hit the efficiency limit of 1: the measured runs moved data faster "
+        "than {} each way allows; the log is probably from a faster wire than '{}'\n",
+        format_rate(link.per_direction_bandwidth.high), link.id);
+  }
   fmt::print("median |error| {:.1f} %; measured time = mean of the out-of-place and in-place "
              "columns; fit = least squares on relative time error\n",
              fit.median_abs_error * 100);
