@@ -28,6 +28,17 @@ constexpr int simplex_restarts = 4;
 
 using Point = std::array<double, 2>; // {L in seconds, efficiency}
 
+/// The simplex has shrunk below the precision any caller needs (relative 1e-9).
+bool converged(const Point& best, const Point& worst) {
+  constexpr double tolerance = 1e-9;
+  for (std::size_t i = 0; i < best.size(); ++i) {
+    if (std::abs(worst[i] - best[i]) > tolerance * std::max(std::abs(best[i]), 1e-12)) {
+      return false;
+    }
+  }
+  return true;
+}
+
 /// Nelder–Mead minimisation of `f` in two dimensions from `start` with initial steps `step`.
 Point minimise(const std::function<double(const Point&)>& f, Point start, Point step) {
   std::array<Point, 3> p{start, start, start};
@@ -43,6 +54,9 @@ Point minimise(const std::function<double(const Point&)>& f, Point start, Point 
     const double f_best = v[order[0]];
     const double f_mid = v[order[1]];
     const double f_worst = v[order[2]];
+    if (converged(best, worst)) {
+      break;
+    }
     const Point c{(best[0] + mid[0]) / 2, (best[1] + mid[1]) / 2};
     auto along = [&](double t) {
       return Point{c[0] + t * (worst[0] - c[0]), c[1] + t * (worst[1] - c[1])};
@@ -141,9 +155,14 @@ CalibrationResult calibrate(const Link& link, const ExpectedModel& prior, Collec
     x = minimise(objective, x, {std::max(x[0] / 4, 1e-7), x[1] / 8});
   }
 
+  // Published logs carry 3–5 significant digits: keep the efficiency to 1e-4 and the latency
+  // to 1 ns, so the written overlay does not pretend to more.
+  constexpr double efficiency_steps = 1e4; // per unit
+  constexpr double latency_steps = 1e9;    // per second
+  const double efficiency = std::round(x[1] * efficiency_steps) / efficiency_steps;
   CalibrationResult result;
-  result.latency = Seconds::of(x[0]);
-  result.model = with_parameters(prior, algorithm, result.latency, x[1], steps);
+  result.latency = Seconds::of(std::round(x[0] * latency_steps) / latency_steps);
+  result.model = with_parameters(prior, algorithm, result.latency, efficiency, steps);
   std::vector<double> errors;
   for (const TimedSample& sample : samples) {
     request.size = sample.size;

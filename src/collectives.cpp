@@ -193,7 +193,8 @@ ExpectedTerms expected_terms(const Link& link, const CollectiveRequest& request)
 }
 
 std::optional<Bytes> crossover_size(const Link& link, const CollectiveRequest& request) {
-  if (!expected_available(link, request.algorithm)) {
+  if (!expected_available(link, request.algorithm) ||
+      (request.algorithm == Algorithm::nvls && request.op != Collective::all_reduce)) {
     return std::nullopt;
   }
   CollectiveRequest unit = request;

@@ -113,7 +113,8 @@ ExpectedTerms expected_terms(const Link& link, const CollectiveRequest& request)
 
 /// Message size at which the latency term equals the bandwidth term, S = L · bandwidth ·
 /// efficiency / wire_factor: below it a collective is latency-bound. nullopt when the
-/// expected model is unavailable. `request.size` is ignored.
+/// expected model is unavailable (or nvls is asked for another operation than all-reduce).
+/// `request.size` is ignored; throws InputError for fewer than two GPUs.
 std::optional<Bytes> crossover_size(const Link& link, const CollectiveRequest& request);
 
 /// The expected time with `model` in place of the link's own parameters (used when fitting).

@@ -16,9 +16,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   try {
     const icx::NcclTestLog log = icx::parse_nccl_test_log(
         std::string_view(reinterpret_cast<const char*>(data), size), "fuzz.log");
+    // A fit of the first rows only: the reader is the target, the fit must just not crash.
+    constexpr std::size_t max_fitted_rows = 8;
     std::vector<icx::TimedSample> samples;
     for (const icx::NcclTestRow& row : log.rows) {
-      samples.push_back({row.size, row.mean_time()});
+      if (samples.size() < max_fitted_rows) {
+        samples.push_back({row.size, row.mean_time()});
+      }
     }
     const icx::Link& link = catalog.link("nvlink4");
     (void)icx::calibrate(link, *link.expected, icx::Collective::all_reduce, icx::Algorithm::ring,
