@@ -64,6 +64,25 @@ void read_host_to_device(ObjectReader& reader, Link& link) {
   link.measured_host_to_device = gigabytes_per_second(measured);
 }
 
+ExpectedModel read_expected(ObjectReader& link_reader, const std::string& origin) {
+  ObjectReader reader(link_reader.object("expected"), link_reader.pointer_to("expected"), origin);
+  ExpectedModel model;
+  model.efficiency = reader.fraction("efficiency");
+  model.step_latency = microseconds(reader.positive("step_latency_us"));
+  model.ramp = microseconds(reader.positive("ramp_us"));
+  model.small_message_slowdown = reader.positive("small_message_slowdown");
+  if (reader.has("in_network_reduction")) {
+    ObjectReader nvls(reader.object("in_network_reduction"),
+                      reader.pointer_to("in_network_reduction"), origin);
+    model.in_network_reduction = InNetworkReduction{nvls.fraction("efficiency"),
+                                                    microseconds(nvls.positive("latency_us"))};
+    nvls.finish();
+  }
+  model.source = reader.text("source");
+  reader.finish();
+  return model;
+}
+
 Link read_link(ObjectReader& reader, const std::string& origin) {
   Link link;
   read_entry(reader, link, origin);
@@ -89,6 +108,9 @@ Link read_link(ObjectReader& reader, const std::string& origin) {
   const Range<double> latency = reader.positive_range("latency_us");
   link.latency = {microseconds(latency.low), microseconds(latency.high)};
   read_host_to_device(reader, link);
+  if (reader.has("expected")) {
+    link.expected = read_expected(reader, origin);
+  }
   return link;
 }
 

@@ -35,6 +35,32 @@ struct Entry {
   std::string origin;
 };
 
+/// In-network reduction (NVLink SHARP, "NVLS"): the switch adds the GPUs' buffers, so each GPU
+/// sends its S bytes once and receives the S-byte result once.
+struct InNetworkReduction {
+  /// Large-message algorithm bandwidth as a fraction of the per-direction bandwidth.
+  double efficiency = 0;
+  /// Fixed time of one operation, independent of the GPU count.
+  Seconds latency;
+};
+
+/// Parameters of the expected (measured-NCCL) cost model of a link, fitted per link
+/// generation to published nccl-tests results; see collectives.hpp for the formulas.
+struct ExpectedModel {
+  /// Large-message bus bandwidth of ring collectives as a fraction of the per-direction
+  /// bandwidth (nccl-tests busbw / per-direction line rate).
+  double efficiency = 0;
+  /// Latency of one ring step (2(n-1) steps for an all-reduce over n GPUs).
+  Seconds step_latency;
+  /// Pipeline fill and drain that a large message pays on top of its bandwidth term.
+  Seconds ramp;
+  /// How much longer than its bandwidth term a small message's transfer takes (0: none).
+  double small_message_slowdown = 0;
+  /// Present where the link's switches reduce in the network.
+  std::optional<InNetworkReduction> in_network_reduction;
+  std::string source;
+};
+
 struct Link : Entry {
   std::string connects;
   Tier tier = Tier::scale_up;
@@ -48,6 +74,8 @@ struct Link : Entry {
   /// Measured host-to-device copy bandwidth (nvbandwidth), for host links where one is
   /// published; the source text names the measurement.
   std::optional<BytesPerSecond> measured_host_to_device;
+  /// Absent where no published measurement fixes the expected model's parameters.
+  std::optional<ExpectedModel> expected;
 };
 
 struct Gpu : Entry {

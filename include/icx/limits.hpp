@@ -15,5 +15,7 @@ constexpr int max_domain = 1 << 20;
 constexpr std::int64_t max_tokens = 100'000'000;
 /// Parameters of a model: times 4 bytes (fp32) still below 2^53.
 constexpr double max_params = 1e15;
+/// Largest collective message: 1 PiB, far above any buffer, exact in a double.
+constexpr std::int64_t max_message_bytes = std::int64_t{1} << 50;
 
 } // namespace icx::limits

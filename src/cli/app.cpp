@@ -78,13 +78,15 @@ int run(int argc, char** argv) {
              "  icx tp --model 70b --tokens 4096            (every wire, fastest first)\n"
              "  icx coldstart --model 70b --dtype fp8 --gpus 8 --from nvme-gen4 --budget 30\n"
              "  icx offload --model 70b --gpu h100 --host-link pcie5,nvlink-c2c\n"
+             "  icx collective all-reduce --size 1GiB --gpus 8 --wire nvlink4\n"
              "  icx links\n\n"
              "Exit status: 0 success, 2 bad usage or input, 3 over budget (coldstart --budget), "
              "1 internal fault.");
-  const std::vector<Command> commands{setup_tp(app),      setup_place(app),   setup_coldstart(app),
-                                      setup_offload(app), setup_links(app),   setup_gpus(app),
-                                      setup_models(app),  setup_systems(app), setup_storage(app),
-                                      setup_dtypes(app)};
+  const std::vector<Command> commands{
+      setup_tp(app),         setup_place(app),     setup_collective(app), setup_coldstart(app),
+      setup_offload(app),    setup_calibrate(app), setup_validate(app),   setup_links(app),
+      setup_gpus(app),       setup_models(app),    setup_systems(app),    setup_storage(app),
+      setup_dtypes(app)};
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -15,5 +15,8 @@ Command setup_dtypes(CLI::App& app);
 Command setup_storage(CLI::App& app);
 Command setup_coldstart(CLI::App& app);
 Command setup_offload(CLI::App& app);
+Command setup_collective(CLI::App& app);
+Command setup_calibrate(CLI::App& app);
+Command setup_validate(CLI::App& app);
 
 } // namespace icx::cli

@@ -1,7 +1,7 @@
 // Runs every "$ icx ..." example in README.md and checks that the lines shown under it
 // appear, in order and contiguous, in what the real binary prints (stdout then stderr), so
 // the README cannot drift from the program. A command ending in "; echo $?" also checks the
-// exit status line.
+// exit status line. A line "…" stands for any number of lines left out.
 //   check_readme <README.md> <icx binary>
 #include <array>
 #include <cstdio>
@@ -25,7 +25,7 @@ std::vector<Example> read_examples(const std::string& path) {
   std::vector<Example> examples;
   std::string line;
   bool in_fence = false;
-  bool collecting = false;  // inside a fence, after a "$ icx" line
+  bool collecting = false; // inside a fence, after a "$ icx" line
   std::size_t number = 0;
   while (std::getline(in, line)) {
     ++number;
@@ -49,8 +49,8 @@ std::vector<Example> read_examples(const std::string& path) {
 
 std::vector<std::string> run(const std::string& icx, std::string command) {
   const std::string status_suffix = "; echo $?";
-  const bool want_status = command.size() > status_suffix.size() &&
-                           command.ends_with(status_suffix);
+  const bool want_status =
+      command.size() > status_suffix.size() && command.ends_with(status_suffix);
   if (want_status) {
     command.resize(command.size() - status_suffix.size());
   }
@@ -73,20 +73,40 @@ std::vector<std::string> run(const std::string& icx, std::string command) {
   return lines;
 }
 
-bool contains(const std::vector<std::string>& actual, const std::vector<std::string>& shown) {
-  if (shown.empty()) {
-    return true;
-  }
-  for (std::size_t start = 0; start + shown.size() <= actual.size(); ++start) {
+/// Where `shown` stands contiguously in `actual` at or after `from`, or npos.
+std::size_t find_run(const std::vector<std::string>& actual, const std::vector<std::string>& shown,
+                     std::size_t from) {
+  for (std::size_t start = from; start + shown.size() <= actual.size(); ++start) {
     bool all = true;
     for (std::size_t i = 0; i < shown.size() && all; ++i) {
       all = actual[start + i] == shown[i];
     }
     if (all) {
-      return true;
+      return start;
     }
   }
-  return false;
+  return std::string::npos;
+}
+
+/// Every run of lines between "…" lines appears, in order.
+bool contains(const std::vector<std::string>& actual, const std::vector<std::string>& shown) {
+  std::size_t from = 0;
+  std::vector<std::string> run;
+  for (std::size_t i = 0; i <= shown.size(); ++i) {
+    if (i < shown.size() && shown[i] != "…") {
+      run.push_back(shown[i]);
+      continue;
+    }
+    if (!run.empty()) {
+      const std::size_t at = find_run(actual, run, from);
+      if (at == std::string::npos) {
+        return false;
+      }
+      from = at + run.size();
+      run.clear();
+    }
+  }
+  return true;
 }
 
 } // namespace

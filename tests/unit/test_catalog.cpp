@@ -116,6 +116,46 @@ TEST(Catalog, FailedOverlayLeavesTheCatalogUnchanged) {
   EXPECT_EQ(catalog.dtypes().size(), 2U);
 }
 
+/// A link document whose "expected" object is `expected`.
+std::string link_with_expected(const std::string& expected) {
+  return R"({"links": [{"id": "x", "name": "X", "connects": "c", "tier": "scale-up",
+    "headline_GBps": 900, "headline_convention": "both-directions-summed",
+    "per_direction_GBps": 450, "latency_us": 1, "source": "s", "expected": )" +
+         expected + "}]}";
+}
+
+TEST(Catalog, ReadsTheOptionalExpectedModel) {
+  Catalog catalog = small_catalog();
+  EXPECT_FALSE(catalog.link("nvlink4").expected);
+  catalog.overlay_text(link_with_expected(R"({"efficiency": 0.8, "step_latency_us": 2,
+      "ramp_us": 100, "small_message_slowdown": 0.5,
+      "in_network_reduction": {"efficiency": 0.6, "latency_us": 30}, "source": "fit"})"),
+                       "user.json");
+  const Link& link = catalog.link("x");
+  ASSERT_TRUE(link.expected);
+  EXPECT_DOUBLE_EQ(link.expected->efficiency, 0.8);
+  EXPECT_DOUBLE_EQ(link.expected->step_latency.value(), 2e-6);
+  EXPECT_DOUBLE_EQ(link.expected->ramp.value(), 100e-6);
+  EXPECT_DOUBLE_EQ(link.expected->small_message_slowdown, 0.5);
+  ASSERT_TRUE(link.expected->in_network_reduction);
+  EXPECT_DOUBLE_EQ(link.expected->in_network_reduction->latency.value(), 30e-6);
+  EXPECT_EQ(link.expected->source, "fit");
+}
+
+TEST(CatalogErrors, ExpectedModelIsValidatedFieldByField) {
+  EXPECT_EQ(error_of(link_with_expected(R"({"efficiency": 1.2, "step_latency_us": 2,
+      "ramp_us": 100, "small_message_slowdown": 0.5, "source": "s"})")),
+            "user.json: /links/0/expected/efficiency: expected a fraction greater than 0 and at "
+            "most 1, got the number 1.2");
+  EXPECT_EQ(error_of(link_with_expected(R"({"efficiency": 0.8, "ramp_us": 100,
+      "small_message_slowdown": 0.5, "source": "s"})")),
+            "user.json: /links/0/expected/step_latency_us: missing required field");
+  EXPECT_EQ(error_of(link_with_expected(R"({"efficiency": 0.8, "step_latency_us": 2,
+      "ramp_us": 100, "small_message_slowdown": 0.5, "source": "s",
+      "in_network_reduction": {"efficiency": 0.6, "latency_us": 30, "x": 1}})")),
+            "user.json: /links/0/expected/in_network_reduction/x: unknown field");
+}
+
 TEST(CatalogErrors, SyntaxErrorNamesFileAndPosition) {
   EXPECT_EQ(error_of("{\"dtypes\": [}"),
             "user.json: invalid JSON: parse error at line 1, column 13: syntax error while "

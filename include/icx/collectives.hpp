@@ -1,0 +1,124 @@
+// Collective operations over n GPUs on one link, under both cost models.
+//
+// Headline (the seed chapter's model): an all-reduce of an S-byte buffer moves about 2·S
+// bytes per GPU, any other collective S bytes, at the link's headline (vendor) bandwidth;
+// no latency, no GPU-count factor.
+//
+// Expected (what an nccl-tests run shows), for a link whose catalog entry has an
+// "expected" object (ExpectedModel in catalog.hpp):
+//   time = L + tb + ramp · tb / (tb + ramp / slowdown)
+//   tb   = wire_factor · S / (per-direction bandwidth · efficiency)   (the bandwidth term)
+//   L    = steps · step latency for ring algorithms; the fixed NVLS latency for nvls
+// The third term is the size-dependent shortfall of real runs: small messages move at
+// 1/(1 + slowdown) of the large-message rate (NCCL's LL/LL128 protocols), large ones pay a
+// fixed pipeline fill and drain, `ramp`.
+//   ring all-reduce: 2(n-1) steps, wire factor 2(n-1)/n
+//   all-gather, reduce-scatter: n-1 steps, (n-1)/n      all-to-all: n-1 steps, (n-1)/n
+//   point-to-point: 1 step, 1                           nvls all-reduce: wire factor 1
+// Reported as nccl-tests does (doc/PERFORMANCE.md): algbw = S / time, busbw = algbw ·
+// busbw_factor (all-reduce 2(n-1)/n for every algorithm, as all_reduce_perf prints it, so
+// NVLS busbw can exceed the ring's per-direction ceiling; all-gather, reduce-scatter,
+// all-to-all (n-1)/n; point-to-point 1).
+//
+// Typical use (tensor parallelism: one all-reduce of the activations per sublayer):
+//   CollectiveRequest request{Collective::all_reduce, Algorithm::ring, 8, Bytes::of(s)};
+//   CollectiveCost headline = headline_collective(link, request);
+//   if (expected_available(link, request.algorithm)) {
+//     CollectiveCost expected = expected_collective(link, request);
+//     Bytes crossover = *crossover_size(link, request);  // latency term == bandwidth term
+//   } else {
+//     std::string why = *expected_unavailable_reason(link, request.algorithm);
+//   }
+#pragma once
+
+#include <array>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "icx/catalog.hpp"
+#include "icx/units.hpp"
+
+namespace icx {
+
+enum class Collective { all_reduce, all_gather, reduce_scatter, all_to_all, point_to_point };
+
+/// ring: NCCL's ring algorithm; nvls: in-network reduction on NVSwitch (NVLink SHARP).
+enum class Algorithm { ring, nvls };
+
+/// "all-reduce", "all-gather", "reduce-scatter", "all-to-all", "point-to-point".
+std::string_view to_string(Collective op);
+/// "ring", "nvls".
+std::string_view to_string(Algorithm algorithm);
+
+inline constexpr std::array all_collectives{Collective::all_reduce, Collective::all_gather,
+                                            Collective::reduce_scatter, Collective::all_to_all,
+                                            Collective::point_to_point};
+inline constexpr std::array all_algorithms{Algorithm::ring, Algorithm::nvls};
+
+/// The operation by name ("all-reduce", "all_reduce", "allreduce" …, case-insensitive).
+std::optional<Collective> collective_from_name(std::string_view name);
+std::optional<Algorithm> algorithm_from_name(std::string_view name);
+
+/// Smallest group a collective needs.
+constexpr int min_collective_gpus = 2;
+
+struct CollectiveRequest {
+  Collective op = Collective::all_reduce;
+  Algorithm algorithm = Algorithm::ring;
+  /// GPUs taking part, at least min_collective_gpus.
+  int gpus = min_collective_gpus;
+  /// The nccl-tests message size S: the buffer being reduced or gathered, not the wire bytes.
+  Bytes size;
+};
+
+/// Time of one operation and the two nccl-tests bandwidths.
+struct CollectiveCost {
+  Seconds time;
+  /// S / time.
+  BytesPerSecond algbw;
+  /// algbw · busbw_factor(op, gpus).
+  BytesPerSecond busbw;
+};
+
+/// nccl-tests' bus-bandwidth factor of an operation over `gpus` GPUs.
+double busbw_factor(Collective op, int gpus);
+/// Bytes each GPU sends (and receives) per byte of S.
+double wire_factor(Collective op, Algorithm algorithm, int gpus);
+/// Latency-bound steps of a ring algorithm (2(n-1) for an all-reduce).
+int ring_steps(Collective op, int gpus);
+
+/// Headline model: 2·S (all-reduce) or S bytes at the headline bandwidth (the fast end of a
+/// range). Throws InputError for fewer than two GPUs or a size that is not positive.
+CollectiveCost headline_collective(const Link& link, const CollectiveRequest& request);
+
+/// Why the expected model cannot price `algorithm` on `link` ("… has no expected-model
+/// parameters …"), or nullopt when it can. nvls exists only for all-reduce.
+std::optional<std::string> expected_unavailable_reason(const Link& link, Algorithm algorithm);
+[[nodiscard]] inline bool expected_available(const Link& link, Algorithm algorithm) {
+  return !expected_unavailable_reason(link, algorithm).has_value();
+}
+
+/// Expected model (see the top of this file). Throws InputError when it is unavailable
+/// (the message is the reason), for nvls with any operation but all-reduce, for fewer than
+/// two GPUs and for a size that is not positive.
+CollectiveCost expected_collective(const Link& link, const CollectiveRequest& request);
+
+/// The expected model's latency term L and bandwidth term tb for `request` (no ramp term).
+struct ExpectedTerms {
+  Seconds latency;
+  Seconds bandwidth;
+};
+ExpectedTerms expected_terms(const Link& link, const CollectiveRequest& request);
+
+/// Message size at which the latency term equals the bandwidth term, S = L · bandwidth ·
+/// efficiency / wire_factor: below it a collective is latency-bound. nullopt when the
+/// expected model is unavailable (or nvls is asked for another operation than all-reduce).
+/// `request.size` is ignored; throws InputError for fewer than two GPUs.
+std::optional<Bytes> crossover_size(const Link& link, const CollectiveRequest& request);
+
+/// The expected time with `model` in place of the link's own parameters (used when fitting).
+Seconds expected_time(const Link& link, const ExpectedModel& model,
+                      const CollectiveRequest& request);
+
+} // namespace icx

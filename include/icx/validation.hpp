@@ -1,0 +1,93 @@
+// Checking the expected model against published collective measurements (CSV files such as
+// tests/data/collectives.csv): predicted against measured per row, with the bound each row
+// is held to.
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "icx/catalog.hpp"
+#include "icx/collectives.hpp"
+#include "icx/units.hpp"
+
+namespace icx {
+
+/// One published measurement. Columns: hardware, link, gpus, nodes, op, algo, size_bytes,
+/// time_us, busbw_GBps, source, and optionally use (fit, held-out or outside; held-out
+/// when absent). A row gives time_us, busbw_GBps or both; the other follows from
+/// busbw = S / time · busbw_factor.
+struct MeasuredCollective {
+  std::size_t line = 0;
+  std::string hardware;
+  std::string link;
+  int gpus = 0;
+  int nodes = 0;
+  Collective op = Collective::all_reduce;
+  Algorithm algorithm = Algorithm::ring;
+  Bytes size;
+  Seconds time;
+  BytesPerSecond busbw;
+  /// "fit": used to fit the catalog's parameters; "held-out": not used, checked against its
+  /// bound; "outside": a case the model is known not to cover, shown but not held to a bound.
+  std::string use;
+  std::string source;
+};
+
+/// Parses a measurements CSV (RFC 4180 quoting). Throws InputError "<origin>:<line>: …" for a
+/// missing column, a malformed value or an unknown op, algorithm or use.
+std::vector<MeasuredCollective> parse_measurements_csv(std::string_view text,
+                                                       const std::string& origin);
+
+enum class Metric { busbw, time };
+
+/// The accuracy target for a message size: busbw within ±10 % from 1 GiB, ±25 % from
+/// 128 MiB, and time within ±50 % below (where run-to-run and version-to-version spread of
+/// published small-message times is itself of that order).
+struct AccuracyBound {
+  Metric metric = Metric::time;
+  double tolerance = 0;
+};
+AccuracyBound accuracy_bound(Bytes size);
+
+struct AccuracyCheck {
+  MeasuredCollective measured;
+  /// Absent where the expected model does not cover the row (`unavailable` says why).
+  std::optional<CollectiveCost> predicted;
+  std::string unavailable;
+  AccuracyBound bound;
+  /// predicted / measured - 1 of the bound's metric.
+  double error = 0;
+  [[nodiscard]] bool within() const;
+};
+
+struct AccuracySummary {
+  int rows = 0;
+  int predicted = 0;
+  int within = 0;
+  double median_abs_error = 0;
+  double worst_abs_error = 0;
+};
+
+struct AccuracyReport {
+  std::vector<AccuracyCheck> checks;
+  /// By use: "fit", "held-out", "outside".
+  std::map<std::string, AccuracySummary, std::less<>> by_use;
+};
+
+/// A measurements file shipped inside the binary (tests/data/collectives*.csv).
+struct ShippedMeasurements {
+  std::string name;
+  std::string_view text;
+};
+std::vector<ShippedMeasurements> shipped_measurements();
+
+/// Predicts every row with the expected model of the catalog's link. Throws LookupError for a
+/// row naming an unknown link.
+AccuracyReport check_accuracy(const Catalog& catalog,
+                              const std::vector<MeasuredCollective>& measurements);
+
+} // namespace icx

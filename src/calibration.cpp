@@ -1,0 +1,178 @@
+#include "icx/calibration.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "icx/error.hpp"
+#include "statistics.hpp"
+
+namespace icx {
+
+namespace {
+
+// Regime bounds of the fit (tests/data/fit_expected_model.py uses the same): a row whose bandwidth
+// term is below 20 µs is latency-bound, above 2 ms bandwidth-bound.
+constexpr double latency_bound_seconds = 20e-6;
+constexpr double bandwidth_bound_seconds = 2e-3;
+// The bandwidth-bound group counts three times: its accuracy bound (±10 %) is the tightest.
+constexpr double bandwidth_group_weight = 3.0;
+constexpr int simplex_iterations = 4000;
+constexpr int simplex_restarts = 4;
+
+using Point = std::array<double, 2>; // {L in seconds, efficiency}
+
+/// The simplex has shrunk below the precision any caller needs (relative 1e-9).
+bool converged(const Point& best, const Point& worst) {
+  constexpr double tolerance = 1e-9;
+  for (std::size_t i = 0; i < best.size(); ++i) {
+    if (std::abs(worst[i] - best[i]) > tolerance * std::max(std::abs(best[i]), 1e-12)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/// Nelder–Mead minimisation of `f` in two dimensions from `start` with initial steps `step`.
+Point minimise(const std::function<double(const Point&)>& f, Point start, Point step) {
+  std::array<Point, 3> p{start, start, start};
+  p[1][0] += step[0];
+  p[2][1] += step[1];
+  std::array<double, 3> v{f(p[0]), f(p[1]), f(p[2])};
+  for (int it = 0; it < simplex_iterations; ++it) {
+    std::array<std::size_t, 3> order{0, 1, 2};
+    std::ranges::sort(order, [&](std::size_t a, std::size_t b) { return v[a] < v[b]; });
+    const Point best = p[order[0]];
+    const Point mid = p[order[1]];
+    const Point worst = p[order[2]];
+    const double f_best = v[order[0]];
+    const double f_mid = v[order[1]];
+    const double f_worst = v[order[2]];
+    if (converged(best, worst)) {
+      break;
+    }
+    const Point c{(best[0] + mid[0]) / 2, (best[1] + mid[1]) / 2};
+    auto along = [&](double t) {
+      return Point{c[0] + t * (worst[0] - c[0]), c[1] + t * (worst[1] - c[1])};
+    };
+    Point next = along(-1.0);
+    double f_next = f(next);
+    if (f_next < f_best) {
+      const Point expanded = along(-2.0);
+      if (const double f_expanded = f(expanded); f_expanded < f_next) {
+        next = expanded;
+        f_next = f_expanded;
+      }
+    } else if (f_next >= f_mid) {
+      next = along(0.5);
+      f_next = f(next);
+      if (f_next >= f_worst) {
+        p = {best, Point{(best[0] + mid[0]) / 2, (best[1] + mid[1]) / 2},
+             Point{(best[0] + worst[0]) / 2, (best[1] + worst[1]) / 2}};
+        v = {f_best, f(p[1]), f(p[2])};
+        continue;
+      }
+    }
+    p = {best, mid, next};
+    v = {f_best, f_mid, f_next};
+  }
+  const auto at = std::ranges::min_element(v) - v.begin();
+  return p[static_cast<std::size_t>(at)];
+}
+
+ExpectedModel with_parameters(ExpectedModel model, Algorithm algorithm, Seconds latency,
+                              double efficiency, int steps) {
+  if (algorithm == Algorithm::nvls) {
+    model.in_network_reduction = InNetworkReduction{efficiency, latency};
+  } else {
+    model.efficiency = efficiency;
+    model.step_latency = latency / steps;
+  }
+  return model;
+}
+
+} // namespace
+
+CalibrationResult calibrate(const Link& link, const ExpectedModel& prior, Collective op,
+                            Algorithm algorithm, int gpus, std::span<const TimedSample> samples) {
+  std::set<double> sizes;
+  for (const TimedSample& sample : samples) {
+    if (!(sample.time.value() > 0) || !(sample.size.value() > 0)) {
+      throw InputError("every sample needs a positive size and time");
+    }
+    sizes.insert(sample.size.value());
+  }
+  if (sizes.size() < 2) {
+    throw InputError(fmt::format("a fit of latency and efficiency needs at least 2 message "
+                                 "sizes, got {}",
+                                 sizes.size()));
+  }
+  if (algorithm == Algorithm::nvls && op != Collective::all_reduce) {
+    throw InputError("in-network reduction (nvls) performs all-reduce only");
+  }
+  CollectiveRequest request{op, algorithm, gpus, Bytes::of(1)};
+  const int steps = algorithm == Algorithm::nvls ? 1 : ring_steps(op, gpus);
+  const double wire_seconds_per_byte =
+      wire_factor(op, algorithm, gpus) / link.per_direction_bandwidth.high.value();
+
+  auto objective = [&](const Point& x) {
+    const double latency = x[0];
+    const double efficiency = x[1];
+    if (latency < 0 || !(efficiency > 0) || efficiency > 1) {
+      return std::numeric_limits<double>::infinity();
+    }
+    const ExpectedModel model =
+        with_parameters(prior, algorithm, Seconds::of(latency), efficiency, steps);
+    std::map<int, std::pair<double, int>> groups; // regime -> (sum of squares, count)
+    for (const TimedSample& sample : samples) {
+      request.size = sample.size;
+      const double tb = sample.size.value() * wire_seconds_per_byte / efficiency;
+      const int regime = tb < latency_bound_seconds ? 0 : (tb > bandwidth_bound_seconds ? 2 : 1);
+      const double error = expected_time(link, model, request) / sample.time - 1.0;
+      groups[regime].first += error * error;
+      groups[regime].second += 1;
+    }
+    double total = 0;
+    for (const auto& [regime, group] : groups) {
+      total += group.first / group.second * (regime == 2 ? bandwidth_group_weight : 1.0);
+    }
+    return total;
+  };
+
+  // Start from the smallest message's time as latency and the largest one's rate.
+  const auto [smallest, largest] = std::ranges::minmax_element(
+      samples, [](const TimedSample& a, const TimedSample& b) { return a.size < b.size; });
+  Point x{
+      smallest->time.value() / 2,
+      std::clamp(largest->size.value() * wire_seconds_per_byte / largest->time.value(), 0.05, 1.0)};
+  for (int restart = 0; restart < simplex_restarts; ++restart) {
+    x = minimise(objective, x, {std::max(x[0] / 4, 1e-7), x[1] / 8});
+  }
+
+  // Published logs carry 3–5 significant digits: keep the efficiency to 1e-4 and the latency
+  // to 1 ns, so the written overlay does not pretend to more.
+  constexpr double efficiency_steps = 1e4; // per unit
+  constexpr double latency_steps = 1e9;    // per second
+  const double efficiency = std::round(x[1] * efficiency_steps) / efficiency_steps;
+  CalibrationResult result;
+  result.latency = Seconds::of(std::round(x[0] * latency_steps) / latency_steps);
+  result.model = with_parameters(prior, algorithm, result.latency, efficiency, steps);
+  std::vector<double> errors;
+  for (const TimedSample& sample : samples) {
+    request.size = sample.size;
+    const Seconds predicted = expected_time(link, result.model, request);
+    const double error = predicted / sample.time - 1.0;
+    result.samples.push_back({sample, predicted, error});
+    errors.push_back(std::abs(error));
+  }
+  result.median_abs_error = detail::median(errors);
+  return result;
+}
+
+} // namespace icx

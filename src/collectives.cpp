@@ -1,0 +1,217 @@
+#include "icx/collectives.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "icx/error.hpp"
+#include "icx/limits.hpp"
+#include "icx/lookup.hpp"
+
+namespace icx {
+
+namespace {
+
+/// Lower case without separators: "All_Reduce" and "all-reduce" both give "allreduce".
+std::string squeeze(std::string_view name) {
+  std::string folded = fold_case(name);
+  std::erase_if(folded, [](char c) { return c == '-' || c == '_' || c == ' '; });
+  return folded;
+}
+
+void check_request(const CollectiveRequest& request) {
+  if (request.gpus < min_collective_gpus || request.gpus > limits::max_domain) {
+    throw InputError(fmt::format("a collective needs from {} to {} GPUs, got {}",
+                                 min_collective_gpus, limits::max_domain, request.gpus));
+  }
+  if (!(request.size.value() > 0) || !std::isfinite(request.size.value())) {
+    throw InputError(fmt::format("message size must be a positive number of bytes, got {}",
+                                 request.size.value()));
+  }
+}
+
+CollectiveCost cost_of(const CollectiveRequest& request, Seconds time) {
+  const BytesPerSecond algbw = request.size / time;
+  return {time, algbw, algbw * busbw_factor(request.op, request.gpus)};
+}
+
+struct Terms {
+  Seconds latency;
+  Seconds bandwidth;
+  Seconds ramp;
+  double slowdown = 0;
+};
+
+Terms terms_of(const Link& link, const ExpectedModel& model, const CollectiveRequest& request) {
+  const double wire = wire_factor(request.op, request.algorithm, request.gpus);
+  const BytesPerSecond one_way = link.per_direction_bandwidth.high;
+  if (request.algorithm == Algorithm::nvls) {
+    const InNetworkReduction& nvls = *model.in_network_reduction;
+    return {nvls.latency, request.size * wire / (one_way * nvls.efficiency), model.ramp,
+            model.small_message_slowdown};
+  }
+  return {model.step_latency * ring_steps(request.op, request.gpus),
+          request.size * wire / (one_way * model.efficiency), model.ramp,
+          model.small_message_slowdown};
+}
+
+// t = L + tb + ramp·tb/(tb + ramp/slowdown): the last term tends to slowdown·tb for small
+// messages and to `ramp` for large ones (seconds throughout).
+Seconds total_time(const Terms& terms) {
+  const double tb = terms.bandwidth.value();
+  const double ramp = terms.ramp.value();
+  const double shortfall = ramp * tb / (tb + ramp / terms.slowdown);
+  return terms.latency + terms.bandwidth + Seconds::of(shortfall);
+}
+
+void check_expected(const Link& link, const CollectiveRequest& request) {
+  check_request(request);
+  if (const auto reason = expected_unavailable_reason(link, request.algorithm)) {
+    throw InputError(*reason);
+  }
+  if (request.algorithm == Algorithm::nvls && request.op != Collective::all_reduce) {
+    throw InputError(fmt::format("in-network reduction (nvls) performs all-reduce only, not {}",
+                                 to_string(request.op)));
+  }
+}
+
+} // namespace
+
+std::string_view to_string(Collective op) {
+  switch (op) {
+  case Collective::all_reduce:
+    return "all-reduce";
+  case Collective::all_gather:
+    return "all-gather";
+  case Collective::reduce_scatter:
+    return "reduce-scatter";
+  case Collective::all_to_all:
+    return "all-to-all";
+  case Collective::point_to_point:
+    return "point-to-point";
+  }
+  return "unknown";
+}
+
+std::string_view to_string(Algorithm algorithm) {
+  return algorithm == Algorithm::nvls ? "nvls" : "ring";
+}
+
+std::optional<Collective> collective_from_name(std::string_view name) {
+  const std::string wanted = squeeze(name);
+  for (const Collective op : all_collectives) {
+    if (squeeze(to_string(op)) == wanted) {
+      return op;
+    }
+  }
+  if (wanted == "sendrecv" || wanted == "p2p") {
+    return Collective::point_to_point;
+  }
+  return std::nullopt;
+}
+
+std::optional<Algorithm> algorithm_from_name(std::string_view name) {
+  const std::string wanted = squeeze(name);
+  for (const Algorithm algorithm : all_algorithms) {
+    if (to_string(algorithm) == wanted) {
+      return algorithm;
+    }
+  }
+  return std::nullopt;
+}
+
+double busbw_factor(Collective op, int gpus) {
+  const double n = gpus;
+  switch (op) {
+  case Collective::all_reduce:
+    return 2.0 * (n - 1) / n;
+  case Collective::all_gather:
+  case Collective::reduce_scatter:
+  case Collective::all_to_all:
+    return (n - 1) / n;
+  case Collective::point_to_point:
+    return 1.0;
+  }
+  return 1.0;
+}
+
+double wire_factor(Collective op, Algorithm algorithm, int gpus) {
+  // NVLS: each GPU sends its S bytes to the switch once and reads the S-byte sum once.
+  if (op == Collective::all_reduce && algorithm == Algorithm::nvls) {
+    return 1.0;
+  }
+  // Ring collectives move exactly the bytes nccl-tests' bus-bandwidth factor counts.
+  return busbw_factor(op, gpus);
+}
+
+int ring_steps(Collective op, int gpus) {
+  switch (op) {
+  case Collective::all_reduce:
+    return 2 * (gpus - 1);
+  case Collective::all_gather:
+  case Collective::reduce_scatter:
+  case Collective::all_to_all:
+    return gpus - 1;
+  case Collective::point_to_point:
+    return 1;
+  }
+  return 1;
+}
+
+CollectiveCost headline_collective(const Link& link, const CollectiveRequest& request) {
+  check_request(request);
+  // The seed chapter's model: an all-reduce moves ~2·S bytes per GPU, other operations S.
+  const double traffic_factor = request.op == Collective::all_reduce ? 2.0 : 1.0;
+  return cost_of(request, request.size * traffic_factor / link.headline_bandwidth.high);
+}
+
+std::optional<std::string> expected_unavailable_reason(const Link& link, Algorithm algorithm) {
+  if (!link.expected) {
+    return fmt::format("the expected model is not available for wire '{}': its catalog entry "
+                       "has no expected-model parameters (no published measurement fixes them; "
+                       "'icx calibrate' fits them from your own nccl-tests log)",
+                       link.id);
+  }
+  if (algorithm == Algorithm::nvls && !link.expected->in_network_reduction) {
+    return fmt::format("wire '{}' has no in-network reduction (nvls) in the catalog; use ring",
+                       link.id);
+  }
+  return std::nullopt;
+}
+
+CollectiveCost expected_collective(const Link& link, const CollectiveRequest& request) {
+  check_expected(link, request);
+  return cost_of(request, total_time(terms_of(link, *link.expected, request)));
+}
+
+ExpectedTerms expected_terms(const Link& link, const CollectiveRequest& request) {
+  check_expected(link, request);
+  const Terms terms = terms_of(link, *link.expected, request);
+  return {terms.latency, terms.bandwidth};
+}
+
+std::optional<Bytes> crossover_size(const Link& link, const CollectiveRequest& request) {
+  if (!expected_available(link, request.algorithm) ||
+      (request.algorithm == Algorithm::nvls && request.op != Collective::all_reduce)) {
+    return std::nullopt;
+  }
+  CollectiveRequest unit = request;
+  unit.size = Bytes::of(1);
+  const ExpectedTerms terms = expected_terms(link, unit);
+  // The bandwidth term is linear in S, so L = tb(1 B) · S at the crossover.
+  return Bytes::of(terms.latency / terms.bandwidth);
+}
+
+Seconds expected_time(const Link& link, const ExpectedModel& model,
+                      const CollectiveRequest& request) {
+  check_request(request);
+  if (request.algorithm == Algorithm::nvls && !model.in_network_reduction) {
+    throw InputError(
+        fmt::format("wire '{}' has no in-network reduction (nvls) parameters", link.id));
+  }
+  return total_time(terms_of(link, model, request));
+}
+
+} // namespace icx

@@ -1,0 +1,238 @@
+#include "icx/nccl_log.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "icx/error.hpp"
+#include "icx/limits.hpp"
+
+namespace icx {
+
+namespace {
+
+std::vector<std::string_view> split_words(std::string_view text) {
+  std::vector<std::string_view> words;
+  std::size_t at = 0;
+  while (at < text.size()) {
+    while (at < text.size() && (text[at] == ' ' || text[at] == '\t')) {
+      ++at;
+    }
+    const std::size_t start = at;
+    while (at < text.size() && text[at] != ' ' && text[at] != '\t') {
+      ++at;
+    }
+    if (at > start) {
+      words.push_back(text.substr(start, at - start));
+    }
+  }
+  return words;
+}
+
+std::optional<double> to_number(std::string_view word) {
+  double value = 0;
+  const char* end = word.data() + word.size();
+  const auto [stop, error] = std::from_chars(word.data(), end, value);
+  if (error != std::errc() || stop != end || !std::isfinite(value)) {
+    return std::nullopt;
+  }
+  return value;
+}
+
+/// Where the fields of a row sit, from the column header.
+struct Columns {
+  std::size_t header_line = 0;
+  std::size_t count = 0;
+  std::size_t size = 0;
+  /// Index of "time" in each group (one or two groups).
+  std::vector<std::size_t> groups;
+  /// Seconds per printed time unit.
+  double time_unit = micro;
+};
+
+std::optional<Columns> read_header(const std::vector<std::string_view>& words, std::size_t line) {
+  if (words.empty() || words.front() != "size" ||
+      std::ranges::find(words, "count") == words.end()) {
+    return std::nullopt;
+  }
+  Columns columns;
+  columns.header_line = line;
+  columns.count = words.size();
+  for (std::size_t i = 0; i + 2 < words.size(); ++i) {
+    if (words[i] == "time" && words[i + 1] == "algbw" && words[i + 2] == "busbw") {
+      columns.groups.push_back(i);
+    }
+  }
+  if (columns.groups.empty()) {
+    return std::nullopt;
+  }
+  return columns;
+}
+
+class Reader {
+public:
+  explicit Reader(const std::string& origin) : origin_(origin) {}
+
+  [[noreturn]] void fail(std::size_t line, const std::string& what) const {
+    throw InputError(fmt::format("{}:{}: {}", origin_, line, what));
+  }
+
+  void comment(std::string_view body, std::size_t line) {
+    const std::vector<std::string_view> words = split_words(body);
+    if (words.empty()) {
+      return;
+    }
+    if (auto header = read_header(words, line)) {
+      if (finished_ || !log_.rows.empty()) {
+        fail(line, "a second result table; give one nccl-tests run per file");
+      }
+      columns_ = *header;
+      return;
+    }
+    if (words.size() >= 2 && words[0] == "Rank") {
+      if (const auto rank = to_number(words[1]); rank && *rank >= 0 && *rank < limits::max_domain) {
+        log_.ranks = std::max(log_.ranks.value_or(0), static_cast<int>(*rank) + 1);
+      }
+      return;
+    }
+    if (columns_ && std::ranges::find(words, "(ms)") != words.end()) {
+      columns_->time_unit = milli;
+      return;
+    }
+    constexpr std::string_view test_marker = "Collective test starting:";
+    if (const auto at = body.find(test_marker); at != std::string_view::npos) {
+      const auto name = split_words(body.substr(at + test_marker.size()));
+      log_.test = name.empty() ? "" : std::string(name.front());
+      return;
+    }
+    if (words.size() >= 3 && words[0] == "Avg" && words[1] == "bus" && words[2] == "bandwidth") {
+      trailer(words, line);
+    }
+  }
+
+  void row(std::string_view text, std::size_t line) {
+    const std::vector<std::string_view> words = split_words(text);
+    if (finished_) {
+      fail(line, "text after the '# Avg bus bandwidth' line; give one nccl-tests run per file");
+    }
+    if (words.size() != columns_->count) {
+      fail(line, fmt::format("expected {} fields as in the column header on line {}, got {}",
+                             columns_->count, columns_->header_line, words.size()));
+    }
+    NcclTestRow row;
+    row.line = line;
+    const auto size = to_number(words[columns_->size]);
+    constexpr double max_exact = 9007199254740992.0; // 2^53
+    if (!size || *size <= 0 || *size > max_exact || std::trunc(*size) != *size) {
+      fail(line, fmt::format("size '{}' is not a whole number of bytes from 1 to 2^53",
+                             words[columns_->size]));
+    }
+    row.size = Bytes::of(*size);
+    for (std::size_t g = 0; g < columns_->groups.size(); ++g) {
+      const NcclTestTiming timing = group(words, columns_->groups[g], line);
+      if (g == 0) {
+        row.out_of_place = timing;
+      } else {
+        row.in_place = timing;
+      }
+    }
+    log_.rows.push_back(row);
+  }
+
+  NcclTestLog finish(std::size_t last_line) {
+    if (!columns_) {
+      throw InputError(fmt::format("{}: no nccl-tests result table (expected a column header "
+                                   "line '#  size  count  type … time  algbw  busbw …')",
+                                   origin_));
+    }
+    if (log_.rows.empty()) {
+      fail(columns_->header_line, "the result table has no rows");
+    }
+    if (!finished_) {
+      fail(last_line, "the log ends before its '# Avg bus bandwidth' line; it looks truncated");
+    }
+    return log_;
+  }
+
+  [[nodiscard]] bool in_table() const { return columns_.has_value(); }
+
+private:
+  NcclTestTiming group(const std::vector<std::string_view>& words, std::size_t at,
+                       std::size_t line) const {
+    const auto time = to_number(words[at]);
+    const auto algbw = to_number(words[at + 1]);
+    const auto busbw = to_number(words[at + 2]);
+    if (!time || *time <= 0) {
+      fail(line, fmt::format("time '{}' is not a positive number", words[at]));
+    }
+    if (!algbw || *algbw < 0 || !busbw || *busbw < 0) {
+      fail(line, fmt::format("bandwidths '{}' and '{}' are not numbers of GB/s", words[at + 1],
+                             words[at + 2]));
+    }
+    return {Seconds::of(*time * columns_->time_unit), gigabytes_per_second(*algbw),
+            gigabytes_per_second(*busbw)};
+  }
+
+  void trailer(const std::vector<std::string_view>& words, std::size_t line) {
+    const auto colon = std::ranges::find(words, ":");
+    const auto value = colon != words.end() && colon + 1 != words.end() ? to_number(*(colon + 1))
+                                                                        : std::optional<double>();
+    if (!value || *value < 0) {
+      fail(line, "'# Avg bus bandwidth' line without a number of GB/s");
+    }
+    if (!columns_) {
+      fail(line, "'# Avg bus bandwidth' line before any result table");
+    }
+    log_.average_busbw = gigabytes_per_second(*value);
+    finished_ = true;
+  }
+
+  const std::string& origin_;
+  std::optional<Columns> columns_;
+  NcclTestLog log_;
+  bool finished_ = false;
+};
+
+/// NCCL's own diagnostics, printed into the same stream with NCCL_DEBUG=INFO or WARN.
+bool is_nccl_diagnostic(std::string_view line) {
+  return line.find("NCCL INFO") != std::string_view::npos ||
+         line.find("NCCL WARN") != std::string_view::npos || line.starts_with("NCCL version");
+}
+
+} // namespace
+
+Seconds NcclTestRow::mean_time() const {
+  return in_place ? (out_of_place.time + in_place->time) / 2.0 : out_of_place.time;
+}
+
+NcclTestLog parse_nccl_test_log(std::string_view text, const std::string& origin) {
+  Reader reader(origin);
+  std::size_t line_number = 0;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    const std::size_t end = std::min(text.find('\n', start), text.size());
+    std::string_view line = text.substr(start, end - start);
+    start = end + 1;
+    ++line_number;
+    if (line.ends_with('\r')) {
+      line.remove_suffix(1);
+    }
+    const auto first = line.find_first_not_of(" \t");
+    if (first == std::string_view::npos || is_nccl_diagnostic(line)) {
+      continue;
+    }
+    if (line[first] == '#') {
+      reader.comment(line.substr(first + 1), line_number);
+    } else if (reader.in_table()) {
+      reader.row(line, line_number);
+    }
+    // Before the column header: launcher banners and the like, not part of the results.
+  }
+  return reader.finish(std::max<std::size_t>(line_number, 1));
+}
+
+} // namespace icx

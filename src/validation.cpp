@@ -1,0 +1,255 @@
+#include "icx/validation.hpp"
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cmath>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "embedded_catalog.hpp"
+#include "icx/error.hpp"
+#include "icx/limits.hpp"
+#include "statistics.hpp"
+
+namespace icx {
+
+namespace {
+
+constexpr double gibibyte = 1024.0 * 1024.0 * 1024.0;
+constexpr double mebibyte = 1024.0 * 1024.0;
+
+/// Splits one CSV record; `text` is consumed up to and including its line end. Quoted fields
+/// may not span lines (none of the measurement files needs it).
+std::vector<std::string> split_record(std::string_view line, const std::string& where) {
+  std::vector<std::string> fields(1);
+  bool quoted = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quoted) {
+      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+        fields.back() += '"';
+        ++i;
+      } else if (c == '"') {
+        quoted = false;
+      } else {
+        fields.back() += c;
+      }
+    } else if (c == '"' && fields.back().empty()) {
+      quoted = true;
+    } else if (c == ',') {
+      fields.emplace_back();
+    } else {
+      fields.back() += c;
+    }
+  }
+  if (quoted) {
+    throw InputError(where + ": unterminated quoted field");
+  }
+  return fields;
+}
+
+std::optional<double> number(const std::string& text) {
+  double value = 0;
+  const char* end = text.data() + text.size();
+  const auto [stop, error] = std::from_chars(text.data(), end, value);
+  if (text.empty() || error != std::errc() || stop != end || !std::isfinite(value)) {
+    return std::nullopt;
+  }
+  return value;
+}
+
+constexpr std::array required_columns{"hardware", "link",       "gpus",    "nodes",      "op",
+                                      "algo",     "size_bytes", "time_us", "busbw_GBps", "source"};
+constexpr std::array uses{"fit", "held-out", "outside"};
+
+class RowReader {
+public:
+  RowReader(const std::vector<std::string>& header, std::vector<std::string> fields,
+            std::string where)
+      : header_(header), fields_(std::move(fields)), where_(std::move(where)) {}
+
+  [[nodiscard]] const std::string& text(std::string_view column) const {
+    return fields_[index(column)];
+  }
+  [[nodiscard]] bool has(std::string_view column) const {
+    return std::ranges::find(header_, column) != header_.end();
+  }
+  [[noreturn]] void fail(std::string_view column, const std::string& what) const {
+    throw InputError(fmt::format("{}: column '{}': {}", where_, column, what));
+  }
+  [[nodiscard]] int whole(std::string_view column, int min, int max) const {
+    const auto value = number(text(column));
+    if (!value || *value < min || *value > max || std::trunc(*value) != *value) {
+      fail(column,
+           fmt::format("expected a whole number from {} to {}, got '{}'", min, max, text(column)));
+    }
+    return static_cast<int>(*value);
+  }
+  /// A positive number, or nullopt for an empty field.
+  [[nodiscard]] std::optional<double> optional_positive(std::string_view column) const {
+    if (text(column).empty()) {
+      return std::nullopt;
+    }
+    const auto value = number(text(column));
+    if (!value || *value <= 0) {
+      fail(column, fmt::format("expected a number greater than 0, got '{}'", text(column)));
+    }
+    return value;
+  }
+
+private:
+  [[nodiscard]] std::size_t index(std::string_view column) const {
+    return static_cast<std::size_t>(std::ranges::find(header_, column) - header_.begin());
+  }
+
+  const std::vector<std::string>& header_;
+  std::vector<std::string> fields_;
+  std::string where_;
+};
+
+MeasuredCollective read_row(const RowReader& row, std::size_t line) {
+  MeasuredCollective m;
+  m.line = line;
+  m.hardware = row.text("hardware");
+  m.link = row.text("link");
+  if (m.link.empty()) {
+    row.fail("link", "expected a link id, got an empty field");
+  }
+  m.gpus = row.whole("gpus", min_collective_gpus, limits::max_domain);
+  m.nodes = row.whole("nodes", 1, m.gpus);
+  const auto op = collective_from_name(row.text("op"));
+  if (!op) {
+    row.fail("op", fmt::format("unknown operation '{}'; known: all-reduce, all-gather, "
+                               "reduce-scatter, all-to-all, point-to-point",
+                               row.text("op")));
+  }
+  m.op = *op;
+  const auto algorithm = algorithm_from_name(row.text("algo"));
+  if (!algorithm) {
+    row.fail("algo", fmt::format("unknown algorithm '{}'; known: ring, nvls", row.text("algo")));
+  }
+  m.algorithm = *algorithm;
+  constexpr double max_exact = 9007199254740992.0; // 2^53
+  const auto size = row.optional_positive("size_bytes");
+  if (!size || *size > max_exact || std::trunc(*size) != *size) {
+    row.fail("size_bytes", fmt::format("expected a whole number of bytes from 1 to 2^53, got '{}'",
+                                       row.text("size_bytes")));
+  }
+  m.size = Bytes::of(*size);
+  const double factor = busbw_factor(m.op, m.gpus);
+  const auto time_us = row.optional_positive("time_us");
+  const auto busbw_gbps = row.optional_positive("busbw_GBps");
+  if (!time_us && !busbw_gbps) {
+    row.fail("time_us", "a row needs time_us, busbw_GBps or both");
+  }
+  m.time = time_us ? microseconds(*time_us) : m.size / (gigabytes_per_second(*busbw_gbps) / factor);
+  m.busbw = busbw_gbps ? gigabytes_per_second(*busbw_gbps) : (m.size / m.time) * factor;
+  m.use = row.has("use") ? row.text("use") : "held-out";
+  if (std::ranges::find(uses, m.use) == uses.end()) {
+    row.fail("use", fmt::format("expected fit, held-out or outside, got '{}'", m.use));
+  }
+  m.source = row.text("source");
+  return m;
+}
+
+} // namespace
+
+std::vector<MeasuredCollective> parse_measurements_csv(std::string_view text,
+                                                       const std::string& origin) {
+  std::vector<std::string> header;
+  std::vector<MeasuredCollective> rows;
+  std::size_t line_number = 0;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    const std::size_t end = std::min(text.find('\n', start), text.size());
+    std::string_view line = text.substr(start, end - start);
+    start = end + 1;
+    ++line_number;
+    if (line.ends_with('\r')) {
+      line.remove_suffix(1);
+    }
+    if (line.find_first_not_of(" \t") == std::string_view::npos) {
+      continue;
+    }
+    const std::string where = fmt::format("{}:{}", origin, line_number);
+    std::vector<std::string> fields = split_record(line, where);
+    if (header.empty()) {
+      header = std::move(fields);
+      for (const char* column : required_columns) {
+        if (std::ranges::find(header, column) == header.end()) {
+          throw InputError(fmt::format("{}: header lacks column '{}'; required: {}", where, column,
+                                       fmt::join(required_columns, ",")));
+        }
+      }
+      continue;
+    }
+    if (fields.size() != header.size()) {
+      throw InputError(fmt::format("{}: expected {} fields as in the header, got {}", where,
+                                   header.size(), fields.size()));
+    }
+    rows.push_back(read_row(RowReader(header, std::move(fields), where), line_number));
+  }
+  if (header.empty()) {
+    throw InputError(origin + ": empty file; expected a header line naming the columns");
+  }
+  return rows;
+}
+
+std::vector<ShippedMeasurements> shipped_measurements() {
+  std::vector<ShippedMeasurements> files;
+  for (const detail::EmbeddedFile& file : detail::embedded_validation_files()) {
+    files.push_back({"<shipped>/" + std::string(file.name), file.text});
+  }
+  return files;
+}
+
+AccuracyBound accuracy_bound(Bytes size) {
+  // The accuracy targets of the expected model, by message size.
+  if (size.value() >= gibibyte) {
+    return {Metric::busbw, 0.10};
+  }
+  if (size.value() >= 128 * mebibyte) {
+    return {Metric::busbw, 0.25};
+  }
+  return {Metric::time, 0.50};
+}
+
+bool AccuracyCheck::within() const {
+  return predicted && std::abs(error) <= bound.tolerance;
+}
+
+AccuracyReport check_accuracy(const Catalog& catalog,
+                              const std::vector<MeasuredCollective>& measurements) {
+  AccuracyReport report;
+  std::map<std::string, std::vector<double>, std::less<>> errors;
+  for (const MeasuredCollective& m : measurements) {
+    const Link& link = catalog.link(m.link);
+    AccuracyCheck check;
+    check.measured = m;
+    check.bound = accuracy_bound(m.size);
+    const CollectiveRequest request{m.op, m.algorithm, m.gpus, m.size};
+    if (const auto reason = expected_unavailable_reason(link, m.algorithm)) {
+      check.unavailable = *reason;
+    } else {
+      check.predicted = expected_collective(link, request);
+      check.error = check.bound.metric == Metric::busbw ? check.predicted->busbw / m.busbw - 1.0
+                                                        : check.predicted->time / m.time - 1.0;
+      errors[m.use].push_back(std::abs(check.error));
+    }
+    AccuracySummary& summary = report.by_use[m.use];
+    summary.rows += 1;
+    summary.predicted += check.predicted ? 1 : 0;
+    summary.within += check.within() ? 1 : 0;
+    report.checks.push_back(std::move(check));
+  }
+  for (auto& [use, summary] : report.by_use) {
+    const std::vector<double>& e = errors[use];
+    summary.median_abs_error = detail::median(e);
+    summary.worst_abs_error = e.empty() ? 0 : *std::ranges::max_element(e);
+  }
+  return report;
+}
+
+} // namespace icx

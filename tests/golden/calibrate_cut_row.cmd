@@ -1,0 +1,2 @@
+args: calibrate ../data/nccl-tests/mscclpp-nvls-cut-mid-row.log --wire nvlink4 --json
+exit: 2

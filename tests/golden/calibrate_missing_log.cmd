@@ -1,0 +1,2 @@
+args: calibrate no_such.log --wire nvlink4
+exit: 2

@@ -1,0 +1,2 @@
+args: validate
+exit: 0

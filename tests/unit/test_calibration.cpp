@@ -1,0 +1,88 @@
+#include "icx/calibration.hpp"
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "icx/error.hpp"
+#include "icx/nccl_log.hpp"
+
+namespace icx {
+namespace {
+
+Link test_link() {
+  Link link;
+  link.id = "testlink";
+  link.headline_bandwidth = Range<BytesPerSecond>::exactly(gigabytes_per_second(1800));
+  link.per_direction_bandwidth = Range<BytesPerSecond>::exactly(gigabytes_per_second(900));
+  return link;
+}
+
+ExpectedModel prior() {
+  ExpectedModel model;
+  model.efficiency = 0.5;
+  model.step_latency = microseconds(1);
+  model.ramp = microseconds(100);
+  model.small_message_slowdown = 0.8;
+  return model;
+}
+
+TEST(Calibration, RecoversTheParametersThatMadeTheTimes) {
+  // Times written down from the model itself with efficiency 0.7 and 3 µs per step (8 GPUs,
+  // 14 steps): the fit must find those two numbers again.
+  ExpectedModel truth = prior();
+  truth.efficiency = 0.7;
+  truth.step_latency = microseconds(3);
+  const Link link = test_link();
+  std::vector<TimedSample> samples;
+  for (double size = 1024; size <= 16e9; size *= 4) {
+    const CollectiveRequest request{Collective::all_reduce, Algorithm::ring, 8, Bytes::of(size)};
+    samples.push_back({Bytes::of(size), expected_time(link, truth, request)});
+  }
+  const CalibrationResult fit =
+      calibrate(link, prior(), Collective::all_reduce, Algorithm::ring, 8, samples);
+  EXPECT_NEAR(fit.model.efficiency, 0.7, 1e-3);
+  EXPECT_NEAR(fit.model.step_latency.value(), 3e-6, 3e-9);
+  EXPECT_NEAR(fit.latency.value(), 42e-6, 42e-9);
+  EXPECT_LT(fit.median_abs_error, 1e-3);
+  // The shared ramp is kept.
+  EXPECT_EQ(fit.model.ramp, microseconds(100));
+}
+
+TEST(Calibration, FitsInNetworkReductionOnAPublishedNvl72Run) {
+  // coreweave/nccl-tests pull request 43: 72 GB200s, NVLS. From the two end rows by hand:
+  // t(8 GiB) - t(1 GiB) = 7 GiB / (900 GB/s · e) → e ≈ (7 × 2^30 B / (900e9 B/s)) /
+  // (20.15 ms - 3.02 ms) ≈ 0.49, and L ≈ 3.02 ms - 2^30/(900e9·0.49) - 0.1 ms ≈ 0.48 ms.
+  std::ifstream in(std::string(ICX_TEST_DATA_DIR) + "/nccl-tests/nvl72-gb200-all_reduce.log");
+  std::ostringstream text;
+  text << in.rdbuf();
+  const NcclTestLog log = parse_nccl_test_log(text.str(), "nvl72");
+  std::vector<TimedSample> samples;
+  for (const NcclTestRow& row : log.rows) {
+    samples.push_back({row.size, row.mean_time()});
+  }
+  const CalibrationResult fit =
+      calibrate(test_link(), prior(), Collective::all_reduce, Algorithm::nvls, 72, samples);
+  ASSERT_TRUE(fit.model.in_network_reduction);
+  EXPECT_NEAR(fit.model.in_network_reduction->efficiency, 0.49, 0.02);
+  EXPECT_NEAR(fit.latency.value(), 0.5e-3, 0.1e-3);
+  for (const SampleFit& sample : fit.samples) {
+    EXPECT_LT(std::abs(sample.error), 0.05) << sample.measured.size.value();
+  }
+  // The ring parameters are the prior's.
+  EXPECT_EQ(fit.model.efficiency, 0.5);
+}
+
+TEST(Calibration, NeedsTwoSizes) {
+  const std::vector<TimedSample> one{{Bytes::of(1e6), Seconds::of(1e-3)},
+                                     {Bytes::of(1e6), Seconds::of(1.1e-3)}};
+  EXPECT_THROW(
+      (void)calibrate(test_link(), prior(), Collective::all_reduce, Algorithm::ring, 8, one),
+      InputError);
+}
+
+} // namespace
+} // namespace icx

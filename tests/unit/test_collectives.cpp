@@ -1,0 +1,154 @@
+#include "icx/collectives.hpp"
+
+#include <gtest/gtest.h>
+
+#include "icx/error.hpp"
+
+namespace icx {
+namespace {
+
+// A link built in the test, so a catalog edit cannot change these figures: 900 GB/s headline
+// (both ways summed), 450 GB/s each way, ring efficiency 0.8, 2 µs per ring step, a 100 µs
+// ramp with slowdown 1, and in-network reduction at 0.6 with 30 µs.
+Link test_link(bool with_expected = true, bool with_nvls = true) {
+  Link link;
+  link.id = "testlink";
+  link.headline_bandwidth = Range<BytesPerSecond>::exactly(gigabytes_per_second(900));
+  link.per_direction_bandwidth = Range<BytesPerSecond>::exactly(gigabytes_per_second(450));
+  if (with_expected) {
+    ExpectedModel model;
+    model.efficiency = 0.8;
+    model.step_latency = microseconds(2);
+    model.ramp = microseconds(100);
+    model.small_message_slowdown = 1.0;
+    if (with_nvls) {
+      model.in_network_reduction = InNetworkReduction{0.6, microseconds(30)};
+    }
+    link.expected = model;
+  }
+  return link;
+}
+
+CollectiveRequest request(Collective op, int gpus, double bytes,
+                          Algorithm algorithm = Algorithm::ring) {
+  return {op, algorithm, gpus, Bytes::of(bytes)};
+}
+
+TEST(Collectives, NcclTestsFactors) {
+  EXPECT_DOUBLE_EQ(busbw_factor(Collective::all_reduce, 8), 1.75);
+  EXPECT_DOUBLE_EQ(busbw_factor(Collective::all_gather, 8), 0.875);
+  EXPECT_DOUBLE_EQ(busbw_factor(Collective::reduce_scatter, 4), 0.75);
+  EXPECT_DOUBLE_EQ(busbw_factor(Collective::all_to_all, 2), 0.5);
+  EXPECT_DOUBLE_EQ(busbw_factor(Collective::point_to_point, 8), 1.0);
+  EXPECT_DOUBLE_EQ(wire_factor(Collective::all_reduce, Algorithm::nvls, 8), 1.0);
+  EXPECT_DOUBLE_EQ(wire_factor(Collective::all_reduce, Algorithm::ring, 2), 1.0);
+  EXPECT_EQ(ring_steps(Collective::all_reduce, 8), 14);
+  EXPECT_EQ(ring_steps(Collective::all_gather, 8), 7);
+  EXPECT_EQ(ring_steps(Collective::point_to_point, 8), 1);
+}
+
+TEST(Collectives, NamesRoundTripAndAcceptSpellings) {
+  for (const Collective op : all_collectives) {
+    EXPECT_EQ(collective_from_name(to_string(op)), op);
+  }
+  EXPECT_EQ(collective_from_name("All_Reduce"), Collective::all_reduce);
+  EXPECT_EQ(collective_from_name("alltoall"), Collective::all_to_all);
+  EXPECT_EQ(collective_from_name("sendrecv"), Collective::point_to_point);
+  EXPECT_FALSE(collective_from_name("broadcast"));
+  EXPECT_EQ(algorithm_from_name("NVLS"), Algorithm::nvls);
+  EXPECT_FALSE(algorithm_from_name("tree"));
+}
+
+TEST(Collectives, HeadlineIsTheSeedModel) {
+  // 1 GiB all-reduce: 2 × 2^30 B / 900e9 B/s = 2.386092942 ms; algbw = S/t = 450 GB/s.
+  const CollectiveCost ar =
+      headline_collective(test_link(), request(Collective::all_reduce, 8, 1 << 30));
+  EXPECT_NEAR(ar.time.value(), 2.0 * 1073741824.0 / 900e9, 1e-15);
+  EXPECT_NEAR(ar.algbw.value(), 450e9, 1e-3);
+  EXPECT_NEAR(ar.busbw.value(), 450e9 * 1.75, 1e-3);
+  // Other operations move S once: 1e9 B / 900e9 B/s.
+  const CollectiveCost ag =
+      headline_collective(test_link(), request(Collective::all_gather, 8, 1e9));
+  EXPECT_NEAR(ag.time.value(), 1e9 / 900e9, 1e-15);
+}
+
+TEST(Collectives, ExpectedRingAllReduceByHand) {
+  // n = 8, S = 1e9 B: tb = 1.75 × 1e9 / (450e9 × 0.8) = 4.8611111 ms; L = 14 × 2 µs = 28 µs;
+  // ramp term = 100 µs × tb / (tb + 100 µs / 1) = 100 × 4861.111 / 4961.111 µs = 97.98432 µs.
+  const CollectiveCost cost =
+      expected_collective(test_link(), request(Collective::all_reduce, 8, 1e9));
+  const double tb = 1.75e9 / 360e9;
+  const double expected_seconds = tb + 28e-6 + 100e-6 * tb / (tb + 100e-6);
+  EXPECT_NEAR(cost.time.value(), expected_seconds, 1e-12);
+  EXPECT_NEAR(cost.time.value(), 4.98709543e-3, 1e-10);
+  EXPECT_NEAR(cost.busbw.value(), 1e9 / expected_seconds * 1.75, 1.0);
+}
+
+TEST(Collectives, ExpectedSmallMessageIsLatencyBound) {
+  // 8 B: tb = 1.75 × 8 / 360e9 ≈ 3.9e-11 s, ramp term ≈ slowdown × tb; total ≈ 28 µs.
+  const CollectiveCost cost =
+      expected_collective(test_link(), request(Collective::all_reduce, 8, 8));
+  EXPECT_NEAR(cost.time.value(), 28e-6, 1e-9);
+}
+
+TEST(Collectives, ExpectedNvlsSendsEachByteOnce) {
+  // nvls, S = 1e9 B: tb = 1e9 / (450e9 × 0.6) = 3.7037037 ms, L = 30 µs fixed.
+  const CollectiveCost cost =
+      expected_collective(test_link(), request(Collective::all_reduce, 8, 1e9, Algorithm::nvls));
+  const double tb = 1e9 / 270e9;
+  EXPECT_NEAR(cost.time.value(), tb + 30e-6 + 100e-6 * tb / (tb + 100e-6), 1e-12);
+  // busbw uses the all-reduce factor, as all_reduce_perf prints it, so it exceeds the ring's
+  // 450 × 0.8 = 360 GB/s ceiling.
+  EXPECT_GT(cost.busbw.value(), 360e9);
+}
+
+TEST(Collectives, OtherOperationsUseTheirStepsAndFactors) {
+  // all-gather, n = 4, S = 4e6 B: tb = 0.75 × 4e6 / 360e9 = 8.3333 µs, L = 3 × 2 µs.
+  const CollectiveCost ag =
+      expected_collective(test_link(), request(Collective::all_gather, 4, 4e6));
+  const double tb = 0.75 * 4e6 / 360e9;
+  EXPECT_NEAR(ag.time.value(), tb + 6e-6 + 100e-6 * tb / (tb + 100e-6), 1e-13);
+  // point-to-point: one step, S once.
+  const CollectiveCost p2p =
+      expected_collective(test_link(), request(Collective::point_to_point, 8, 4e6));
+  const double tb1 = 4e6 / 360e9;
+  EXPECT_NEAR(p2p.time.value(), tb1 + 2e-6 + 100e-6 * tb1 / (tb1 + 100e-6), 1e-13);
+}
+
+TEST(Collectives, CrossoverWhereLatencyEqualsBandwidthTerm) {
+  // L = 28 µs; tb(S) = 1.75 S / 360e9 → S = 28e-6 × 360e9 / 1.75 = 5.76e6 B.
+  const auto ring = crossover_size(test_link(), request(Collective::all_reduce, 8, 1));
+  ASSERT_TRUE(ring);
+  EXPECT_NEAR(ring->value(), 5.76e6, 1e-3);
+  // nvls: 30e-6 × 270e9 / 1 = 8.1e6 B.
+  const auto nvls =
+      crossover_size(test_link(), request(Collective::all_reduce, 8, 1, Algorithm::nvls));
+  ASSERT_TRUE(nvls);
+  EXPECT_NEAR(nvls->value(), 8.1e6, 1e-3);
+  EXPECT_FALSE(crossover_size(test_link(false), request(Collective::all_reduce, 8, 1)));
+}
+
+TEST(Collectives, UnavailableIsSaidNotInvented) {
+  const Link bare = test_link(false);
+  EXPECT_FALSE(expected_available(bare, Algorithm::ring));
+  EXPECT_NE(expected_unavailable_reason(bare, Algorithm::ring)->find("not available"),
+            std::string::npos);
+  EXPECT_THROW((void)expected_collective(bare, request(Collective::all_reduce, 8, 1e6)),
+               InputError);
+  const Link ring_only = test_link(true, false);
+  EXPECT_TRUE(expected_available(ring_only, Algorithm::ring));
+  EXPECT_FALSE(expected_available(ring_only, Algorithm::nvls));
+}
+
+TEST(Collectives, RejectsBadRequests) {
+  const Link link = test_link();
+  EXPECT_THROW((void)expected_collective(link, request(Collective::all_reduce, 1, 1e6)),
+               InputError);
+  EXPECT_THROW((void)headline_collective(link, request(Collective::all_reduce, 8, 0)), InputError);
+  EXPECT_THROW(
+      (void)expected_collective(link, request(Collective::all_gather, 8, 1e6, Algorithm::nvls)),
+      InputError);
+}
+
+} // namespace
+} // namespace icx

@@ -1,0 +1,98 @@
+#include "icx/validation.hpp"
+
+#include <cmath>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "icx/error.hpp"
+
+namespace icx {
+namespace {
+
+const std::string columns =
+    "hardware,link,gpus,nodes,op,algo,size_bytes,time_us,busbw_GBps,source\n";
+
+std::string error_of(const std::string& text) {
+  try {
+    (void)parse_measurements_csv(text, "m.csv");
+  } catch (const InputError& error) {
+    return error.what();
+  }
+  return "(no error)";
+}
+
+TEST(Validation, ParsesRowsAndDerivesTheMissingFigure) {
+  const auto rows = parse_measurements_csv(
+      columns + "\"8x A100, SXM\",nvlink3,8,1,all-reduce,ring,1073741824,,229.04,\"a \"\"b\"\"\"\n"
+                "x,nvlink3,8,1,all-reduce,ring,32768,43.83,,s\n",
+      "m.csv");
+  ASSERT_EQ(rows.size(), 2U);
+  EXPECT_EQ(rows[0].hardware, "8x A100, SXM");
+  EXPECT_EQ(rows[0].source, "a \"b\"");
+  EXPECT_EQ(rows[0].use, "held-out");
+  EXPECT_EQ(rows[0].line, 2U);
+  // time = S / (busbw / 1.75) = 2^30 × 1.75 / 229.04e9 s = 8.20402 ms (published: 8203.9 µs).
+  EXPECT_NEAR(rows[0].time.value(), 8.20402e-3, 1e-8);
+  // busbw = S / t × 1.75 = 32768 / 43.83e-6 × 1.75 = 1.3083 GB/s.
+  EXPECT_NEAR(rows[1].busbw.value(), 32768 / 43.83e-6 * 1.75, 1.0);
+}
+
+TEST(Validation, RejectsMalformedRowsNamingTheLine) {
+  EXPECT_EQ(error_of("hardware,link\n"),
+            "m.csv:1: header lacks column 'gpus'; required: hardware,link,gpus,nodes,op,algo,"
+            "size_bytes,time_us,busbw_GBps,source");
+  EXPECT_EQ(error_of(columns + "x,nvlink3,8,1,all-reduce,ring,32768,,,s\n"),
+            "m.csv:2: column 'time_us': a row needs time_us, busbw_GBps or both");
+  EXPECT_EQ(error_of(columns + "x,nvlink3,1,1,all-reduce,ring,32768,4,,s\n"),
+            "m.csv:2: column 'gpus': expected a whole number from 2 to 1048576, got '1'");
+  EXPECT_EQ(error_of(columns + "x,nvlink3,8,1,broadcast,ring,32768,4,,s\n"),
+            "m.csv:2: column 'op': unknown operation 'broadcast'; known: all-reduce, all-gather, "
+            "reduce-scatter, all-to-all, point-to-point");
+  EXPECT_EQ(error_of(columns + "x,nvlink3,8,1,all-reduce,ring,1.5,4,,s\n"),
+            "m.csv:2: column 'size_bytes': expected a whole number of bytes from 1 to 2^53, got "
+            "'1.5'");
+  EXPECT_EQ(error_of(columns + "x,nvlink3,8\n"),
+            "m.csv:2: expected 10 fields as in the header, got 3");
+  EXPECT_EQ(error_of(columns + "\"x,nvlink3\n"), "m.csv:2: unterminated quoted field");
+  EXPECT_EQ(error_of(""), "m.csv: empty file; expected a header line naming the columns");
+}
+
+TEST(Validation, BoundsBySize) {
+  EXPECT_EQ(accuracy_bound(Bytes::of(1073741824)).metric, Metric::busbw);
+  EXPECT_DOUBLE_EQ(accuracy_bound(Bytes::of(1073741824)).tolerance, 0.10);
+  EXPECT_DOUBLE_EQ(accuracy_bound(Bytes::of(134217728)).tolerance, 0.25);
+  EXPECT_EQ(accuracy_bound(Bytes::of(134217727)).metric, Metric::time);
+  EXPECT_DOUBLE_EQ(accuracy_bound(Bytes::of(32768)).tolerance, 0.50);
+}
+
+// The accuracy targets: every shipped published measurement that the model claims to cover
+// (fit and held-out rows) is predicted within its bound by the shipped catalog.
+TEST(Validation, ShippedModelMeetsItsBoundsOnEveryPublishedRow) {
+  const Catalog catalog = Catalog::shipped();
+  std::vector<MeasuredCollective> rows;
+  for (const ShippedMeasurements& file : shipped_measurements()) {
+    for (const MeasuredCollective& row : parse_measurements_csv(file.text, file.name)) {
+      rows.push_back(row);
+    }
+  }
+  ASSERT_GE(rows.size(), 100U);
+  const AccuracyReport report = check_accuracy(catalog, rows);
+  int held_out = 0;
+  for (const AccuracyCheck& check : report.checks) {
+    if (check.measured.use == "outside") {
+      continue;
+    }
+    held_out += check.measured.use == "held-out" ? 1 : 0;
+    ASSERT_TRUE(check.predicted) << check.measured.link << " line " << check.measured.line;
+    EXPECT_LE(std::abs(check.error), check.bound.tolerance)
+        << check.measured.hardware << " " << check.measured.size.value() << " B, line "
+        << check.measured.line;
+  }
+  // Every row of the shipped validation/collectives.csv, plus the extra held-out rows.
+  EXPECT_GE(held_out, 33);
+  EXPECT_EQ(report.by_use.at("held-out").within, report.by_use.at("held-out").rows);
+}
+
+} // namespace
+} // namespace icx
