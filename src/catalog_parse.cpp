@@ -74,8 +74,8 @@ ExpectedModel read_expected(ObjectReader& link_reader, const std::string& origin
   if (reader.has("in_network_reduction")) {
     ObjectReader nvls(reader.object("in_network_reduction"),
                       reader.pointer_to("in_network_reduction"), origin);
-    model.in_network_reduction = InNetworkReduction{nvls.fraction("efficiency"),
-                                                    microseconds(nvls.positive("latency_us"))};
+    model.in_network_reduction =
+        InNetworkReduction{nvls.fraction("efficiency"), microseconds(nvls.positive("latency_us"))};
     nvls.finish();
   }
   model.source = reader.text("source");

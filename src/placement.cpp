@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "icx/comm_time.hpp"
 #include "icx/error.hpp"
 #include "icx/host_link.hpp"
 
@@ -31,9 +32,9 @@ bool inside_domain(const Cluster& cluster, int size) {
 }
 
 /// Cost of a collective group: on the scale-up link inside a domain, else on the scale-out
-/// link (the slowest hop sets the pace).
+/// link (the slowest hop sets the pace). `one` is one of its `count` collectives per pass.
 StrategyCost group_cost(const Cluster& cluster, Strategy strategy, int degree, int span,
-                        Bytes bytes, Seconds compute) {
+                        Bytes bytes, Seconds compute, const CollectiveRequest& one, int count) {
   StrategyCost cost;
   cost.strategy = strategy;
   cost.degree = degree;
@@ -44,14 +45,17 @@ StrategyCost group_cost(const Cluster& cluster, Strategy strategy, int degree, i
   }
   cost.crosses_domain = !inside_domain(cluster, span);
   cost.wire = cost.crosses_domain ? cluster.scale_out : cluster.scale_up;
-  cost.seconds = headline_time(bytes, *cost.wire).low;
-  cost.seconds_on_scale_up = headline_time(bytes, *cluster.scale_up).low;
-  cost.verdict = judge(strategy, cost.wire, cost.seconds, compute);
+  const CommTime time = comm_time(*cost.wire, bytes, one, count);
+  cost.seconds = time.headline;
+  cost.expected_seconds = time.expected;
+  cost.seconds_on_scale_up = comm_time(*cluster.scale_up, bytes, one, count).judged();
+  cost.verdict = judge(strategy, cost.wire, time.judged(), compute);
+  cost.verdict.expected_model = time.expected.has_value();
   return cost;
 }
 
 /// Pipeline boundaries that fall on a domain edge cross the scale-out link; the others stay
-/// on the scale-up link.
+/// on the scale-up link. Each boundary is one point-to-point send of the activations.
 StrategyCost pipeline_cost(const Cluster& cluster, const Workload& workload, int stages,
                            int stage_size, Seconds compute) {
   StrategyCost cost;
@@ -63,18 +67,31 @@ StrategyCost pipeline_cost(const Cluster& cluster, const Workload& workload, int
     return cost;
   }
   const Bytes per_boundary = cost.bytes / (stages - 1);
-  Seconds total;
+  const CollectiveRequest send{Collective::point_to_point, Algorithm::ring, min_collective_gpus,
+                               per_boundary};
+  Seconds headline;
+  Seconds judged;
+  bool all_expected = true;
   for (int boundary = 1; boundary < stages; ++boundary) {
     // The boundary joins the stage's last rank and the next stage's first rank.
     const int last = boundary * stage_size - 1;
     const bool crosses = last / cluster.domain != (last + 1) / cluster.domain;
     cost.crosses_domain = cost.crosses_domain || crosses;
-    total += headline_time(per_boundary, crosses ? *cluster.scale_out : *cluster.scale_up).low;
+    const CommTime time =
+        comm_time(crosses ? *cluster.scale_out : *cluster.scale_up, per_boundary, send, 1);
+    headline += time.headline;
+    judged += time.judged();
+    all_expected = all_expected && time.expected.has_value();
   }
   cost.wire = cost.crosses_domain ? cluster.scale_out : cluster.scale_up;
-  cost.seconds = total;
-  cost.seconds_on_scale_up = headline_time(cost.bytes, *cluster.scale_up).low;
-  cost.verdict = judge(Strategy::pipeline, cost.wire, cost.seconds, compute);
+  cost.seconds = headline;
+  if (all_expected) {
+    cost.expected_seconds = judged;
+  }
+  cost.seconds_on_scale_up = comm_time(*cluster.scale_up, per_boundary, send, 1).judged() *
+                             static_cast<double>(stages - 1);
+  cost.verdict = judge(Strategy::pipeline, cost.wire, judged, compute);
+  cost.verdict.expected_model = all_expected;
   return cost;
 }
 
@@ -154,15 +171,23 @@ Placement evaluate_layout(const Cluster& cluster, const Workload& workload, cons
                                    layout.tp * layout.ep, workload.rate);
 
   const ActivationShape shape = shape_of(workload);
-  const Bytes tp_bytes = tensor_parallel_traffic(shape, workload.tokens).per_pass;
-  placement.strategies.push_back(group_cost(cluster, Strategy::tensor, layout.tp, layout.tp,
-                                            layout.tp > 1 ? tp_bytes : Bytes::of(0),
-                                            placement.compute));
+  const TensorParallelTraffic tp = tensor_parallel_traffic(shape, workload.tokens);
+  // One all-reduce reduces the activations, B·H·b bytes (the nccl-tests message size).
+  const Bytes activation =
+      Bytes::of(static_cast<double>(workload.tokens) * shape.hidden * shape.bytes_per_element);
+  placement.strategies.push_back(group_cost(
+      cluster, Strategy::tensor, layout.tp, layout.tp, layout.tp > 1 ? tp.per_pass : Bytes::of(0),
+      placement.compute, {Collective::all_reduce, Algorithm::ring, layout.tp, activation},
+      tp.allreduces_per_layer * shape.layers));
   const Bytes ep_bytes = model.is_moe() ? expert_parallel_bytes(shape, workload.tokens,
                                                                 model.experts_per_token, layout.ep)
                                         : Bytes::of(0);
-  placement.strategies.push_back(group_cost(cluster, Strategy::expert, layout.ep,
-                                            layout.tp * layout.ep, ep_bytes, placement.compute));
+  // One all-to-all routes every token to its top-k experts: B·k·H·b bytes.
+  const Bytes routed = activation * model.experts_per_token;
+  placement.strategies.push_back(
+      group_cost(cluster, Strategy::expert, layout.ep, layout.tp * layout.ep, ep_bytes,
+                 placement.compute, {Collective::all_to_all, Algorithm::ring, layout.ep, routed},
+                 all_to_alls_per_moe_layer * shape.layers));
   placement.strategies.push_back(
       pipeline_cost(cluster, workload, layout.pp, layout.tp * layout.ep, placement.compute));
   StrategyCost replicas;

@@ -2,12 +2,6 @@
 
 namespace icx {
 
-namespace {
-// An all-to-all dispatch sends each token's activation to its experts; the combine brings
-// the expert outputs back: two all-to-alls per MoE layer.
-constexpr int all_to_alls_per_moe_layer = 2;
-} // namespace
-
 std::string_view to_string(Strategy strategy) {
   switch (strategy) {
   case Strategy::tensor:

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -56,6 +57,8 @@ struct StrategyCost {
   Bytes bytes;
   /// Headline time of that traffic on `wire`.
   Seconds seconds;
+  /// Expected-model time on `wire`, where the link has expected-model parameters.
+  std::optional<Seconds> expected_seconds;
   /// The group spans scale-up domains, so its traffic leaves the NVLink domain.
   bool crosses_domain = false;
   /// What the same traffic would take on the scale-up link (meaningful when crossing).

@@ -13,6 +13,10 @@ namespace icx {
 
 enum class Strategy { tensor, expert, pipeline, data };
 
+/// An all-to-all dispatch sends each token's activation to its experts; the combine brings
+/// the expert outputs back: two all-to-alls per MoE layer.
+constexpr int all_to_alls_per_moe_layer = 2;
+
 std::string_view to_string(Strategy strategy);
 
 /// Expert-parallel traffic per GPU for one forward pass: per MoE layer an all-to-all

@@ -24,6 +24,8 @@ struct Verdict {
   /// The placement rule forbids this strategy on this link's tier.
   bool breaks_rule = false;
   Seconds comm;
+  /// `comm` comes from the expected model (else from the headline model).
+  bool expected_model = false;
   Seconds compute;
   /// comm / compute (0 when there is no communication).
   double ratio = 0;

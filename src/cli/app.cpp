@@ -83,9 +83,9 @@ int run(int argc, char** argv) {
              "Exit status: 0 success, 2 bad usage or input, 3 over budget (coldstart --budget), "
              "1 internal fault.");
   const std::vector<Command> commands{
-      setup_tp(app),         setup_place(app),     setup_collective(app), setup_coldstart(app),
-      setup_offload(app),    setup_calibrate(app), setup_validate(app),   setup_links(app),
-      setup_gpus(app),       setup_models(app),    setup_systems(app),    setup_storage(app),
+      setup_tp(app),      setup_place(app),     setup_collective(app), setup_coldstart(app),
+      setup_offload(app), setup_calibrate(app), setup_validate(app),   setup_links(app),
+      setup_gpus(app),    setup_models(app),    setup_systems(app),    setup_storage(app),
       setup_dtypes(app)};
   try {
     app.parse(argc, argv);

@@ -122,7 +122,7 @@ std::string strategy_reason(const Cluster& cluster, const StrategyCost& cost) {
     return reason;
   }
   return fmt::format("{} crosses the node boundary onto {}: {} vs {} on {}; {}",
-                     short_name(cost.strategy), cost.wire->id, format_seconds(cost.seconds),
+                     short_name(cost.strategy), cost.wire->id, format_seconds(cost.verdict.comm),
                      format_seconds(cost.seconds_on_scale_up), cluster.scale_up->id, reason);
 }
 
@@ -220,13 +220,15 @@ void print_table(const Style& style, const ResolvedCluster& rc, const Workload& 
                    {"degree", Align::right},
                    {"wire", Align::left},
                    {"traffic per pass", Align::right},
-                   {"time", Align::right},
+                   {"headline", Align::right},
+                   {"expected", Align::right},
                    {"verdict", Align::left}});
   std::vector<std::string> reasons;
   for (const StrategyCost& cost : p.strategies) {
     table.add_row({std::string(to_string(cost.strategy)), std::to_string(cost.degree),
                    cost.wire ? cost.wire->id : "-", format_bytes(cost.bytes),
                    cost.wire ? format_seconds(cost.seconds) : "-",
+                   cost.expected_seconds ? format_seconds(*cost.expected_seconds) : "-",
                    paint(style, cost.verdict.level)});
     reasons.push_back(fmt::format("  {}: {}", to_string(cost.strategy), strategy_reason(c, cost)));
   }
@@ -237,7 +239,6 @@ void print_table(const Style& style, const ResolvedCluster& rc, const Workload& 
 Json to_json(const ResolvedCluster& rc, const Workload& w, const Placement& p, bool recommended) {
   const Cluster& c = rc.cluster;
   Json doc = json_document("icx.place/1");
-  doc["cost_model"] = "headline";
   Json& cluster = doc["cluster"];
   cluster["system"] = rc.system_id.empty() ? Json() : Json(rc.system_id);
   cluster["gpu"] = c.gpu->id;
@@ -269,6 +270,8 @@ Json to_json(const ResolvedCluster& rc, const Workload& w, const Placement& p, b
     s["wire"] = cost.wire ? Json(cost.wire->id) : Json();
     s["bytes"] = json_number(cost.bytes.value());
     s["seconds"] = json_number(cost.seconds.value());
+    s["expected_seconds"] =
+        cost.expected_seconds ? json_number(cost.expected_seconds->value()) : Json();
     s["crosses_domain"] = cost.crosses_domain;
     Json verdict = verdict_json(cost.strategy, cost.wire, cost.verdict);
     verdict["reason"] = strategy_reason(c, cost);

@@ -1,5 +1,5 @@
-// icx tp: tensor-parallel all-reduce traffic of one forward pass, its time on each wire, and
-// a verdict weighing that time against the pass's compute.
+// icx tp: tensor-parallel all-reduce traffic of a prefill pass or a decode step, its time on
+// each wire under the headline and expected models, and a verdict against compute.
 #include <algorithm>
 #include <memory>
 #include <optional>
@@ -7,14 +7,13 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "commands.hpp"
 #include "common.hpp"
-#include "icx/compute.hpp"
 #include "icx/limits.hpp"
 #include "icx/lookup.hpp"
-#include "icx/tensor_parallel.hpp"
-#include "icx/verdict.hpp"
+#include "icx/tp_report.hpp"
 #include "json_output.hpp"
 #include "output.hpp"
 #include "table.hpp"
@@ -25,24 +24,20 @@ namespace icx::cli {
 
 namespace {
 
+constexpr std::int64_t default_prefill_tokens = 4096;
+constexpr std::int64_t default_decode_batch = 1;
+/// Columns of the bar drawn beside each wire's time.
+constexpr int bar_width = 16;
+
 struct TpOptions {
   CommonOptions common;
   ModelOptions model;
   ComputeOptions compute;
-  std::int64_t tokens = 4096;
+  std::string phase = "prefill";
+  std::optional<std::int64_t> tokens;
+  std::optional<std::int64_t> batch;
   std::optional<int> gpus;
   std::vector<std::string> wires;
-};
-
-/// One wire's row: its headline time and, when the model's size is known, the verdict.
-struct WireResult {
-  WireTime time;
-  const Gpu* gpu = nullptr;
-  /// The GPU was chosen because its scale-up link is this wire (not --gpu, not the fallback).
-  bool gpu_native = false;
-  int gpus = 0;
-  std::optional<ComputeRate> rate;
-  std::optional<Verdict> verdict;
 };
 
 /// The links named by --wire (in the order given), or every link fastest first.
@@ -63,215 +58,256 @@ std::vector<const Link*> chosen_links(const Catalog& catalog, const std::vector<
   return links;
 }
 
-WireResult judge_wire(const Catalog& catalog, const TpOptions& options, const ResolvedModel& model,
-                      const WireTime& time) {
-  WireResult result;
-  result.time = time;
-  if (options.compute.gpu.empty()) {
-    result.gpu = &gpu_for_link(catalog, *time.link, result.gpu_native);
-  } else {
-    result.gpu =
-        &for_flag("--gpu", [&]() -> const Gpu& { return catalog.gpu(options.compute.gpu); });
-  }
-  // Without --gpus the tensor group fills the GPU's scale-up domain.
-  result.gpus = options.gpus.value_or(result.gpu->scale_up_domain);
-  if (model.model.active_params <= 0) {
-    return result;
-  }
-  result.rate = resolve_rate(catalog, *result.gpu, model.dtype, options.compute);
-  const Seconds compute = compute_time(prefill_flops(model.model.active_params, options.tokens),
-                                       result.gpus, *result.rate);
-  result.verdict = judge(Strategy::tensor, time.link, time.seconds.low, compute);
-  return result;
+/// What one pass is: "one prefill pass of 4096 tokens" or "one decode step, 8 sequences".
+std::string pass_name(Phase phase) {
+  return phase == Phase::prefill ? "prefill pass" : "decode step";
 }
 
 std::string bandwidth_label(const Link& link) {
   return fmt::format("{} {}", format_range(link.headline_bandwidth),
-                     link.headline_convention == Convention::both_directions_summed
-                         ? "both ways summed"
-                         : "each way");
+                     link.headline_convention == Convention::both_directions_summed ? "both ways"
+                                                                                    : "each way");
 }
 
-/// Columns of the bar drawn beside each wire's time.
-constexpr int bar_width = 20;
-
-Derivations derive(const ResolvedModel& model, std::int64_t tokens,
-                   const TensorParallelTraffic& traffic, const std::vector<WireResult>& results) {
-  const double b = model.dtype.bytes_per_element;
+Derivations derive(const ResolvedModel& model, const TpRequest& request, const TpReport& report) {
+  const TensorParallelTraffic& traffic = report.traffic;
   Derivations d;
   d.push_back({"per all-reduce",
-               fmt::format("2 × {} tokens × {} hidden × {} B", tokens, model.model.hidden, b),
+               fmt::format("2 × {} tokens × {} hidden × {} B", request.tokens, model.model.hidden,
+                           model.dtype.bytes_per_element),
                traffic.per_allreduce.value(), format_count(traffic.per_allreduce.value()) + " B"});
   d.push_back({"per layer",
                fmt::format("{} all-reduces × {} B", traffic.allreduces_per_layer,
                            format_count(traffic.per_allreduce.value())),
                traffic.per_layer.value(), format_count(traffic.per_layer.value()) + " B"});
   d.push_back(
-      {"per prefill pass",
+      {"per " + pass_name(request.phase),
        fmt::format("{} layers × {} B", model.model.layers, format_count(traffic.per_layer.value())),
        traffic.per_pass.value(), format_count(traffic.per_pass.value()) + " B"});
-  for (const WireResult& r : results) {
-    const Link& link = *r.time.link;
-    d.push_back({fmt::format("time on {}", link.id),
+  for (const TpWire& w : report.wires) {
+    const std::string& id = w.link->id;
+    d.push_back({fmt::format("headline on {}", id),
                  fmt::format("{} B / {}", format_count(traffic.per_pass.value()),
-                             format_rate(link.headline_bandwidth.high)),
-                 r.time.seconds.low.value(), format_seconds(r.time.seconds.low)});
-    if (r.verdict) {
-      d.push_back({fmt::format("compute for {}", link.id),
-                   fmt::format("2 × {} params × {} tokens / {} GPUs / ({} × {})",
-                               format_count(model.model.active_params), tokens, r.gpus,
-                               format_flops_rate(r.rate->peak), r.rate->utilization),
-                   r.verdict->compute.value(), format_seconds(r.verdict->compute)});
-      d.push_back({fmt::format("ratio on {}", link.id),
-                   fmt::format("{} / {}", format_seconds(r.verdict->comm),
-                               format_seconds(r.verdict->compute)),
-                   r.verdict->ratio, format_ratio(r.verdict->ratio)});
+                             format_rate(w.link->headline_bandwidth.high)),
+                 w.headline.low.value(), format_seconds(w.headline.low)});
+    if (w.expected) {
+      d.push_back({fmt::format("expected on {}", id),
+                   fmt::format("{} all-reduces × ring all-reduce of {} B over {} GPUs",
+                               traffic.allreduces_per_layer * model.model.layers,
+                               format_count(report.message.value()), w.gpus),
+                   w.expected->value(), format_seconds(*w.expected)});
     }
+    if (!w.verdict) {
+      continue;
+    }
+    const std::string compute =
+        request.phase == Phase::prefill
+            ? fmt::format("2 × {} params × {} tokens / {} GPUs / ({} × {})",
+                          format_count(model.model.active_params), request.tokens, w.gpus,
+                          format_flops_rate(w.rate->peak), w.rate->utilization)
+            : fmt::format("{} params × {} B / {} GPUs / {}", format_count(model.model.total_params),
+                          model.dtype.bytes_per_element, w.gpus, format_rate(w.gpu->hbm_bandwidth));
+    d.push_back({fmt::format("compute for {}", id), compute, w.verdict->compute.value(),
+                 format_seconds(w.verdict->compute)});
+    d.push_back({fmt::format("ratio on {}", id),
+                 fmt::format("{} / {}", format_seconds(w.verdict->comm),
+                             format_seconds(w.verdict->compute)),
+                 w.verdict->ratio, format_ratio(w.verdict->ratio)});
   }
   return d;
 }
 
-void print_table(const Style& style, const ResolvedModel& model, std::int64_t tokens,
-                 const TensorParallelTraffic& traffic, const std::vector<WireResult>& results,
-                 bool gpu_given) {
-  fmt::print("Tensor-parallel all-reduce traffic per GPU, headline model\n");
+void print_table(const Style& style, const ResolvedModel& model, const TpRequest& request,
+                 const TpReport& report, bool gpu_given) {
+  const TensorParallelTraffic& traffic = report.traffic;
+  const std::string pass = pass_name(request.phase);
+  fmt::print("Tensor-parallel all-reduce traffic per GPU\n");
   fmt::print("model   {}: hidden {}, {} layers, {} ({} B per element){}\n", model.model.id,
              model.model.hidden, model.model.layers, model.dtype.id, model.dtype.bytes_per_element,
              model.overridden.empty()
                  ? ""
                  : fmt::format(" [overridden: {}]", fmt::join(model.overridden, ", ")));
-  fmt::print("tokens  {} (one prefill pass)\n\n", tokens);
+  if (request.phase == Phase::prefill) {
+    fmt::print("tokens  {} (one prefill pass)\n\n", request.tokens);
+  } else {
+    fmt::print("batch   {} sequences, one token each (one decode step)\n\n", request.tokens);
+  }
 
   TextTable traffic_table(
       {{"traffic", Align::left}, {"bytes", Align::right}, {"from", Align::left}});
   traffic_table.add_row({"per all-reduce", format_bytes(traffic.per_allreduce),
-                         fmt::format("2 × {} tokens × {} hidden × {} B", tokens, model.model.hidden,
-                                     model.dtype.bytes_per_element)});
+                         fmt::format("2 × {} tokens × {} hidden × {} B", request.tokens,
+                                     model.model.hidden, model.dtype.bytes_per_element)});
   traffic_table.add_row({"per layer", format_bytes(traffic.per_layer),
                          fmt::format("{} all-reduces", traffic.allreduces_per_layer)});
-  traffic_table.add_row({"per prefill pass", format_bytes(traffic.per_pass),
+  traffic_table.add_row({"per " + pass, format_bytes(traffic.per_pass),
                          fmt::format("{} layers", model.model.layers)});
   fmt::print("{}\n", traffic_table.render());
 
-  TextTable wire_table({{"wire", Align::left},
-                        {"tier", Align::left},
-                        {"headline bandwidth per GPU", Align::left},
-                        {"time per pass", Align::right},
-                        {"", Align::left},
-                        {"compute on", Align::left},
-                        {"compute", Align::right},
-                        {"verdict", Align::left}});
-  std::vector<std::string> reasons;
+  TextTable wires({{"wire", Align::left},
+                   {"tier", Align::left},
+                   {"headline bandwidth", Align::left},
+                   {"headline", Align::right},
+                   {"", Align::left},
+                   {"expected", Align::right},
+                   {"crossover", Align::right},
+                   {"compute on", Align::left},
+                   {"compute", Align::right},
+                   {"verdict", Align::left}});
   double slowest = 0;
-  for (const WireResult& r : results) {
-    slowest = std::max(slowest, r.time.seconds.low.value());
+  for (const TpWire& w : report.wires) {
+    slowest = std::max(slowest, w.headline.low.value());
   }
-  for (const WireResult& r : results) {
-    const Link& link = *r.time.link;
-    wire_table.add_row({fmt::format("{} [{}]", link.name, link.id),
-                        std::string(to_string(link.tier)), bandwidth_label(link),
-                        format_range(r.time.seconds),
-                        bar(style, r.time.seconds.low.value(), slowest, bar_width),
-                        fmt::format("{} × {}", r.gpus, r.gpu->id),
-                        r.verdict ? format_seconds(r.verdict->compute) : "-",
-                        r.verdict ? paint(style, r.verdict->level) : "-"});
-    if (r.verdict) {
-      reasons.push_back(
-          fmt::format("  {}: {}", link.id, verdict_reason(Strategy::tensor, &link, *r.verdict)));
+  std::vector<std::string> reasons;
+  std::vector<std::string> unavailable;
+  for (const TpWire& w : report.wires) {
+    const Link& link = *w.link;
+    wires.add_row({link.id, std::string(to_string(link.tier)), bandwidth_label(link),
+                   format_range(w.headline), bar(style, w.headline.low.value(), slowest, bar_width),
+                   w.expected ? format_seconds(*w.expected) : "-",
+                   w.crossover ? format_bytes(*w.crossover) : "-",
+                   fmt::format("{} × {}", w.gpus, w.gpu->id),
+                   w.verdict ? format_seconds(w.verdict->compute) : "-",
+                   w.verdict ? paint(style, w.verdict->level) : "-"});
+    if (w.verdict) {
+      reasons.push_back(fmt::format("  {}: {}", link.id,
+                                    verdict_reason(Strategy::tensor, &link, *w.verdict, pass)));
+    }
+    if (!w.expected) {
+      unavailable.push_back(link.id);
     }
   }
-  fmt::print("{}\n", wire_table.render());
-  fmt::print("time = traffic per pass / headline bandwidth (no latency, no overlap with "
-             "compute); a range gives fast–slow ends.\n");
+  fmt::print("{}\n", wires.render());
+  fmt::print("headline = traffic per {} / headline bandwidth (the seed chapter's model: no "
+             "latency, both directions as the vendor counts them); a range gives fast–slow ends.\n",
+             pass);
+  fmt::print("expected = {} ring all-reduces of {} each over the GPUs, per-direction bandwidth × "
+             "measured efficiency plus per-step latency (see 'icx collective'){}.\n",
+             traffic.allreduces_per_layer * model.model.layers, format_bytes(report.message),
+             unavailable.empty()
+                 ? ""
+                 : fmt::format("; no expected model for {}", fmt::join(unavailable, ", ")));
+  fmt::print("crossover = all-reduce size at which latency and bandwidth terms are equal: "
+             "smaller messages are latency-bound.\n");
   if (reasons.empty()) {
     fmt::print("verdicts need the model's parameter count: pass --params N.\n");
     return;
   }
   std::vector<std::string> assumed;
-  for (const WireResult& r : results) {
-    if (!r.gpu_native && std::ranges::find(assumed, r.gpu->id) == assumed.end()) {
-      assumed.push_back(r.gpu->id);
+  for (const TpWire& w : report.wires) {
+    if (!w.gpu_native && std::ranges::find(assumed, w.gpu->id) == assumed.end()) {
+      assumed.push_back(w.gpu->id);
     }
   }
   const std::string gpu_rule =
-      gpu_given ? fmt::format("{}, as --gpu says", results.front().gpu->id)
+      gpu_given ? fmt::format("{}, as --gpu says", report.wires.front().gpu->id)
                 : fmt::format("the one whose scale-up link is the wire{}",
                               assumed.empty() ? std::string()
                                               : fmt::format(", else {} (change with --gpu)",
                                                             fmt::join(assumed, ", ")));
-  fmt::print("compute = 2 × {} params × {} tokens / GPUs at the GPU's dense {} peak × its "
-             "utilisation (catalog; --mfu); the GPU is {}\n",
-             format_params(model.model.active_params), tokens, results.front().rate->peak_dtype,
-             gpu_rule);
+  if (request.phase == Phase::prefill) {
+    fmt::print("compute = 2 × {} params × {} tokens / GPUs at the GPU's dense {} peak × its "
+               "utilisation (catalog; --mfu); the GPU is {}\n",
+               format_params(model.model.active_params), request.tokens,
+               report.wires.front().rate->peak_dtype, gpu_rule);
+  } else {
+    fmt::print("compute = {} of weights / GPUs / HBM bandwidth (a decode step reads every "
+               "weight once; KV-cache reads not counted); the GPU is {}\n",
+               format_bytes(Bytes::of(model.model.total_params * model.dtype.bytes_per_element)),
+               gpu_rule);
+  }
   fmt::print("verdict: ok ≤ {}× compute (hidden by overlap), marginal ≤ {}×, avoid above or "
-             "off the placement rule\n{}\n",
+             "off the placement rule; the expected time where there is one\n{}\n",
              ok_ratio, marginal_ratio, fmt::join(reasons, "\n"));
 }
 
-Json to_json(const ResolvedModel& model, std::int64_t tokens, const TensorParallelTraffic& traffic,
-             const std::vector<WireResult>& results) {
+Json to_json(const ResolvedModel& model, const TpRequest& request, const TpReport& report) {
+  const TensorParallelTraffic& traffic = report.traffic;
   Json doc = json_document("icx.tp/1");
-  doc["cost_model"] = "headline";
+  doc["phase"] = to_string(request.phase);
   Json& m = doc["model"];
   m["id"] = model.model.id;
   m["hidden"] = model.model.hidden;
   m["layers"] = model.model.layers;
   m["dtype"] = model.dtype.id;
   m["bytes_per_element"] = json_number(model.dtype.bytes_per_element);
+  m["total_params"] = json_number(model.model.total_params);
   m["active_params"] = json_number(model.model.active_params);
   m["overridden"] = model.overridden;
-  doc["tokens"] = tokens;
+  doc["tokens"] = request.tokens;
   Json& t = doc["traffic"];
   t["per_allreduce_bytes"] = json_number(traffic.per_allreduce.value());
+  t["allreduce_message_bytes"] = json_number(report.message.value());
   t["allreduces_per_layer"] = traffic.allreduces_per_layer;
   t["per_layer_bytes"] = json_number(traffic.per_layer.value());
   t["total_bytes"] = json_number(traffic.per_pass.value());
   Json wires = Json::array();
-  for (const WireResult& r : results) {
-    const Link& link = *r.time.link;
-    Json w;
-    w["id"] = link.id;
-    w["name"] = link.name;
-    w["tier"] = to_string(link.tier);
-    w["bandwidth_bytes_per_s"] = json_number(link.headline_bandwidth.high.value());
-    w["bandwidth_convention"] = to_string(link.headline_convention);
-    w["seconds"] = json_number(r.time.seconds.low.value());
+  for (const TpWire& w : report.wires) {
+    const Link& link = *w.link;
+    Json j;
+    j["id"] = link.id;
+    j["name"] = link.name;
+    j["tier"] = to_string(link.tier);
+    j["bandwidth_bytes_per_s"] = json_number(link.headline_bandwidth.high.value());
+    j["bandwidth_convention"] = to_string(link.headline_convention);
+    j["seconds"] = json_number(w.headline.low.value());
     if (link.headline_bandwidth.is_range()) {
-      w["bandwidth_range_bytes_per_s"] = json_range(link.headline_bandwidth);
-      w["seconds_range"] = json_range(r.time.seconds);
+      j["bandwidth_range_bytes_per_s"] = json_range(link.headline_bandwidth);
+      j["seconds_range"] = json_range(w.headline);
     }
+    j["expected_seconds"] = w.expected ? json_number(w.expected->value()) : Json();
+    if (!w.expected) {
+      j["expected_unavailable"] = w.expected_unavailable;
+    }
+    j["crossover_bytes"] = w.crossover ? json_number(w.crossover->value()) : Json();
     Json compute = Json::object();
-    compute["gpu"] = r.gpu->id;
-    compute["gpus"] = r.gpus;
-    if (r.rate) {
-      compute["peak_dtype"] = r.rate->peak_dtype;
-      compute["peak_flop_per_s"] = json_number(r.rate->peak.value());
-      compute["utilization"] = json_number(r.rate->utilization);
+    compute["gpu"] = w.gpu->id;
+    compute["gpus"] = w.gpus;
+    if (w.rate) {
+      compute["peak_dtype"] = w.rate->peak_dtype;
+      compute["peak_flop_per_s"] = json_number(w.rate->peak.value());
+      compute["utilization"] = json_number(w.rate->utilization);
     }
-    w["compute"] = std::move(compute);
-    w["verdict"] = r.verdict ? verdict_json(Strategy::tensor, &link, *r.verdict) : Json();
-    wires.push_back(std::move(w));
+    j["compute"] = std::move(compute);
+    j["verdict"] = w.verdict
+                       ? verdict_json(Strategy::tensor, &link, *w.verdict, pass_name(request.phase))
+                       : Json();
+    wires.push_back(std::move(j));
   }
   doc["wires"] = std::move(wires);
   return doc;
 }
 
 int run_tp(const TpOptions& options) {
+  TpRequest request;
+  request.phase = options.phase == "decode" ? Phase::decode : Phase::prefill;
+  if (request.phase == Phase::prefill && options.batch) {
+    throw UsageError("--batch is for --phase decode; a prefill pass takes --tokens N");
+  }
+  if (request.phase == Phase::decode && options.tokens) {
+    throw UsageError("--tokens is for --phase prefill; a decode step takes --batch N "
+                     "(sequences, one token each)");
+  }
+  request.tokens = request.phase == Phase::prefill ? options.tokens.value_or(default_prefill_tokens)
+                                                   : options.batch.value_or(default_decode_batch);
   const Catalog catalog = load_catalog(options.common);
   const ResolvedModel model = resolve_model(catalog, options.model);
   const std::vector<const Link*> links = chosen_links(catalog, options.wires);
-  const ActivationShape shape{model.model.hidden, model.model.layers,
-                              model.dtype.bytes_per_element};
-  const TensorParallelTraffic traffic = tensor_parallel_traffic(shape, options.tokens);
-  std::vector<WireResult> results;
-  for (const WireTime& time : headline_times(traffic.per_pass, links)) {
-    results.push_back(judge_wire(catalog, options, model, time));
+  request.shape = {model.model.hidden, model.model.layers, model.dtype.bytes_per_element};
+  request.total_params = model.model.total_params;
+  request.active_params = model.model.active_params;
+  request.dtype = &model.dtype;
+  request.gpus = options.gpus;
+  request.utilization = options.compute.mfu;
+  if (!options.compute.gpu.empty()) {
+    request.gpu =
+        &for_flag("--gpu", [&]() -> const Gpu& { return catalog.gpu(options.compute.gpu); });
   }
+  const TpReport report = tensor_parallel_report(catalog, request, links);
   const Style style = style_of(options.common);
-  emit(style, to_json(model, options.tokens, traffic, results), "wires",
-       style.explain ? derive(model, options.tokens, traffic, results) : Derivations{}, [&] {
-         print_table(style, model, options.tokens, traffic, results, !options.compute.gpu.empty());
-       });
+  emit(style, to_json(model, request, report), "wires",
+       style.explain ? derive(model, request, report) : Derivations{},
+       [&] { print_table(style, model, request, report, request.gpu != nullptr); });
   return 0;
 }
 
@@ -280,12 +316,21 @@ int run_tp(const TpOptions& options) {
 Command setup_tp(CLI::App& app) {
   auto options = std::make_shared<TpOptions>();
   CLI::App* sub = app.add_subcommand(
-      "tp", "Tensor-parallel all-reduce traffic of a prefill pass, its time on each wire, and "
-            "a verdict against compute");
+      "tp", "Tensor-parallel all-reduce traffic of a prefill pass or decode step, its time on "
+            "each wire (headline and expected), and a verdict against compute");
   add_model_options(*sub, options->model);
-  sub->add_option("-t,--tokens", options->tokens, "Tokens in the batch being prefilled")
+  sub->add_option("--phase", options->phase,
+                  "prefill (one pass over --tokens) or decode (one step of --batch sequences)")
+      ->type_name("PHASE")
+      ->default_str("prefill")
+      ->check(CLI::IsMember({"prefill", "decode"}));
+  sub->add_option("-t,--tokens", options->tokens, "Tokens in the prefill pass")
       ->type_name("N")
-      ->default_str("4096")
+      ->default_str(std::to_string(default_prefill_tokens))
+      ->check(whole_number(1, limits::max_tokens));
+  sub->add_option("-b,--batch", options->batch, "Sequences in a decode step, one token each")
+      ->type_name("N")
+      ->default_str(std::to_string(default_decode_batch))
       ->check(whole_number(1, limits::max_tokens));
   sub->add_option("-w,--wire", options->wires,
                   "Link ids or aliases, space- or comma-separated (see 'icx links'); 'all' or "
@@ -302,6 +347,7 @@ Command setup_tp(CLI::App& app) {
   sub->footer("Examples:\n"
               "  icx tp --model 70b --tokens 4096 --wire pcie5\n"
               "  icx tp --model 70b --tokens 4096 --wire nvlink4,pcie5 --json\n"
+              "  icx tp --model 70b --phase decode --batch 32 --wire nvlink4 --gpus 8\n"
               "  icx tp --model 70b --wire pcie5 --gpu l40s --gpus 4\n"
               "  icx tp --hidden 8192 --layers 80 --params 70e9 --dtype bf16 --tokens 4096\n"
               "  icx tp --model 70b --dtype fp8          (every wire, fastest first)\n"

@@ -36,16 +36,18 @@ std::string_view consequence(Level level) {
 
 } // namespace
 
-std::string verdict_reason(Strategy strategy, const Link* wire, const Verdict& verdict) {
+std::string verdict_reason(Strategy strategy, const Link* wire, const Verdict& verdict,
+                           std::string_view phase) {
   if (strategy == Strategy::data) {
     return "replicas exchange nothing";
   }
   if (wire == nullptr || verdict.comm.value() <= 0) {
     return "no traffic crosses a wire";
   }
-  const std::string numbers = fmt::format(
-      "{} of {} vs {} of compute per prefill ({})", format_seconds(verdict.comm),
-      traffic_kind(strategy), format_seconds(verdict.compute), format_ratio(verdict.ratio));
+  const std::string numbers =
+      fmt::format("{} of {} ({} model) vs {} of compute per {} ({})", format_seconds(verdict.comm),
+                  traffic_kind(strategy), verdict.expected_model ? "expected" : "headline",
+                  format_seconds(verdict.compute), phase, format_ratio(verdict.ratio));
   if (verdict.breaks_rule) {
     return fmt::format("{} parallel belongs on a scale-up (NVLink) link, not a {} link like "
                        "{}: {}",
@@ -54,11 +56,13 @@ std::string verdict_reason(Strategy strategy, const Link* wire, const Verdict& v
   return fmt::format("{}: {}", numbers, consequence(verdict.level));
 }
 
-Json verdict_json(Strategy strategy, const Link* wire, const Verdict& verdict) {
+Json verdict_json(Strategy strategy, const Link* wire, const Verdict& verdict,
+                  std::string_view phase) {
   Json json = Json::object();
   json["level"] = to_string(verdict.level);
-  json["reason"] = verdict_reason(strategy, wire, verdict);
+  json["reason"] = verdict_reason(strategy, wire, verdict, phase);
   json["comm_seconds"] = json_number(verdict.comm.value());
+  json["comm_model"] = verdict.expected_model ? "expected" : "headline";
   json["compute_seconds"] = json_number(verdict.compute.value());
   json["ratio"] = json_number(verdict.ratio);
   json["breaks_placement_rule"] = verdict.breaks_rule;

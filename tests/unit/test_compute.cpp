@@ -39,14 +39,14 @@ TEST(Compute, NarrowDtypeFallsBackToTheNextWiderPeak) {
 }
 
 TEST(Compute, NoWideEnoughPeakIsAnError) {
-  const Gpu gpu = make_gpu("nvlink4", 8);  // bf16 only
+  const Gpu gpu = make_gpu("nvlink4", 8); // bf16 only
   EXPECT_THROW((void)compute_rate(gpu, dtypes[0], dtypes, 0.5), InputError);
 }
 
 TEST(Compute, DecodeStepReadsEveryWeightOnce) {
   // 140 GB over 8 GPUs at 3.35 TB/s each: 17.5e9 / 3.35e12 s.
-  EXPECT_NEAR(decode_step_time(Bytes::of(140e9), 8, gigabytes_per_second(3350)).value(),
-              5.2239e-3, 1e-7);
+  EXPECT_NEAR(decode_step_time(Bytes::of(140e9), 8, gigabytes_per_second(3350)).value(), 5.2239e-3,
+              1e-7);
 }
 
 TEST(Compute, GpuForLinkPrefersNativeThenReference) {

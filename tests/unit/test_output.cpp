@@ -16,13 +16,15 @@ TEST(Csv, FlattensNestedObjectsAndQuotesWhenNeeded) {
                           "\"x\"\"y\",,,,1;2,\r\n");
 }
 
-TEST(Csv, EmptyRowsGiveAnEmptyHeader) { EXPECT_EQ(to_csv(Json::array()), "\r\n"); }
+TEST(Csv, EmptyRowsGiveAnEmptyHeader) {
+  EXPECT_EQ(to_csv(Json::array()), "\r\n");
+}
 
 TEST(Bar, ScalesToTheMaximumInEighths) {
   const Style unicode{Format::table, false, false, false};
   EXPECT_EQ(bar(unicode, 10, 10, 4), "████");
   EXPECT_EQ(bar(unicode, 5, 10, 4), "██");
-  EXPECT_EQ(bar(unicode, 1, 16, 4), "▎");  // 1/16 of 4 columns × 8 = 2 eighths: ▎
+  EXPECT_EQ(bar(unicode, 1, 16, 4), "▎"); // 1/16 of 4 columns × 8 = 2 eighths: ▎
 }
 
 TEST(Bar, AsciiUsesWholeColumnsAndNeverVanishes) {
@@ -40,7 +42,7 @@ TEST(Paint, ColoursOnlyWhenAsked) {
   const std::string painted = paint(color, Level::ok);
   EXPECT_NE(painted, "ok");
   EXPECT_NE(painted.find("ok"), std::string::npos);
-  EXPECT_EQ(display_width(painted), 2U);  // escape sequences take no columns
+  EXPECT_EQ(display_width(painted), 2U); // escape sequences take no columns
 }
 
 } // namespace

@@ -68,8 +68,7 @@ TEST_F(PlacementTest, SeedRulePipelineAcrossNodesWhenOneNodeCannotHoldIt) {
 
 TEST_F(PlacementTest, TensorParallelAcrossNodesIsFlagged) {
   const Model model = make_dense(8192, 80, 70e9, 64);
-  const Placement p =
-      evaluate_layout(cluster(16, 8, nvlink), workload(model), Layout{16, 1, 1, 1});
+  const Placement p = evaluate_layout(cluster(16, 8, nvlink), workload(model), Layout{16, 1, 1, 1});
   const StrategyCost& tp = p.strategies[0];
   EXPECT_TRUE(tp.crosses_domain);
   EXPECT_EQ(tp.wire, &ndr);
@@ -92,7 +91,8 @@ TEST_F(PlacementTest, Nvl72KeepsLargeGroupsOnNvlink) {
   const Cluster part{&gpu, 64, 72, 72, &nvlink5, &ndr};
   Model m128 = model;
   m128.attention_heads = 128;
-  EXPECT_FALSE(evaluate_layout(part, workload(m128), Layout{64, 1, 1, 1}).strategies[0].crosses_domain);
+  EXPECT_FALSE(
+      evaluate_layout(part, workload(m128), Layout{64, 1, 1, 1}).strategies[0].crosses_domain);
 }
 
 TEST_F(PlacementTest, MoeUsesExpertParallelInsideTheDomain) {
@@ -122,7 +122,7 @@ TEST_F(PlacementTest, PcieOnlyNodeShardsWithPipelineNotTensor) {
   const Model model = make_dense(8192, 80, 70e9, 64);
   const Layout layout = recommend_layout(cluster(8, 8, pcie), workload(model));
   EXPECT_EQ(layout.tp, 1);
-  EXPECT_EQ(layout.pp, 4);  // 140 GB / 4 = 35 GB fits 64 GB
+  EXPECT_EQ(layout.pp, 4); // 140 GB / 4 = 35 GB fits 64 GB
   EXPECT_EQ(layout.dp, 2);
   const Placement p = evaluate_layout(cluster(8, 8, pcie), workload(model), layout);
   EXPECT_EQ(p.strategies[2].wire, &pcie);
@@ -134,9 +134,9 @@ TEST_F(PlacementTest, BadLayoutsAreErrors) {
   EXPECT_THROW((void)evaluate_layout(cluster(16, 8, nvlink), workload(model), Layout{3, 1, 1, 5}),
                InputError);
   EXPECT_THROW((void)evaluate_layout(cluster(6, 8, nvlink), workload(model), Layout{3, 1, 1, 2}),
-               InputError);  // 3 does not divide 64 heads
+               InputError); // 3 does not divide 64 heads
   EXPECT_THROW((void)evaluate_layout(cluster(8, 8, nvlink), workload(model), Layout{1, 1, 2, 4}),
-               InputError);  // expert parallel on a dense model
+               InputError); // expert parallel on a dense model
 }
 
 } // namespace

@@ -56,8 +56,7 @@ TEST(Verdict, SeedTensorParallelOverPcieIsAvoid) {
 
 TEST(Verdict, RuleBreakIsAvoidEvenWhenCheap) {
   const Link ib = make_link("ib", Tier::scale_out, 50);
-  EXPECT_EQ(judge(Strategy::tensor, &ib, Seconds::of(0.001), Seconds::of(1)).level,
-            Level::avoid);
+  EXPECT_EQ(judge(Strategy::tensor, &ib, Seconds::of(0.001), Seconds::of(1)).level, Level::avoid);
   EXPECT_EQ(judge(Strategy::pipeline, &ib, Seconds::of(0.001), Seconds::of(1)).level, Level::ok);
 }
 

@@ -1,0 +1,26 @@
+// Communication time of a strategy's collectives under both cost models, so a verdict can
+// use the expected model where the link has one and the headline model elsewhere.
+#pragma once
+
+#include <optional>
+
+#include "icx/catalog.hpp"
+#include "icx/collectives.hpp"
+#include "icx/units.hpp"
+
+namespace icx {
+
+struct CommTime {
+  /// The headline model's time for the strategy's headline traffic.
+  Seconds headline;
+  /// The expected model's time; absent when the link has no expected-model parameters.
+  std::optional<Seconds> expected;
+  /// The time a verdict weighs: expected where available, else headline.
+  [[nodiscard]] Seconds judged() const { return expected.value_or(headline); }
+};
+
+/// `headline_bytes` at the link's headline bandwidth, and `count` collectives like `one`
+/// under the expected model (none for a group under two GPUs).
+CommTime comm_time(const Link& link, Bytes headline_bytes, const CollectiveRequest& one, int count);
+
+} // namespace icx

@@ -1,0 +1,96 @@
+#include "icx/tp_report.hpp"
+
+#include <vector>
+
+#include <gtest/gtest.h>
+
+namespace icx {
+namespace {
+
+// An NVLink-4-like link with expected-model parameters and a PCIe-like link without; a GPU
+// native to the first and a reference GPU.
+Catalog catalog() {
+  Catalog c;
+  c.overlay_text(R"({"dtypes": [{"id": "bf16", "name": "B", "bytes_per_element": 2, "source": "s"}],
+    "links": [
+      {"id": "nv", "name": "NV", "connects": "c", "tier": "scale-up", "headline_GBps": 900,
+       "headline_convention": "both-directions-summed", "per_direction_GBps": 450,
+       "latency_us": 1, "source": "s",
+       "expected": {"efficiency": 0.8, "step_latency_us": 2, "ramp_us": 100,
+                    "small_message_slowdown": 1, "source": "s"}},
+      {"id": "pc", "name": "PC", "connects": "c", "tier": "host", "headline_GBps": 64,
+       "headline_convention": "each-way", "per_direction_GBps": 64, "latency_us": 1,
+       "source": "s"}],
+    "gpus": [{"id": "g", "name": "G", "hbm_GB": 80, "hbm_bandwidth_GBps": 3000,
+              "dense_tflops": {"bf16": 1000}, "scale_up_link": "nv", "scale_up_domain": 8,
+              "achievable_mfu": 0.5, "reference": true, "source": "s"}]})",
+                 "test.json");
+  return c;
+}
+
+TpRequest seed_request(const Catalog& c) {
+  TpRequest r;
+  r.shape = {8192, 80, 2.0};
+  r.total_params = 70e9;
+  r.active_params = 70e9;
+  r.dtype = &c.dtype("bf16");
+  r.tokens = 4096;
+  return r;
+}
+
+TEST(TpReport, HeadlineAndExpectedSideBySide) {
+  const Catalog c = catalog();
+  const std::vector<const Link*> links{&c.link("nv"), &c.link("pc")};
+  const TpReport report = tensor_parallel_report(c, seed_request(c), links);
+  EXPECT_EQ(report.message.value(), 4096.0 * 8192 * 2);
+  ASSERT_EQ(report.wires.size(), 2U);
+  const TpWire& nv = report.wires[0];
+  EXPECT_DOUBLE_EQ(nv.headline.low.value(), 21474836480.0 / 900e9);
+  // One ring all-reduce of S = 67,108,864 B over 8 GPUs: tb = 2·7/8·S / (450e9 · 0.8) =
+  // 326.2 µs; L = 14 steps × 2 µs; ramp term 100 µs · tb / (tb + 100 µs / 1).
+  const double tb = 1.75 * 67108864.0 / (450e9 * 0.8);
+  const double one = 28e-6 + tb + 100e-6 * tb / (tb + 100e-6);
+  ASSERT_TRUE(nv.expected.has_value());
+  EXPECT_NEAR(nv.expected->value(), 160 * one, 1e-9);
+  // Crossover: L = wire_factor · S / (bandwidth · efficiency) at S = 28 µs · 360e9 / 1.75.
+  ASSERT_TRUE(nv.crossover.has_value());
+  EXPECT_NEAR(nv.crossover->value(), 28e-6 * 360e9 / 1.75, 1.0);
+  // The verdict weighs the expected time: 2 × 70e9 × 4096 / 8 / (1e15 × 0.5) s of compute.
+  ASSERT_TRUE(nv.verdict.has_value());
+  EXPECT_TRUE(nv.verdict->expected_model);
+  EXPECT_NEAR(nv.verdict->compute.value(), 2 * 70e9 * 4096 / 8 / 5e14, 1e-12);
+  EXPECT_NEAR(nv.verdict->ratio, 160 * one / (2 * 70e9 * 4096 / 8 / 5e14), 1e-9);
+
+  const TpWire& pc = report.wires[1];
+  EXPECT_FALSE(pc.expected.has_value());
+  EXPECT_FALSE(pc.expected_unavailable.empty());
+  EXPECT_FALSE(pc.verdict->expected_model);
+  EXPECT_DOUBLE_EQ(pc.verdict->comm.value(), 21474836480.0 / 64e9);
+  EXPECT_EQ(pc.gpu->id, "g"); // no GPU is native to pc: the reference GPU
+  EXPECT_FALSE(pc.gpu_native);
+}
+
+TEST(TpReport, DecodeIsMemoryBound) {
+  const Catalog c = catalog();
+  TpRequest r = seed_request(c);
+  r.phase = Phase::decode;
+  r.tokens = 1;
+  const std::vector<const Link*> links{&c.link("nv")};
+  const TpReport report = tensor_parallel_report(c, r, links);
+  // 70e9 params × 2 B read by 8 GPUs at 3 TB/s each.
+  EXPECT_NEAR(report.wires[0].verdict->compute.value(), 140e9 / 8 / 3e12, 1e-12);
+  // Decode all-reduces of 16 KiB sit far below the crossover: latency-bound.
+  EXPECT_LT(report.message.value(), report.wires[0].crossover->value());
+}
+
+TEST(TpReport, NoParametersNoVerdict) {
+  const Catalog c = catalog();
+  TpRequest r = seed_request(c);
+  r.total_params = 0;
+  r.active_params = 0;
+  const std::vector<const Link*> links{&c.link("pc")};
+  EXPECT_FALSE(tensor_parallel_report(c, r, links).wires[0].verdict.has_value());
+}
+
+} // namespace
+} // namespace icx
