@@ -30,8 +30,8 @@ set(CPACK_STRIP_FILES ON)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_MAINTAINER "The icx developers")
 set(CPACK_DEBIAN_PACKAGE_SECTION utils)
+# The summary above is the synopsis line; this is the extended description under it.
 string(CONCAT CPACK_DEBIAN_PACKAGE_DESCRIPTION
-    "${PROJECT_DESCRIPTION}\n"
     "icx answers what the wire between GPUs costs when a large language model is split\n"
     "over them (tensor, expert, pipeline parallelism), how long loading or offloading\n"
     "weights takes over the host link, and whether a layout is a good idea. Every figure\n"

@@ -156,9 +156,7 @@ Model read_hf_config(std::string_view text, const std::string& origin) {
   Model model;
   model.id = origin;
   model.name = "Hugging Face config " + origin;
-  model.source = "Hugging Face config.json " + origin +
-                 "; parameters counted from the "
-                 "architecture";
+  model.source = "Hugging Face config.json; parameters counted from its architecture";
   model.origin = origin;
   model.hidden = reader.whole("hidden_size", 1, limits::max_hidden);
   model.layers = reader.whole("num_hidden_layers", 1, limits::max_layers);
