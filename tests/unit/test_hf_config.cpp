@@ -1,5 +1,6 @@
 #include "icx/hf_config.hpp"
 
+#include <cmath>
 #include <string>
 
 #include <gtest/gtest.h>
