@@ -4,6 +4,8 @@
 #   test              runs every test (unit, golden, install smoke test)
 #   sanitize          builds with ASan+UBSan and runs every test under them
 #   fuzz [SECONDS]    builds the libFuzzer targets with clang and runs each for SECONDS (60)
+#   package           builds the release .deb with CPack, checks its contents, unpacks it into a
+#                     scratch root and runs the unpacked icx from an empty directory
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -13,9 +15,10 @@ mode=${1:-run}
 packages=(cmake make g++ libcli11-dev nlohmann-json3-dev libfmt-dev libgtest-dev)
 case "$mode" in
   fuzz) packages+=(clang libclang-rt-dev) ;;
+  package) packages+=(dpkg-dev file) ;;
   run | test | sanitize) ;;
   *)
-    echo "usage: bash cmake/bootstrap.sh [run|test|sanitize|fuzz [SECONDS]]" >&2
+    echo "usage: bash cmake/bootstrap.sh [run|test|sanitize|fuzz [SECONDS]|package]" >&2
     exit 2
     ;;
 esac
@@ -63,5 +66,36 @@ case "$mode" in
       "$target" "$corpus" "${seeds[@]}" -max_total_time="$seconds" -print_final_stats=1 2>&1 |
         tail -n 12
     done
+    ;;
+  package)
+    build release
+    rm -f build/release/icx_*.deb
+    (cd build/release && cpack -G DEB >/dev/null)
+    deb=$(ls build/release/icx_*.deb)
+    echo "Built $deb"
+    dpkg-deb --field "$deb" Package Version Architecture Maintainer Depends
+    contents=$(dpkg-deb --contents "$deb")
+    for file in ./usr/bin/icx ./usr/share/man/man1/icx.1 ./usr/share/bash-completion/completions/icx \
+      ./usr/share/zsh/site-functions/_icx ./usr/share/doc/icx/README.md; do
+      grep -q " $file\$" <<<"$contents" || { echo "package lacks $file" >&2; exit 1; }
+    done
+    # Every dependency must be satisfiable on this (Debian) machine.
+    dpkg-deb --field "$deb" Depends | tr ',' '\n' | sed 's/^ *\([^ ]*\).*/\1/' |
+      while read -r dependency; do
+        dpkg-query -W -f='${Status}' "$dependency" 2>/dev/null | grep -q "install ok installed" ||
+          { echo "dependency $dependency is not installed" >&2; exit 1; }
+      done
+    scratch=$(mktemp -d)
+    trap 'rm -rf "$scratch"' EXIT
+    dpkg -x "$deb" "$scratch/root"
+    mkdir "$scratch/empty"
+    output=$(cd "$scratch/empty" && "$scratch/root/usr/bin/icx" tp --model 70b --tokens 4096 --wire pcie5)
+    echo "$output"
+    grep -q "336 ms" <<<"$output" || { echo "unpacked icx printed an unexpected result" >&2; exit 1; }
+    if command -v man >/dev/null; then
+      man -l "$scratch/root/usr/share/man/man1/icx.1" >/dev/null 2>&1 ||
+        { echo "man cannot format the packaged page" >&2; exit 1; }
+    fi
+    echo "Package OK: $deb"
     ;;
 esac

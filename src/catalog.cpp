@@ -1,11 +1,7 @@
 #include "icx/catalog.hpp"
 
 #include <algorithm>
-#include <cerrno>
-#include <fstream>
 #include <map>
-#include <sstream>
-#include <system_error>
 
 #include <fmt/format.h>
 
@@ -13,6 +9,7 @@
 #include "embedded_catalog.hpp"
 #include "icx/error.hpp"
 #include "icx/lookup.hpp"
+#include "json_reader.hpp"
 
 namespace icx {
 
@@ -121,25 +118,7 @@ void Catalog::overlay_text(std::string_view text, const std::string& origin) {
 }
 
 void Catalog::overlay_file(const std::filesystem::path& path) {
-  const std::string origin = path.string();
-  std::error_code error;
-  if (std::filesystem::is_directory(path, error)) {
-    throw CatalogError(origin + ": is a directory; expected a JSON catalog file");
-  }
-  errno = 0;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    const int code = errno;
-    throw CatalogError(
-        fmt::format("{}: cannot open: {}", origin,
-                    code == 0 ? "unknown error" : std::generic_category().message(code)));
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) {
-    throw CatalogError(origin + ": read error");
-  }
-  overlay_text(text.str(), origin);
+  overlay_text(detail::read_text_file(path, "a JSON catalog file"), path.string());
 }
 
 void Catalog::check_references() const {

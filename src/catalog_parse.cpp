@@ -225,21 +225,10 @@ std::vector<T> read_array(const json& document, std::string_view key, const std:
   return entries;
 }
 
-std::string strip_exception_prefix(const std::string& what) {
-  const auto end = what.find("] ");
-  return end == std::string::npos ? what : what.substr(end + 2);
-}
-
 } // namespace
 
 CatalogEntries parse_catalog(std::string_view text, const std::string& origin) {
-  json document;
-  try {
-    document = json::parse(text);
-  } catch (const json::exception& error) { // parse_error, or out_of_range for 1e400
-    throw CatalogError(
-        fmt::format("{}: invalid JSON: {}", origin, strip_exception_prefix(error.what())));
-  }
+  const json document = parse_document(text, origin);
   if (!document.is_object()) {
     fail_at(origin, json::json_pointer(),
             "expected an object of catalog sections (\"links\", \"gpus\", …), got " +

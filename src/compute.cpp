@@ -15,8 +15,10 @@ ComputeRate compute_rate(const Gpu& gpu, const Dtype& dtype, std::span<const Dty
   ComputeRate rate{&gpu, {}, {}, utilization};
   double best_width = std::numeric_limits<double>::infinity();
   for (const auto& [peak_dtype, peak] : gpu.dense_peak) {
-    const auto entry = std::ranges::find_if(
-        dtypes, [&](const Dtype& d) { return fold_case(d.id) == fold_case(peak_dtype); });
+    // clang 14 cannot capture a structured binding in a lambda.
+    const std::string peak_id = fold_case(peak_dtype);
+    const auto entry =
+        std::ranges::find_if(dtypes, [&](const Dtype& d) { return fold_case(d.id) == peak_id; });
     if (entry == dtypes.end()) {
       continue;
     }

@@ -1,6 +1,10 @@
 #include "json_reader.hpp"
 
+#include <cerrno>
 #include <cmath>
+#include <fstream>
+#include <sstream>
+#include <system_error>
 
 #include <fmt/format.h>
 
@@ -14,6 +18,46 @@ void fail_at(const std::string& origin, const json::json_pointer& pointer,
              const std::string& reason) {
   const std::string where = pointer.empty() ? std::string("(document)") : pointer.to_string();
   throw CatalogError(fmt::format("{}: {}: {}", origin, where, reason));
+}
+
+namespace {
+
+std::string strip_exception_prefix(const std::string& what) {
+  const auto end = what.find("] ");
+  return end == std::string::npos ? what : what.substr(end + 2);
+}
+
+} // namespace
+
+json parse_document(std::string_view text, const std::string& origin) {
+  try {
+    return json::parse(text);
+  } catch (const json::exception& error) { // parse_error, or out_of_range for 1e400
+    throw CatalogError(
+        fmt::format("{}: invalid JSON: {}", origin, strip_exception_prefix(error.what())));
+  }
+}
+
+std::string read_text_file(const std::filesystem::path& path, std::string_view expected) {
+  const std::string origin = path.string();
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error)) {
+    throw CatalogError(fmt::format("{}: is a directory; expected {}", origin, expected));
+  }
+  errno = 0;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    const int code = errno;
+    throw CatalogError(
+        fmt::format("{}: cannot open: {}", origin,
+                    code == 0 ? "unknown error" : std::generic_category().message(code)));
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) {
+    throw CatalogError(origin + ": read error");
+  }
+  return text.str();
 }
 
 std::string describe(const json& value) {
@@ -42,6 +86,11 @@ ObjectReader::ObjectReader(const json& object, json::json_pointer pointer, std::
 
 bool ObjectReader::has(std::string_view key) const {
   return object_.contains(key);
+}
+
+bool ObjectReader::has_value(std::string_view key) const {
+  const auto found = object_.find(key);
+  return found != object_.end() && !found->is_null();
 }
 
 json::json_pointer ObjectReader::pointer_to(std::string_view key) const {

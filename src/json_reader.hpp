@@ -2,6 +2,7 @@
 // with the file name and the JSON Pointer of the offending value.
 #pragma once
 
+#include <filesystem>
 #include <initializer_list>
 #include <set>
 #include <string>
@@ -22,6 +23,8 @@ public:
                std::string origin);
 
   [[nodiscard]] bool has(std::string_view key) const;
+  /// Present and not null (configs often write null for "not used").
+  [[nodiscard]] bool has_value(std::string_view key) const;
   /// A required non-empty string.
   std::string text(std::string_view key);
   /// An optional array of non-empty strings.
@@ -69,6 +72,13 @@ private:
   std::string origin_;
   std::set<std::string, std::less<>> seen_;
 };
+
+/// Parses a whole document; throws CatalogError "origin: invalid JSON: …".
+nlohmann::json parse_document(std::string_view text, const std::string& origin);
+
+/// The whole content of a file; throws CatalogError "path: cannot open: …", or "path: is a
+/// directory; expected `expected`".
+std::string read_text_file(const std::filesystem::path& path, std::string_view expected);
 
 /// Throws CatalogError "origin: pointer: reason".
 [[noreturn]] void fail_at(const std::string& origin, const nlohmann::json::json_pointer& pointer,

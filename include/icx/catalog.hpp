@@ -109,6 +109,30 @@ struct Model : Entry {
   int experts = 0;
   int experts_per_token = 0;
   [[nodiscard]] bool is_moe() const { return experts > 0; }
+
+  // Architecture details a Hugging Face config gives and the catalog need not: what
+  // count_parameters (icx/parameter_count.hpp) reads. Zero means "not used" or "as above".
+
+  /// The output projection shares the input embedding's weights.
+  bool tie_word_embeddings = false;
+  /// Intermediate size of one routed expert; 0: intermediate_size.
+  int moe_intermediate_size = 0;
+  /// Leading layers with a dense MLP instead of experts (DeepSeek's first_k_dense_replace).
+  int first_dense_layers = 0;
+  /// Always-active experts per MoE layer, each of the routed experts' size.
+  int shared_experts = 0;
+  /// Total intermediate size of the shared experts, when given as one figure (Qwen-MoE).
+  int shared_expert_intermediate_size = 0;
+  /// Multi-head latent attention (DeepSeek-V2/V3): low-rank query and key-value projections.
+  struct LatentAttention {
+    /// 0: the query is projected directly, without a low-rank step.
+    int q_lora_rank = 0;
+    int kv_lora_rank = 0;
+    int qk_rope_head_dim = 0;
+    int qk_nope_head_dim = 0;
+    int v_head_dim = 0;
+  };
+  std::optional<LatentAttention> latent_attention;
 };
 
 struct Dtype : Entry {

@@ -262,7 +262,8 @@ Command setup_coldstart(CLI::App& app) {
               "  icx coldstart --model 70b\n"
               "  icx coldstart --model 70b --dtype fp8 --gpus 8 --from nvme-gen4\n"
               "  icx coldstart --model 405b --gpus 16 --gpus-per-node 8 --from nvme-raid0\n"
-              "  icx coldstart --model 70b --wire nvlink-c2c --budget 1 --json\n\n"
+              "  icx coldstart --model 70b --wire nvlink-c2c --budget 1 --json\n"
+              "  icx coldstart --hf-config path/to/config.json --gpus 8\n\n"
               "Exit status: 0 the floor fits the budget (or no --budget), 3 it does not, 2 bad "
               "input.");
   return {sub, [options] { return run_coldstart(*options); }};

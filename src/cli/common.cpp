@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "icx/error.hpp"
+#include "icx/hf_config.hpp"
 #include "icx/limits.hpp"
 
 namespace icx::cli {
@@ -54,6 +55,10 @@ Catalog load_catalog(const CommonOptions& options) {
 void add_model_options(CLI::App& app, ModelOptions& options) {
   app.add_option("-m,--model", options.model, "Catalog model id or alias (see 'icx models')")
       ->type_name("ID");
+  app.add_option("--hf-config", options.hf_config,
+                 "Hugging Face config.json describing the model (instead of --model); "
+                 "parameters are counted from its architecture")
+      ->type_name("PATH");
   app.add_option("--hidden", options.hidden,
                  "Hidden size; with --layers describes a custom model, with --model overrides it")
       ->type_name("N")
@@ -72,9 +77,33 @@ void add_model_options(CLI::App& app, ModelOptions& options) {
       ->type_name("ID");
 }
 
+namespace {
+
+Model read_hf_config_flag(const ModelOptions& options) {
+  if (!options.model.empty()) {
+    throw UsageError("--hf-config: cannot be combined with --model; describe the model with one "
+                     "of them");
+  }
+  try {
+    Model model = read_hf_config_file(options.hf_config);
+    if (model.default_dtype.empty() && options.dtype.empty()) {
+      throw UsageError(fmt::format("--hf-config {}: the config names no dtype (torch_dtype or "
+                                   "dtype); give --dtype ID, e.g. --dtype bf16",
+                                   options.hf_config));
+    }
+    return model;
+  } catch (const CatalogError& error) {
+    throw CatalogError(std::string("--hf-config ") + error.what());
+  }
+}
+
+} // namespace
+
 ResolvedModel resolve_model(const Catalog& catalog, const ModelOptions& options) {
   ResolvedModel resolved;
-  if (!options.model.empty()) {
+  if (!options.hf_config.empty()) {
+    resolved.model = read_hf_config_flag(options);
+  } else if (!options.model.empty()) {
     resolved.model = for_flag("--model", [&] { return catalog.model(options.model); });
   } else if (options.hidden && options.layers) {
     resolved.model.id = "custom";
@@ -82,7 +111,7 @@ ResolvedModel resolve_model(const Catalog& catalog, const ModelOptions& options)
     resolved.model.default_dtype = "bf16";
   } else {
     throw UsageError("no model given: use --model ID (e.g. --model 70b; see 'icx models'), "
-                     "or --hidden N --layers N for a custom model");
+                     "--hf-config PATH, or --hidden N --layers N for a custom model");
   }
   if (options.hidden) {
     if (!resolved.custom()) {

@@ -42,6 +42,8 @@ Catalog load_catalog(const CommonOptions& options);
 
 struct ModelOptions {
   std::string model;
+  /// A Hugging Face config.json describing the model instead of a catalog id.
+  std::string hf_config;
   std::optional<int> hidden;
   std::optional<int> layers;
   std::optional<double> params;
@@ -50,8 +52,8 @@ struct ModelOptions {
 
 void add_model_options(CLI::App& app, ModelOptions& options);
 
-/// A model as the user described it: a catalog model, maybe with fields overridden, or a
-/// custom one from --hidden and --layers.
+/// A model as the user described it: a catalog model or a Hugging Face config, maybe with
+/// fields overridden, or a custom one from --hidden and --layers.
 struct ResolvedModel {
   Model model;
   Dtype dtype;

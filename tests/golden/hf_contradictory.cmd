@@ -1,0 +1,2 @@
+args: coldstart --hf-config hf/contradictory.json
+exit: 2

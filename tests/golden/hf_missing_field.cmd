@@ -1,0 +1,2 @@
+args: tp --hf-config hf/missing_field.json
+exit: 2

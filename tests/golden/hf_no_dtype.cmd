@@ -1,0 +1,2 @@
+args: tp --hf-config hf/no_dtype.json --json
+exit: 2

@@ -1,0 +1,203 @@
+#include "icx/hf_config.hpp"
+
+#include <cmath>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "icx/error.hpp"
+
+namespace icx {
+namespace {
+
+const std::string hf_dir = std::string(ICX_TEST_DATA_DIR) + "/hf/";
+
+/// |actual / published − 1|, the relative error against a published parameter count.
+double relative_error(double actual, double published) {
+  return std::abs(actual / published - 1.0);
+}
+
+constexpr double published_tolerance = 0.02;
+
+// Llama 3.1 8B: 8,030,261,248 parameters = the safetensors index's total_size 16,060,522,496 B
+// / 2 B (meta-llama/Llama-3.1-8B on Hugging Face); "8B" / 8.03B on its model card.
+TEST(HfConfig, Llama31_8B) {
+  const Model model = read_hf_config_file(hf_dir + "llama-3.1-8b.json");
+  EXPECT_EQ(model.hidden, 4096);
+  EXPECT_EQ(model.layers, 32);
+  EXPECT_EQ(model.attention_heads, 32);
+  EXPECT_EQ(model.kv_heads, 8);
+  EXPECT_EQ(model.head_dim, 128); // hidden / heads: the config gives no head_dim
+  EXPECT_EQ(model.default_dtype, "bf16");
+  EXPECT_FALSE(model.is_moe());
+  EXPECT_LT(relative_error(model.total_params, 8.03e9), published_tolerance);
+  EXPECT_DOUBLE_EQ(model.total_params, 8'030'261'248);
+  EXPECT_DOUBLE_EQ(model.active_params, model.total_params);
+}
+
+// Llama 3.1 70B: 70,553,706,496 parameters = total_size 141,107,412,992 B / 2 B in the
+// safetensors index (meta-llama/Llama-3.1-70B on Hugging Face); 70.55B.
+TEST(HfConfig, Llama31_70B) {
+  const Model model = read_hf_config_file(hf_dir + "llama-3.1-70b.json");
+  EXPECT_EQ(model.hidden, 8192);
+  EXPECT_EQ(model.layers, 80);
+  EXPECT_LT(relative_error(model.total_params, 70.55e9), published_tolerance);
+  EXPECT_DOUBLE_EQ(model.total_params, 70'553'706'496);
+}
+
+// Mixtral 8x7B: 46.7B total, 12.9B used per token (Mistral AI, "Mixtral of experts", 11 Dec
+// 2023 announcement; rounded to 47B and 13B in Jiang et al., arXiv:2401.04088).
+TEST(HfConfig, Mixtral8x7B) {
+  const Model model = read_hf_config_file(hf_dir + "mixtral-8x7b.json");
+  EXPECT_EQ(model.experts, 8);
+  EXPECT_EQ(model.experts_per_token, 2);
+  EXPECT_EQ(model.default_dtype, "bf16");
+  EXPECT_LT(relative_error(model.total_params, 46.7e9), published_tolerance);
+  EXPECT_LT(relative_error(model.active_params, 12.9e9), published_tolerance);
+}
+
+// DeepSeek-V3: 671B total, 37B activated per token (DeepSeek-V3 Technical Report,
+// arXiv:2412.19437, abstract). The Hugging Face checkpoint holds 685B: the 671B main model
+// plus a 14B multi-token-prediction module, which a config's num_nextn_predict_layers adds
+// and icx leaves out (README_WEIGHTS.md in deepseek-ai/DeepSeek-V3).
+TEST(HfConfig, DeepSeekV3) {
+  const Model model = read_hf_config_file(hf_dir + "deepseek-v3.json");
+  EXPECT_EQ(model.hidden, 7168);
+  EXPECT_EQ(model.layers, 61);
+  EXPECT_EQ(model.experts, 256);
+  EXPECT_EQ(model.experts_per_token, 8);
+  EXPECT_EQ(model.first_dense_layers, 3);
+  EXPECT_EQ(model.shared_experts, 1);
+  EXPECT_EQ(model.moe_intermediate_size, 2048);
+  ASSERT_TRUE(model.latent_attention.has_value());
+  EXPECT_EQ(model.latent_attention->kv_lora_rank, 512);
+  EXPECT_EQ(model.latent_attention->q_lora_rank, 1536);
+  EXPECT_EQ(model.head_dim, 128);        // v_head_dim: latent attention has no hidden / heads
+  EXPECT_EQ(model.default_dtype, "fp8"); // quantization_config wins over torch_dtype
+  EXPECT_LT(relative_error(model.total_params, 671e9), published_tolerance);
+  EXPECT_LT(relative_error(model.active_params, 37e9), published_tolerance);
+}
+
+/// The message of the CatalogError that reading `text` throws.
+std::string error_of(const std::string& text) {
+  try {
+    (void)read_hf_config(text, "config.json");
+  } catch (const CatalogError& error) {
+    return error.what();
+  }
+  return "(no error)";
+}
+
+const std::string dense_fields = R"("hidden_size": 64, "num_hidden_layers": 2,
+  "intermediate_size": 128, "vocab_size": 100, "num_attention_heads": 8)";
+
+TEST(HfConfig, IgnoresUnknownFieldsAndDefaultsKvHeadsAndHeadDim) {
+  const Model model =
+      read_hf_config("{" + dense_fields + R"(, "rope_scaling": {"x": [1]}, "sliding_window": null,
+      "num_key_value_heads": null, "torch_dtype": "float16", "tie_word_embeddings": true})",
+                     "config.json");
+  EXPECT_EQ(model.id, "config.json");
+  EXPECT_EQ(model.kv_heads, 8);
+  EXPECT_EQ(model.head_dim, 8);
+  EXPECT_EQ(model.default_dtype, "fp16");
+  // 100×64 tied embedding; per layer 4 × 64×64 attention, 3 × 64×128 MLP, 2 × 64 norms; final
+  // norm 64.
+  EXPECT_DOUBLE_EQ(model.total_params, 6400 + 2 * (16384 + 24576 + 128) + 64);
+}
+
+TEST(HfConfig, NoDtypeLeavesItEmpty) {
+  EXPECT_EQ(read_hf_config("{" + dense_fields + "}", "c").default_dtype, "");
+}
+
+TEST(HfConfig, MissingFieldNamesFileAndPointer) {
+  EXPECT_EQ(error_of(R"({"num_hidden_layers": 2})"),
+            "config.json: /hidden_size: missing required field");
+  EXPECT_EQ(error_of(R"({"text_config": {}})"),
+            "config.json: /hidden_size: missing required field (a multimodal config's language "
+            "model under /text_config is not read)");
+}
+
+TEST(HfConfig, WrongTypesAndNegativeNumbers) {
+  EXPECT_EQ(error_of(R"({"hidden_size": "4096"})"),
+            "config.json: /hidden_size: expected a whole number from 1 to 1048576, got a string");
+  EXPECT_EQ(error_of(R"({"hidden_size": -1})"),
+            "config.json: /hidden_size: expected a whole number from 1 to 1048576, got the "
+            "number -1");
+  EXPECT_EQ(error_of("{" + dense_fields + R"(, "tie_word_embeddings": "no"})"),
+            "config.json: /tie_word_embeddings: expected true or false, got a string");
+  EXPECT_EQ(error_of("[]"), "config.json: (document): expected an object, got an array");
+  EXPECT_EQ(error_of("{"), "config.json: invalid JSON: parse error at line 1, column 2: syntax "
+                           "error while parsing object key - unexpected end of input; expected "
+                           "string literal");
+}
+
+TEST(HfConfig, ContradictoryFields) {
+  EXPECT_EQ(error_of(R"({"hidden_size": 100, "num_hidden_layers": 2, "intermediate_size": 8,
+                         "vocab_size": 10, "num_attention_heads": 3})"),
+            "config.json: /num_attention_heads: 3 does not divide hidden_size 100 and head_dim is "
+            "not given");
+  EXPECT_EQ(error_of("{" + dense_fields + R"(, "num_key_value_heads": 3})"),
+            "config.json: /num_key_value_heads: 3 does not divide num_attention_heads 8: each KV "
+            "head serves a whole group of query heads");
+  EXPECT_EQ(error_of("{" + dense_fields + R"(, "num_local_experts": 8, "num_experts_per_tok": 9})"),
+            "config.json: /num_experts_per_tok: 9 exceeds the 8 routed experts");
+  EXPECT_EQ(error_of("{" + dense_fields + R"(, "num_local_experts": 8, "num_experts": 4})"),
+            "config.json: /num_experts: 4 contradicts num_local_experts 8");
+  EXPECT_EQ(error_of("{" + dense_fields +
+                     R"(, "n_routed_experts": 8, "num_experts_per_tok": 2,
+                     "first_k_dense_replace": 3})"),
+            "config.json: /first_k_dense_replace: expected a whole number from 0 to 2, got the "
+            "number 3");
+  EXPECT_EQ(error_of("{" + dense_fields + R"(, "torch_dtype": "bfloat16", "dtype": "float32"})"),
+            "config.json: /dtype: 'fp32' contradicts torch_dtype 'bf16'");
+}
+
+TEST(HfConfig, ExpertsNeedTheirTopK) {
+  EXPECT_EQ(error_of("{" + dense_fields + R"(, "num_experts": 4})"),
+            "config.json: /num_experts_per_tok: missing required field");
+  // Zero experts is a dense model; its stray expert fields are not read.
+  const Model dense =
+      read_hf_config("{" + dense_fields + R"(, "num_experts": 0, "num_experts_per_tok": 99})", "c");
+  EXPECT_FALSE(dense.is_moe());
+}
+
+TEST(HfConfig, Quantization) {
+  EXPECT_EQ(read_hf_config("{" + dense_fields +
+                               R"(, "torch_dtype": "bfloat16",
+                               "quantization_config": {"quant_method": "fp8"}})",
+                           "c")
+                .default_dtype,
+            "fp8");
+  EXPECT_EQ(error_of("{" + dense_fields + R"(, "quantization_config": {"quant_method": "awq"}})"),
+            "config.json: /quantization_config/quant_method: 'awq' is not supported (only "
+            "\"fp8\"): the weights' element size is unknown");
+  EXPECT_EQ(error_of("{" + dense_fields + R"(, "torch_dtype": "int4"})"),
+            "config.json: /torch_dtype: 'int4' is not one of: bfloat16, float16, float32, "
+            "float8_e4m3fn");
+}
+
+TEST(HfConfig, LatentAttentionNeedsItsHeadSizes) {
+  EXPECT_EQ(error_of("{" + dense_fields + R"(, "kv_lora_rank": 16})"),
+            "config.json: /qk_rope_head_dim: missing required field");
+}
+
+TEST(HfConfig, TooManyParameters) {
+  EXPECT_EQ(error_of(R"({"hidden_size": 1048576, "num_hidden_layers": 16384,
+                         "intermediate_size": 1048576, "vocab_size": 10,
+                         "num_attention_heads": 1})"),
+            "config.json: (document): the architecture has 1.26e+17 parameters, more than the "
+            "1e+15 icx accepts");
+}
+
+TEST(HfConfig, FileErrorsNameThePath) {
+  EXPECT_THROW((void)read_hf_config_file(hf_dir + "no-such-file.json"), CatalogError);
+  try {
+    (void)read_hf_config_file(hf_dir);
+    FAIL() << "a directory was read";
+  } catch (const CatalogError& error) {
+    EXPECT_NE(std::string(error.what()).find("is a directory"), std::string::npos);
+  }
+}
+
+} // namespace
+} // namespace icx
