@@ -17,6 +17,7 @@
 #include "icx/limits.hpp"
 #include "icx/nccl_log.hpp"
 #include "json_output.hpp"
+#include "output.hpp"
 #include "table.hpp"
 #include "units_format.hpp"
 
@@ -187,7 +188,8 @@ int run_calibrate(const CalibrateOptions& options) {
   const bool nvls = *algorithm == Algorithm::nvls;
   const double efficiency =
       nvls ? fit.model.in_network_reduction->efficiency : fit.model.efficiency;
-  if (options.common.json) {
+  const Style style = style_of(options.common);
+  if (style.format != Format::table) {
     Json doc = json_document("icx.calibrate/1");
     doc["log"] = options.log;
     doc["wire"] = link.id;
@@ -219,7 +221,7 @@ int run_calibrate(const CalibrateOptions& options) {
     if (!options.output.empty()) {
       write_overlay(options.output, overlay_doc);
     }
-    print_json(doc);
+    emit(style, std::move(doc), "rows", {}, [] {});
     return 0;
   }
   if (!options.output.empty()) {

@@ -15,6 +15,7 @@
 #include "icx/limits.hpp"
 #include "icx/lookup.hpp"
 #include "json_output.hpp"
+#include "output.hpp"
 #include "table.hpp"
 #include "units_format.hpp"
 
@@ -144,16 +145,15 @@ Json to_json(const Result& r) {
   }
   doc["wire"] = r.link->id;
   doc["algo"] = to_string(r.algorithm);
-  if (r.sweep) {
-    Json rows = Json::array();
-    for (const Row& row : r.rows) {
-      rows.push_back(row_json(row));
-    }
-    doc["rows"] = std::move(rows);
-  } else {
+  if (!r.sweep) {
     doc["headline"] = cost_json(r.rows.front().headline);
     doc["expected"] = r.rows.front().expected ? cost_json(*r.rows.front().expected) : Json(nullptr);
   }
+  Json rows = Json::array();
+  for (const Row& row : r.rows) {
+    rows.push_back(row_json(row));
+  }
+  doc["rows"] = std::move(rows);
   doc["crossover_bytes"] = r.crossover ? json_number(r.crossover->value()) : Json(nullptr);
   if (r.unavailable) {
     doc["expected_unavailable"] = *r.unavailable;
@@ -189,29 +189,62 @@ std::string expected_note(const Result& r) {
                      format_seconds(model.ramp), format_bytes(*r.crossover));
 }
 
-void print_single(const Result& r) {
+/// Columns of the bars beside times.
+constexpr int bar_width = 16;
+
+Derivations derive(const Result& r) {
+  Derivations d;
+  for (const Row& row : r.rows) {
+    const std::string size = format_count(row.size.value()) + " B";
+    d.push_back({fmt::format("headline time at {}", size),
+                 fmt::format("{} × {} / {}", r.op == Collective::all_reduce ? 2 : 1, size,
+                             format_rate(r.link->headline_bandwidth.high)),
+                 row.headline.time.value(), format_seconds(row.headline.time)});
+    if (!row.expected) {
+      continue;
+    }
+    const CollectiveRequest request{r.op, r.algorithm, r.gpus, row.size};
+    const ExpectedTerms terms = expected_terms(*r.link, request);
+    d.push_back({fmt::format("expected time at {}", size),
+                 fmt::format("latency {} + bandwidth {} + size ramp {}",
+                             format_seconds(terms.latency), format_seconds(terms.bandwidth),
+                             format_seconds(row.expected->time - terms.latency - terms.bandwidth)),
+                 row.expected->time.value(), format_seconds(row.expected->time)});
+    d.push_back({fmt::format("expected busbw at {}", size),
+                 fmt::format("{} / {} × {:.4g}", size, format_seconds(row.expected->time),
+                             busbw_factor(r.op, r.gpus)),
+                 row.expected->busbw.value(), format_rate(row.expected->busbw)});
+  }
+  return d;
+}
+
+void print_single(const Style& style, const Result& r) {
   const Row& row = r.rows.front();
   fmt::print("{} of {} ({} B) over {} GPUs on {} [{}], {}\n\n", to_string(r.op),
              format_bytes(row.size), format_count(row.size.value()), r.gpus, r.link->name,
              r.link->id, to_string(r.algorithm));
   TextTable table({{"model", Align::left},
                    {"time", Align::right},
+                   {"", Align::left},
                    {"algbw", Align::right},
                    {"busbw", Align::right}});
+  const double slowest =
+      std::max(row.headline.time.value(), row.expected ? row.expected->time.value() : 0.0);
   auto add = [&](const std::string& name, const CollectiveCost& cost) {
-    table.add_row(
-        {name, format_seconds(cost.time), format_rate(cost.algbw), format_rate(cost.busbw)});
+    table.add_row({name, format_seconds(cost.time),
+                   bar(style, cost.time.value(), slowest, bar_width), format_rate(cost.algbw),
+                   format_rate(cost.busbw)});
   };
   add("headline", row.headline);
   if (row.expected) {
     add("expected", *row.expected);
   } else {
-    table.add_row({"expected", "-", "-", "-"});
+    table.add_row({"expected", "-", "", "-", "-"});
   }
   fmt::print("{}\n", table.render());
 }
 
-void print_sweep(const Result& r) {
+void print_sweep(const Style& style, const Result& r) {
   fmt::print("{} over {} GPUs on {} [{}], {}\n\n", to_string(r.op), r.gpus, r.link->name,
              r.link->id, to_string(r.algorithm));
   TextTable table({{"size (B)", Align::right},
@@ -220,7 +253,18 @@ void print_sweep(const Result& r) {
                    {"busbw", Align::right},
                    {"expected time", Align::right},
                    {"algbw", Align::right},
-                   {"busbw", Align::right}});
+                   {"busbw", Align::right},
+                   {"time (log scale)", Align::left}});
+  // The bar shows the expected time where there is one, else the headline time.
+  auto shown = [](const Row& row) {
+    return (row.expected ? row.expected->time : row.headline.time).value();
+  };
+  double fastest = shown(r.rows.front());
+  double slowest = fastest;
+  for (const Row& row : r.rows) {
+    fastest = std::min(fastest, shown(row));
+    slowest = std::max(slowest, shown(row));
+  }
   for (const Row& row : r.rows) {
     std::vector<std::string> cells{
         fmt::format("{:.0f}", row.size.value()), format_seconds(row.headline.time),
@@ -232,6 +276,7 @@ void print_sweep(const Result& r) {
     } else {
       cells.insert(cells.end(), {"-", "-", "-"});
     }
+    cells.push_back(log_bar(style, shown(row), fastest, slowest, bar_width));
     table.add_row(std::move(cells));
   }
   fmt::print("{}\n", table.render());
@@ -275,19 +320,18 @@ int run_collective(const CollectiveOptions& options) {
     }
     result.rows.push_back(row);
   }
-  if (options.common.json) {
-    print_json(to_json(result));
-    return 0;
-  }
-  if (result.sweep) {
-    print_sweep(result);
-  } else {
-    print_single(result);
-  }
-  fmt::print("{}\n{}\nalgbw = S / time; busbw = algbw × {:.4g} (nccl-tests' factor for {} over {} "
-             "GPUs).\n",
-             headline_note(result), expected_note(result), busbw_factor(op, options.gpus),
-             to_string(op), options.gpus);
+  const Style style = style_of(options.common);
+  emit(style, to_json(result), "rows", style.explain ? derive(result) : Derivations{}, [&] {
+    if (result.sweep) {
+      print_sweep(style, result);
+    } else {
+      print_single(style, result);
+    }
+    fmt::print("{}\n{}\nalgbw = S / time; busbw = algbw × {:.4g} (nccl-tests' factor for {} over "
+               "{} GPUs).\n",
+               headline_note(result), expected_note(result), busbw_factor(op, options.gpus),
+               to_string(op), options.gpus);
+  });
   return 0;
 }
 
@@ -316,6 +360,7 @@ Command setup_collective(CLI::App& app) {
                   "ring, or nvls: in-network reduction on NVSwitch (all-reduce only)")
       ->type_name("ALGO")
       ->default_str("ring");
+  add_explain_option(*sub, options->common);
   add_common_options(*sub, options->common);
   sub->footer("Examples:\n"
               "  icx collective all-reduce --size 1GiB --gpus 8 --wire nvlink4\n"

@@ -14,6 +14,7 @@
 #include "common.hpp"
 #include "icx/validation.hpp"
 #include "json_output.hpp"
+#include "output.hpp"
 #include "table.hpp"
 #include "units_format.hpp"
 
@@ -144,8 +145,8 @@ int run_validate(const ValidateOptions& options) {
     }
   }
   const AccuracyReport report = check_accuracy(catalog, rows);
-  if (options.common.json) {
-    print_json(to_json(report, names, file_of));
+  if (const Style style = style_of(options.common); style.format != Format::table) {
+    emit(style, to_json(report, names, file_of), "rows", {}, [] {});
     return 0;
   }
   TextTable table({{"row", Align::left},

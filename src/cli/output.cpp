@@ -1,5 +1,6 @@
 #include "output.hpp"
 
+#include <cmath>
 #include <cstdlib>
 #include <unistd.h>
 
@@ -144,6 +145,16 @@ std::string bar(const Style& style, double value, double max, int width) {
   }
   out += partial[total % eighths];
   return out;
+}
+
+std::string log_bar(const Style& style, double value, double min, double max, int width) {
+  if (!(min > 0) || !(max > min) || !(value > 0)) {
+    return bar(style, value, max, width);
+  }
+  // One eighth of a column at `min`, the full width at `max`.
+  constexpr double eighth = 1.0 / 8;
+  const double fraction = std::log(value / min) / std::log(max / min);
+  return bar(style, eighth / width + fraction * (1.0 - eighth / width), 1.0, width);
 }
 
 std::string to_csv(const Json& rows) {

@@ -51,6 +51,10 @@ std::string paint(const Style& style, Level level);
 /// (Unicode blocks) or in whole '#' columns with ASCII.
 std::string bar(const Style& style, double value, double max, int width);
 
+/// The same on a logarithmic scale from `min` (one eighth of a column) to `max` (`width`
+/// columns), for values spanning orders of magnitude.
+std::string log_bar(const Style& style, double value, double min, double max, int width);
+
 /// Rows of objects as CSV (RFC 4180): nested objects flatten to dotted columns, arrays to
 /// "a;b"; the header is every key in order of first appearance.
 std::string to_csv(const Json& rows);

@@ -1,0 +1,2 @@
+args: validate --format csv ../data/collectives.csv
+exit: 0
