@@ -9,6 +9,7 @@
 #include "embedded_catalog.hpp"
 #include "icx/error.hpp"
 #include "icx/lookup.hpp"
+#include "icx/text_file.hpp"
 #include "json_reader.hpp"
 
 namespace icx {
@@ -118,7 +119,7 @@ void Catalog::overlay_text(std::string_view text, const std::string& origin) {
 }
 
 void Catalog::overlay_file(const std::filesystem::path& path) {
-  overlay_text(detail::read_text_file(path, "a JSON catalog file"), path.string());
+  overlay_text(read_text_file(path, "a JSON catalog file"), path.string());
 }
 
 void Catalog::check_references() const {

@@ -10,6 +10,7 @@
 #include "icx/error.hpp"
 #include "icx/limits.hpp"
 #include "icx/parameter_count.hpp"
+#include "icx/text_file.hpp"
 #include "json_reader.hpp"
 
 namespace icx {
@@ -179,8 +180,7 @@ Model read_hf_config(std::string_view text, const std::string& origin) {
 }
 
 Model read_hf_config_file(const std::filesystem::path& path) {
-  return read_hf_config(detail::read_text_file(path, "a Hugging Face config.json file"),
-                        path.string());
+  return read_hf_config(read_text_file(path, "a Hugging Face config.json file"), path.string());
 }
 
 } // namespace icx

@@ -38,28 +38,6 @@ json parse_document(std::string_view text, const std::string& origin) {
   }
 }
 
-std::string read_text_file(const std::filesystem::path& path, std::string_view expected) {
-  const std::string origin = path.string();
-  std::error_code error;
-  if (std::filesystem::is_directory(path, error)) {
-    throw CatalogError(fmt::format("{}: is a directory; expected {}", origin, expected));
-  }
-  errno = 0;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    const int code = errno;
-    throw CatalogError(
-        fmt::format("{}: cannot open: {}", origin,
-                    code == 0 ? "unknown error" : std::generic_category().message(code)));
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) {
-    throw CatalogError(origin + ": read error");
-  }
-  return text.str();
-}
-
 std::string describe(const json& value) {
   switch (value.type()) {
   case json::value_t::null:

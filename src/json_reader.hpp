@@ -76,10 +76,6 @@ private:
 /// Parses a whole document; throws CatalogError "origin: invalid JSON: …".
 nlohmann::json parse_document(std::string_view text, const std::string& origin);
 
-/// The whole content of a file; throws CatalogError "path: cannot open: …", or "path: is a
-/// directory; expected `expected`".
-std::string read_text_file(const std::filesystem::path& path, std::string_view expected);
-
 /// Throws CatalogError "origin: pointer: reason".
 [[noreturn]] void fail_at(const std::string& origin, const nlohmann::json::json_pointer& pointer,
                           const std::string& reason);

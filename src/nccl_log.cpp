@@ -10,6 +10,7 @@
 
 #include "icx/error.hpp"
 #include "icx/limits.hpp"
+#include "icx/text_file.hpp"
 
 namespace icx {
 
@@ -211,28 +212,21 @@ Seconds NcclTestRow::mean_time() const {
 
 NcclTestLog parse_nccl_test_log(std::string_view text, const std::string& origin) {
   Reader reader(origin);
-  std::size_t line_number = 0;
-  std::size_t start = 0;
-  while (start < text.size()) {
-    const std::size_t end = std::min(text.find('\n', start), text.size());
-    std::string_view line = text.substr(start, end - start);
-    start = end + 1;
-    ++line_number;
-    if (line.ends_with('\r')) {
-      line.remove_suffix(1);
-    }
+  std::size_t last_line = 1;
+  for_each_line(text, [&](std::string_view line, std::size_t number) {
+    last_line = number;
     const auto first = line.find_first_not_of(" \t");
     if (first == std::string_view::npos || is_nccl_diagnostic(line)) {
-      continue;
+      return;
     }
     if (line[first] == '#') {
-      reader.comment(line.substr(first + 1), line_number);
+      reader.comment(line.substr(first + 1), number);
     } else if (reader.in_table()) {
-      reader.row(line, line_number);
+      reader.row(line, number);
     }
     // Before the column header: launcher banners and the like, not part of the results.
-  }
-  return reader.finish(std::max<std::size_t>(line_number, 1));
+  });
+  return reader.finish(last_line);
 }
 
 } // namespace icx

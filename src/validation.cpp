@@ -11,6 +11,7 @@
 #include "embedded_catalog.hpp"
 #include "icx/error.hpp"
 #include "icx/limits.hpp"
+#include "icx/text_file.hpp"
 #include "statistics.hpp"
 
 namespace icx {
@@ -160,18 +161,9 @@ std::vector<MeasuredCollective> parse_measurements_csv(std::string_view text,
                                                        const std::string& origin) {
   std::vector<std::string> header;
   std::vector<MeasuredCollective> rows;
-  std::size_t line_number = 0;
-  std::size_t start = 0;
-  while (start < text.size()) {
-    const std::size_t end = std::min(text.find('\n', start), text.size());
-    std::string_view line = text.substr(start, end - start);
-    start = end + 1;
-    ++line_number;
-    if (line.ends_with('\r')) {
-      line.remove_suffix(1);
-    }
+  for_each_line(text, [&](std::string_view line, std::size_t line_number) {
     if (line.find_first_not_of(" \t") == std::string_view::npos) {
-      continue;
+      return;
     }
     const std::string where = fmt::format("{}:{}", origin, line_number);
     std::vector<std::string> fields = split_record(line, where);
@@ -183,14 +175,14 @@ std::vector<MeasuredCollective> parse_measurements_csv(std::string_view text,
                                        fmt::join(required_columns, ",")));
         }
       }
-      continue;
+      return;
     }
     if (fields.size() != header.size()) {
       throw InputError(fmt::format("{}: expected {} fields as in the header, got {}", where,
                                    header.size(), fields.size()));
     }
     rows.push_back(read_row(RowReader(header, std::move(fields), where), line_number));
-  }
+  });
   if (header.empty()) {
     throw InputError(origin + ": empty file; expected a header line naming the columns");
   }

@@ -16,6 +16,7 @@
 #include "icx/collectives.hpp"
 #include "icx/limits.hpp"
 #include "icx/nccl_log.hpp"
+#include "icx/text_file.hpp"
 #include "json_output.hpp"
 #include "output.hpp"
 #include "table.hpp"
@@ -37,24 +38,6 @@ struct CalibrateOptions {
   std::string algo = "ring";
   std::string output;
 };
-
-std::string read_file(const std::string& path) {
-  std::error_code error;
-  if (std::filesystem::is_directory(path, error)) {
-    throw InputError(path + ": is a directory; expected an nccl-tests log file");
-  }
-  errno = 0;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    const int code = errno;
-    throw InputError(
-        fmt::format("{}: cannot open: {}", path,
-                    code == 0 ? "unknown error" : std::generic_category().message(code)));
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 /// The operation: --op, else the test the log names ("all_reduce_perf"), else all-reduce.
 Collective choose_op(const CalibrateOptions& options, const NcclTestLog& log) {
@@ -170,7 +153,8 @@ int run_calibrate(const CalibrateOptions& options) {
     throw UsageError(
         fmt::format("--algo: unknown algorithm '{}'; known: ring, nvls", options.algo));
   }
-  const NcclTestLog log = parse_nccl_test_log(read_file(options.log), options.log);
+  const NcclTestLog log =
+      parse_nccl_test_log(read_text_file(options.log, "an nccl-tests log file"), options.log);
   const Collective op = choose_op(options, log);
   const int gpus = choose_gpus(options, log);
   std::vector<TimedSample> samples;

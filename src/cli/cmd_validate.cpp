@@ -12,6 +12,7 @@
 
 #include "commands.hpp"
 #include "common.hpp"
+#include "icx/text_file.hpp"
 #include "icx/validation.hpp"
 #include "json_output.hpp"
 #include "output.hpp"
@@ -26,24 +27,6 @@ struct ValidateOptions {
   CommonOptions common;
   std::vector<std::string> files;
 };
-
-std::string read_file(const std::string& path) {
-  std::error_code error;
-  if (std::filesystem::is_directory(path, error)) {
-    throw InputError(path + ": is a directory; expected a measurements CSV file");
-  }
-  errno = 0;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    const int code = errno;
-    throw InputError(
-        fmt::format("{}: cannot open: {}", path,
-                    code == 0 ? "unknown error" : std::generic_category().message(code)));
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 struct Origin {
   std::string file;
@@ -141,7 +124,7 @@ int run_validate(const ValidateOptions& options) {
     }
   } else {
     for (const std::string& file : options.files) {
-      add(file, read_file(file));
+      add(file, read_text_file(file, "a measurements CSV file"));
     }
   }
   const AccuracyReport report = check_accuracy(catalog, rows);

@@ -45,8 +45,8 @@ Catalog load_catalog(const CommonOptions& options) {
   for (const std::string& file : options.catalogs) {
     try {
       catalog.overlay_file(file);
-    } catch (const CatalogError& error) {
-      throw CatalogError(std::string("--catalog ") + error.what());
+    } catch (const InputError& error) {
+      throw InputError(std::string("--catalog ") + error.what());
     }
   }
   return catalog;
@@ -92,8 +92,8 @@ Model read_hf_config_flag(const ModelOptions& options) {
                                    options.hf_config));
     }
     return model;
-  } catch (const CatalogError& error) {
-    throw CatalogError(std::string("--hf-config ") + error.what());
+  } catch (const InputError& error) {
+    throw InputError(std::string("--hf-config ") + error.what());
   }
 }
 

@@ -190,11 +190,11 @@ TEST(HfConfig, TooManyParameters) {
 }
 
 TEST(HfConfig, FileErrorsNameThePath) {
-  EXPECT_THROW((void)read_hf_config_file(hf_dir + "no-such-file.json"), CatalogError);
+  EXPECT_THROW((void)read_hf_config_file(hf_dir + "no-such-file.json"), InputError);
   try {
     (void)read_hf_config_file(hf_dir);
     FAIL() << "a directory was read";
-  } catch (const CatalogError& error) {
+  } catch (const InputError& error) {
     EXPECT_NE(std::string(error.what()).find("is a directory"), std::string::npos);
   }
 }
