@@ -16,8 +16,12 @@ add_custom_target(icx_man_page ALL DEPENDS "${icx_man_page}")
 install(FILES "${icx_man_page}" DESTINATION "${CMAKE_INSTALL_MANDIR}/man1")
 install(FILES "${PROJECT_SOURCE_DIR}/src/cli/completions/icx.bash"
         DESTINATION "${CMAKE_INSTALL_DATADIR}/bash-completion/completions" RENAME icx)
-install(FILES "${PROJECT_SOURCE_DIR}/src/cli/completions/_icx"
-        DESTINATION "${CMAKE_INSTALL_DATADIR}/zsh/site-functions")
+# zsh looks in share/zsh/site-functions under /usr/local and, on Debian, in
+# share/zsh/vendor-completions under /usr (where the package installs): both get a copy.
+foreach(zsh_dir site-functions vendor-completions)
+  install(FILES "${PROJECT_SOURCE_DIR}/src/cli/completions/_icx"
+          DESTINATION "${CMAKE_INSTALL_DATADIR}/zsh/${zsh_dir}")
+endforeach()
 
 set(CPACK_PACKAGE_NAME icx)
 set(CPACK_PACKAGE_VENDOR "The icx developers")
