@@ -76,6 +76,7 @@ int run(int argc, char** argv) {
   app.footer("Examples:\n"
              "  icx tp --model 70b --tokens 4096 --wire pcie5\n"
              "  icx tp --model 70b --tokens 4096            (every wire, fastest first)\n"
+             "  icx place --model 405b --system dgx-h100 --gpus 32\n"
              "  icx coldstart --model 70b --dtype fp8 --gpus 8 --from nvme-gen4 --budget 30\n"
              "  icx offload --model 70b --gpu h100 --host-link pcie5,nvlink-c2c\n"
              "  icx collective all-reduce --size 1GiB --gpus 8 --wire nvlink4\n"

@@ -117,6 +117,9 @@ Json overlay(const Link& link, const ExpectedModel& model) {
   entry["headline_convention"] = to_string(link.headline_convention);
   entry["per_direction_GBps"] = catalog_range(link.per_direction_bandwidth, giga);
   entry["latency_us"] = catalog_range(link.latency, micro);
+  if (link.measured_host_to_device) {
+    entry["host_to_device_GBps"] = link.measured_host_to_device->value() / giga;
+  }
   entry["source"] = link.source;
   Json expected = Json::object();
   expected["efficiency"] = model.efficiency;

@@ -80,12 +80,24 @@ Command setup_links(CLI::App& app) {
         {"headline per GPU", Align::right},
         {"counts", Align::left},
         {"each way", Align::right},
-        {"latency", Align::right}},
+        {"latency", Align::right},
+        {"expected model", Align::left},
+        {"host→GPU measured", Align::right}},
        [](const Link& l) -> std::vector<std::string> {
-         return {std::string(to_string(l.tier)), format_range(l.headline_bandwidth),
+         std::string expected = "-";
+         if (l.expected) {
+           expected = fmt::format("{:g} % eff., {}/step{}", l.expected->efficiency * 100,
+                                  format_seconds(l.expected->step_latency),
+                                  l.expected->in_network_reduction ? ", NVLS" : "");
+         }
+         return {std::string(to_string(l.tier)),
+                 format_range(l.headline_bandwidth),
                  l.headline_convention == Convention::both_directions_summed ? "both ways"
                                                                              : "each way",
-                 format_range(l.per_direction_bandwidth), format_range(l.latency)};
+                 format_range(l.per_direction_bandwidth),
+                 format_range(l.latency),
+                 expected,
+                 l.measured_host_to_device ? format_rate(*l.measured_host_to_device) : "-"};
        },
        [](Json& j, const Link& l) {
          j["connects"] = l.connects;
@@ -94,6 +106,22 @@ Command setup_links(CLI::App& app) {
          j["headline_convention"] = to_string(l.headline_convention);
          j["per_direction_bandwidth_bytes_per_s"] = json_range(l.per_direction_bandwidth);
          j["latency_seconds"] = json_range(l.latency);
+         Json expected;
+         if (l.expected) {
+           expected["efficiency"] = json_number(l.expected->efficiency);
+           expected["step_latency_seconds"] = json_number(l.expected->step_latency.value());
+           expected["ramp_seconds"] = json_number(l.expected->ramp.value());
+           expected["small_message_slowdown"] = json_number(l.expected->small_message_slowdown);
+           if (const auto& nvls = l.expected->in_network_reduction) {
+             expected["in_network_reduction"] = {
+                 {"efficiency", json_number(nvls->efficiency)},
+                 {"latency_seconds", json_number(nvls->latency.value())}};
+           }
+           expected["source"] = l.expected->source;
+         }
+         j["expected"] = std::move(expected);
+         j["host_to_device_bytes_per_s"] =
+             l.measured_host_to_device ? json_number(l.measured_host_to_device->value()) : Json();
        }},
       "icx links --json");
 }
