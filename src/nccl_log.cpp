@@ -127,8 +127,7 @@ public:
     NcclTestRow row;
     row.line = line;
     const auto size = to_number(words[columns_->size]);
-    constexpr double max_exact = 9007199254740992.0; // 2^53
-    if (!size || *size <= 0 || *size > max_exact || std::trunc(*size) != *size) {
+    if (!size || *size <= 0 || *size > limits::max_exact_double || std::trunc(*size) != *size) {
       fail(line, fmt::format("size '{}' is not a whole number of bytes from 1 to 2^53",
                              words[columns_->size]));
     }

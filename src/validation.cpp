@@ -18,9 +18,6 @@ namespace icx {
 
 namespace {
 
-constexpr double gibibyte = 1024.0 * 1024.0 * 1024.0;
-constexpr double mebibyte = 1024.0 * 1024.0;
-
 /// Splits one CSV record; `text` is consumed up to and including its line end. Quoted fields
 /// may not span lines (none of the measurement files needs it).
 std::vector<std::string> split_record(std::string_view line, const std::string& where) {
@@ -132,9 +129,8 @@ MeasuredCollective read_row(const RowReader& row, std::size_t line) {
     row.fail("algo", fmt::format("unknown algorithm '{}'; known: ring, nvls", row.text("algo")));
   }
   m.algorithm = *algorithm;
-  constexpr double max_exact = 9007199254740992.0; // 2^53
   const auto size = row.optional_positive("size_bytes");
-  if (!size || *size > max_exact || std::trunc(*size) != *size) {
+  if (!size || *size > limits::max_exact_double || std::trunc(*size) != *size) {
     row.fail("size_bytes", fmt::format("expected a whole number of bytes from 1 to 2^53, got '{}'",
                                        row.text("size_bytes")));
   }
@@ -199,10 +195,10 @@ std::vector<ShippedMeasurements> shipped_measurements() {
 
 AccuracyBound accuracy_bound(Bytes size) {
   // The accuracy targets of the expected model, by message size.
-  if (size.value() >= gibibyte) {
+  if (size.value() >= gibi) {
     return {Metric::busbw, 0.10};
   }
-  if (size.value() >= 128 * mebibyte) {
+  if (size.value() >= 128 * mebi) {
     return {Metric::busbw, 0.25};
   }
   return {Metric::time, 0.50};

@@ -6,6 +6,9 @@
 
 namespace icx::limits {
 
+/// 2^53: below it a double holds every whole number exactly.
+constexpr double max_exact_double = 9007199254740992.0;
+
 constexpr int max_hidden = 1 << 20;
 constexpr int max_layers = 1 << 14;
 constexpr int max_heads = 1 << 14;

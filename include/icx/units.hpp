@@ -70,6 +70,10 @@ constexpr double tera = 1e12;
 constexpr double peta = 1e15;
 constexpr double micro = 1e-6;
 constexpr double milli = 1e-3;
+// Binary prefixes, as buffer sizes are written (1 MiB = 2^20 B).
+constexpr double kibi = 1024.0;
+constexpr double mebi = kibi * kibi;
+constexpr double gibi = mebi * kibi;
 
 constexpr BytesPerSecond gigabytes_per_second(double gbps) {
   return BytesPerSecond::of(gbps * giga);

@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "icx/limits.hpp"
+
 namespace icx::cli {
 
 Json json_document(std::string_view schema) {
@@ -14,9 +16,8 @@ Json json_document(std::string_view schema) {
 }
 
 Json json_number(double value) {
-  // Below 2^53 a double holds every whole number exactly.
-  constexpr double exact_limit = 9007199254740992.0;
-  if (std::isfinite(value) && std::trunc(value) == value && std::abs(value) < exact_limit) {
+  if (std::isfinite(value) && std::trunc(value) == value &&
+      std::abs(value) < limits::max_exact_double) {
     return static_cast<std::int64_t>(value);
   }
   return value;
