@@ -206,10 +206,19 @@ void print_table(const Style& style, const ResolvedModel& model, const TpRequest
                                               : fmt::format(", else {} (change with --gpu)",
                                                             fmt::join(assumed, ", ")));
   if (request.phase == Phase::prefill) {
-    fmt::print("compute = 2 × {} params × {} tokens / GPUs at the GPU's dense {} peak × its "
-               "utilisation (catalog; --mfu); the GPU is {}\n",
-               format_params(model.model.active_params), request.tokens,
-               report.wires.front().rate->peak_dtype, gpu_rule);
+    std::vector<std::string> rates;
+    for (const TpWire& w : report.wires) {
+      const std::string rate =
+          fmt::format("{} {} ({}) × {}", w.gpu->id, format_flops_rate(w.rate->peak),
+                      w.rate->peak_dtype, w.rate->utilization);
+      if (std::ranges::find(rates, rate) == rates.end()) {
+        rates.push_back(rate);
+      }
+    }
+    fmt::print("compute = 2 × {} params × {} tokens / GPUs at the GPU's dense peak × its "
+               "utilisation (catalog; --mfu); the GPU is {}\n  assumed: {}\n",
+               format_params(model.model.active_params), request.tokens, gpu_rule,
+               fmt::join(rates, "; "));
   } else {
     fmt::print("compute = {} of weights / GPUs / HBM bandwidth (a decode step reads every "
                "weight once; KV-cache reads not counted); the GPU is {}\n",
