@@ -40,24 +40,6 @@ struct TpOptions {
   std::vector<std::string> wires;
 };
 
-/// The links named by --wire (in the order given), or every link fastest first.
-std::vector<const Link*> chosen_links(const Catalog& catalog, const std::vector<std::string>& ids) {
-  const bool all = ids.empty() || std::ranges::any_of(ids, [](const std::string& id) {
-                     return fold_case(id) == "all";
-                   });
-  if (all) {
-    return fastest_first(catalog.links());
-  }
-  std::vector<const Link*> links;
-  for (const std::string& id : ids) {
-    const Link* link = &for_flag("--wire", [&]() -> const Link& { return catalog.link(id); });
-    if (std::ranges::find(links, link) == links.end()) {
-      links.push_back(link);
-    }
-  }
-  return links;
-}
-
 /// What one pass is: "one prefill pass of 4096 tokens" or "one decode step, 8 sequences".
 std::string pass_name(Phase phase) {
   return phase == Phase::prefill ? "prefill pass" : "decode step";
@@ -301,7 +283,7 @@ int run_tp(const TpOptions& options) {
                                                    : options.batch.value_or(default_decode_batch);
   const Catalog catalog = load_catalog(options.common);
   const ResolvedModel model = resolve_model(catalog, options.model);
-  const std::vector<const Link*> links = chosen_links(catalog, options.wires);
+  const std::vector<const Link*> links = links_named(catalog, "--wire", options.wires);
   request.shape = {model.model.hidden, model.model.layers, model.dtype.bytes_per_element};
   request.total_params = model.model.total_params;
   request.active_params = model.model.active_params;

@@ -1,14 +1,18 @@
 #include "common.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <optional>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "icx/error.hpp"
 #include "icx/hf_config.hpp"
 #include "icx/limits.hpp"
+#include "icx/lookup.hpp"
+#include "icx/tensor_parallel.hpp"
 
 namespace icx::cli {
 
@@ -159,6 +163,42 @@ void add_compute_options(CLI::App& app, ComputeOptions& options) {
 ComputeRate resolve_rate(const Catalog& catalog, const Gpu& gpu, const Dtype& dtype,
                          const ComputeOptions& options) {
   return compute_rate(gpu, dtype, catalog.dtypes(), options.mfu.value_or(gpu.achievable_mfu));
+}
+
+std::vector<const Link*> links_named(const Catalog& catalog, const std::string& flag,
+                                     const std::vector<std::string>& ids,
+                                     std::optional<Tier> tier) {
+  std::vector<const Link*> of_tier = fastest_first(catalog.links());
+  if (tier) {
+    std::erase_if(of_tier, [&](const Link* link) { return link->tier != *tier; });
+  }
+  if (ids.empty() ||
+      std::ranges::any_of(ids, [](const std::string& id) { return fold_case(id) == "all"; })) {
+    return of_tier;
+  }
+  std::vector<const Link*> links;
+  for (const std::string& id : ids) {
+    const Link* link = &for_flag(flag, [&]() -> const Link& { return catalog.link(id); });
+    if (tier && link->tier != *tier) {
+      std::vector<std::string> known;
+      for (const Link* candidate : of_tier) {
+        known.push_back(candidate->id);
+      }
+      throw InputError(fmt::format("{}: '{}' is a {} link ({}), not a {} link; {} links: {}", flag,
+                                   id, to_string(link->tier), link->name, to_string(*tier),
+                                   to_string(*tier), fmt::join(known, ", ")));
+    }
+    if (std::ranges::find(links, link) == links.end()) {
+      links.push_back(link);
+    }
+  }
+  return links;
+}
+
+std::string overridden_suffix(const ResolvedModel& model) {
+  return model.overridden.empty()
+             ? std::string()
+             : fmt::format(" [overridden: {}]", fmt::join(model.overridden, ", "));
 }
 
 CLI::Validator whole_number(std::int64_t min, std::int64_t max) {

@@ -64,6 +64,16 @@ struct ResolvedModel {
 
 ResolvedModel resolve_model(const Catalog& catalog, const ModelOptions& options);
 
+/// The links named by `flag`, in the order given and each once; "all" (or no id at all):
+/// every link fastest first. With `tier`, only links of that tier: "all" keeps those, and
+/// naming another is an error that lists them.
+std::vector<const Link*> links_named(const Catalog& catalog, const std::string& flag,
+                                     const std::vector<std::string>& ids,
+                                     std::optional<Tier> tier = std::nullopt);
+
+/// " [overridden: --dtype, --hidden]" after a model's description, or nothing.
+std::string overridden_suffix(const ResolvedModel& model);
+
 /// Accepts only digits forming a whole number in [min, max]; the message names the range.
 CLI::Validator whole_number(std::int64_t min, std::int64_t max);
 

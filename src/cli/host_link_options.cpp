@@ -35,51 +35,19 @@ void check_gpu_count(const ResolvedModel& model, int gpus, const std::string& fl
   }
 }
 
-namespace {
-
-std::vector<const Link*> host_tier(const Catalog& catalog) {
-  std::vector<const Link*> links = fastest_first(catalog.links());
-  std::erase_if(links, [](const Link* link) { return link->tier != Tier::host; });
-  return links;
-}
-
-} // namespace
-
 const Link& host_link(const Catalog& catalog, const std::string& flag, const std::string& id) {
-  const Link& link = for_flag(flag, [&]() -> const Link& { return catalog.link(id); });
-  if (link.tier != Tier::host) {
-    std::vector<std::string> ids;
-    for (const Link* host : host_tier(catalog)) {
-      ids.push_back(host->id);
-    }
-    throw InputError(fmt::format("{}: '{}' is a {} link ({}), not a host link; host links: {}",
-                                 flag, id, to_string(link.tier), link.name, fmt::join(ids, ", ")));
-  }
-  return link;
+  return *links_named(catalog, flag, {id}, Tier::host).front();
 }
 
 std::vector<const Link*> host_links(const Catalog& catalog, const std::string& flag,
                                     const std::vector<std::string>& ids) {
-  if (std::ranges::any_of(ids, [](const std::string& id) { return fold_case(id) == "all"; })) {
-    return host_tier(catalog);
-  }
-  std::vector<const Link*> links;
-  for (const std::string& id : ids) {
-    const Link* link = &host_link(catalog, flag, id);
-    if (std::ranges::find(links, link) == links.end()) {
-      links.push_back(link);
-    }
-  }
-  return links;
+  return links_named(catalog, flag, ids, Tier::host);
 }
 
 std::string describe_weights_model(const ResolvedModel& model) {
   return fmt::format("{}: {} parameters, {} ({} B per element){}", model.model.id,
                      format_params(model.model.total_params), model.dtype.id,
-                     model.dtype.bytes_per_element,
-                     model.overridden.empty()
-                         ? ""
-                         : fmt::format(" [overridden: {}]", fmt::join(model.overridden, ", ")));
+                     model.dtype.bytes_per_element, overridden_suffix(model));
 }
 
 std::string describe_weights(const ResolvedModel& model) {
