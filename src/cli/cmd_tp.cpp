@@ -12,7 +12,6 @@
 #include "commands.hpp"
 #include "common.hpp"
 #include "icx/limits.hpp"
-#include "icx/lookup.hpp"
 #include "icx/tp_report.hpp"
 #include "json_output.hpp"
 #include "output.hpp"

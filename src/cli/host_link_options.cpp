@@ -8,7 +8,6 @@
 #include "icx/error.hpp"
 #include "icx/host_link.hpp"
 #include "icx/limits.hpp"
-#include "icx/lookup.hpp"
 #include "icx/tensor_parallel.hpp"
 #include "units_format.hpp"
 
