@@ -50,7 +50,7 @@ void read_host_to_device(ObjectReader& reader, Link& link) {
   if (!reader.has(key)) {
     return;
   }
-  const double measured = reader.positive(key);
+  const double measured = reader.positive(key, limits::bandwidth_GBps);
   if (link.tier != Tier::host) {
     reader.fail(key, fmt::format("given for a {} link; only a host link (tier \"host\") carries "
                                  "host-to-device copies",
@@ -68,14 +68,14 @@ ExpectedModel read_expected(ObjectReader& link_reader, const std::string& origin
   ObjectReader reader(link_reader.object("expected"), link_reader.pointer_to("expected"), origin);
   ExpectedModel model;
   model.efficiency = reader.fraction("efficiency");
-  model.step_latency = microseconds(reader.positive("step_latency_us"));
-  model.ramp = microseconds(reader.positive("ramp_us"));
-  model.small_message_slowdown = reader.positive("small_message_slowdown");
+  model.step_latency = microseconds(reader.positive("step_latency_us", limits::latency_us));
+  model.ramp = microseconds(reader.positive("ramp_us", limits::latency_us));
+  model.small_message_slowdown = reader.positive("small_message_slowdown", limits::slowdown);
   if (reader.has("in_network_reduction")) {
     ObjectReader nvls(reader.object("in_network_reduction"),
                       reader.pointer_to("in_network_reduction"), origin);
-    model.in_network_reduction =
-        InNetworkReduction{nvls.fraction("efficiency"), microseconds(nvls.positive("latency_us"))};
+    model.in_network_reduction = InNetworkReduction{
+        nvls.fraction("efficiency"), microseconds(nvls.positive("latency_us", limits::latency_us))};
     nvls.finish();
   }
   model.source = reader.text("source");
@@ -89,11 +89,12 @@ Link read_link(ObjectReader& reader, const std::string& origin) {
   link.connects = reader.text("connects");
   link.tier = reader.choice<Tier>(
       "tier", {{"scale-up", Tier::scale_up}, {"host", Tier::host}, {"scale-out", Tier::scale_out}});
-  const Range<double> headline = reader.positive_range("headline_GBps");
+  const Range<double> headline = reader.positive_range("headline_GBps", limits::bandwidth_GBps);
   link.headline_convention = reader.choice<Convention>(
       "headline_convention", {{"both-directions-summed", Convention::both_directions_summed},
                               {"each-way", Convention::each_way}});
-  const Range<double> per_direction = reader.positive_range("per_direction_GBps");
+  const Range<double> per_direction =
+      reader.positive_range("per_direction_GBps", limits::bandwidth_GBps);
   const double directions =
       link.headline_convention == Convention::both_directions_summed ? 2.0 : 1.0;
   if (std::abs(headline.high / (directions * per_direction.high) - 1.0) > direction_tolerance) {
@@ -105,7 +106,7 @@ Link read_link(ObjectReader& reader, const std::string& origin) {
   }
   link.headline_bandwidth = gigabytes_range(headline);
   link.per_direction_bandwidth = gigabytes_range(per_direction);
-  const Range<double> latency = reader.positive_range("latency_us");
+  const Range<double> latency = reader.positive_range("latency_us", limits::latency_us);
   link.latency = {microseconds(latency.low), microseconds(latency.high)};
   read_host_to_device(reader, link);
   if (reader.has("expected")) {
@@ -117,11 +118,12 @@ Link read_link(ObjectReader& reader, const std::string& origin) {
 Gpu read_gpu(ObjectReader& reader, const std::string& origin) {
   Gpu gpu;
   read_entry(reader, gpu, origin);
-  gpu.hbm_capacity = Bytes::of(reader.positive("hbm_GB") * giga);
-  gpu.hbm_bandwidth = gigabytes_per_second(reader.positive("hbm_bandwidth_GBps"));
+  gpu.hbm_capacity = Bytes::of(reader.positive("hbm_GB", limits::capacity_GB) * giga);
+  gpu.hbm_bandwidth =
+      gigabytes_per_second(reader.positive("hbm_bandwidth_GBps", limits::bandwidth_GBps));
   ObjectReader peaks(reader.object("dense_tflops"), reader.pointer_to("dense_tflops"), origin);
   for (const auto& [dtype, value] : reader.object("dense_tflops").items()) {
-    gpu.dense_peak[dtype] = FlopsPerSecond::of(peaks.positive(dtype) * tera);
+    gpu.dense_peak[dtype] = FlopsPerSecond::of(peaks.positive(dtype, limits::peak_TFLOPs) * tera);
   }
   if (gpu.dense_peak.empty()) {
     reader.fail("dense_tflops", "expected at least one dtype's peak, e.g. {\"bf16\": 989}");
@@ -138,9 +140,10 @@ Model read_model(ObjectReader& reader, const std::string& origin) {
   read_entry(reader, model, origin);
   model.hidden = reader.whole("hidden", 1, max_hidden);
   model.layers = reader.whole("layers", 1, max_layers);
-  model.total_params = reader.positive("total_params");
-  model.active_params =
-      reader.has("active_params") ? reader.positive("active_params") : model.total_params;
+  model.total_params = reader.positive("total_params", limits::params);
+  model.active_params = reader.has("active_params")
+                            ? reader.positive("active_params", limits::params)
+                            : model.total_params;
   if (model.active_params > model.total_params) {
     reader.fail("active_params",
                 fmt::format("{} exceeds total_params {}", model.active_params, model.total_params));
@@ -163,7 +166,7 @@ Model read_model(ObjectReader& reader, const std::string& origin) {
 Dtype read_dtype(ObjectReader& reader, const std::string& origin) {
   Dtype dtype;
   read_entry(reader, dtype, origin);
-  dtype.bytes_per_element = reader.positive("bytes_per_element");
+  dtype.bytes_per_element = reader.positive("bytes_per_element", limits::bytes_per_element);
   return dtype;
 }
 
@@ -181,7 +184,7 @@ System read_system(ObjectReader& reader, const std::string& origin) {
 StorageTier read_storage(ObjectReader& reader, const std::string& origin) {
   StorageTier tier;
   read_entry(reader, tier, origin);
-  tier.read_bandwidth = gigabytes_range(reader.positive_range("read_GBps"));
+  tier.read_bandwidth = gigabytes_range(reader.positive_range("read_GBps", limits::bandwidth_GBps));
   if (reader.has("scope")) {
     tier.scope = reader.choice<StorageScope>(
         "scope", {{"per-node", StorageScope::per_node}, {"shared", StorageScope::shared}});

@@ -117,28 +117,33 @@ std::vector<std::string> ObjectReader::text_list(std::string_view key) {
 
 namespace {
 
-bool is_positive_number(const json& value) {
+bool is_within(const json& value, const limits::Bounds& bounds) {
   if (!value.is_number()) {
     return false;
   }
   const double number = value.get<double>();
-  return std::isfinite(number) && number > 0;
+  return std::isfinite(number) && number >= bounds.min && number <= bounds.max;
+}
+
+std::string bounds_text(const limits::Bounds& bounds) {
+  return fmt::format("a number from {:g} to {:g}", bounds.min, bounds.max);
 }
 
 } // namespace
 
-double ObjectReader::positive(std::string_view key) {
+double ObjectReader::positive(std::string_view key, const limits::Bounds& bounds) {
   const json& value = require(key);
-  if (!is_positive_number(value)) {
-    fail(key, "expected a finite number greater than 0, got " + describe(value));
+  if (!is_within(value, bounds)) {
+    fail(key, "expected " + bounds_text(bounds) + ", got " + describe(value));
   }
   return value.get<double>();
 }
 
 double ObjectReader::fraction(std::string_view key) {
   const json& value = require(key);
-  if (!is_positive_number(value) || value.get<double>() > 1.0) {
-    fail(key, "expected a fraction greater than 0 and at most 1, got " + describe(value));
+  if (!is_within(value, limits::utilisation)) {
+    fail(key, fmt::format("expected a fraction from {:g} to {:g}, got {}", limits::utilisation.min,
+                          limits::utilisation.max, describe(value)));
   }
   return value.get<double>();
 }
@@ -168,17 +173,18 @@ int ObjectReader::whole_or(std::string_view key, int min, int max, int fallback)
   return has(key) ? whole(key, min, max) : fallback;
 }
 
-Range<double> ObjectReader::positive_range(std::string_view key) {
+Range<double> ObjectReader::positive_range(std::string_view key, const limits::Bounds& bounds) {
   const json& value = require(key);
-  if (is_positive_number(value)) {
+  if (is_within(value, bounds)) {
     return Range<double>::exactly(value.get<double>());
   }
-  if (value.is_array() && value.size() == 2 && is_positive_number(value[0]) &&
-      is_positive_number(value[1]) && value[0].get<double>() <= value[1].get<double>()) {
+  if (value.is_array() && value.size() == 2 && is_within(value[0], bounds) &&
+      is_within(value[1], bounds) && value[0].get<double>() <= value[1].get<double>()) {
     return Range<double>{value[0].get<double>(), value[1].get<double>()};
   }
-  fail(key, "expected a finite number greater than 0 or a range [low, high] with "
-            "0 < low <= high, got " +
+  fail(key, "expected " + bounds_text(bounds) +
+                " or a range [low, high] of such numbers with "
+                "low <= high, got " +
                 describe(value));
 }
 

@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "icx/limits.hpp"
 #include "icx/units.hpp"
 
 namespace icx::detail {
@@ -29,9 +30,9 @@ public:
   std::string text(std::string_view key);
   /// An optional array of non-empty strings.
   std::vector<std::string> text_list(std::string_view key);
-  /// A required finite number > 0.
-  double positive(std::string_view key);
-  /// A required finite number in (0, 1]: a fraction such as an efficiency.
+  /// A required number inside `bounds`.
+  double positive(std::string_view key, const limits::Bounds& bounds);
+  /// A required number inside limits::utilisation: a fraction such as an efficiency.
   double fraction(std::string_view key);
   /// An optional boolean, `fallback` when absent.
   bool flag_or(std::string_view key, bool fallback);
@@ -39,8 +40,8 @@ public:
   int whole(std::string_view key, int min, int max);
   /// An optional whole number in [min, max], `fallback` when absent.
   int whole_or(std::string_view key, int min, int max, int fallback);
-  /// A finite number > 0, or an array [low, high] of two with 0 < low <= high.
-  Range<double> positive_range(std::string_view key);
+  /// A number inside `bounds`, or an array [low, high] of two such with low <= high.
+  Range<double> positive_range(std::string_view key, const limits::Bounds& bounds);
   /// A required object; returns its pointer for a nested reader.
   const nlohmann::json& object(std::string_view key);
   /// A string that must be one of `choices`; returns the chosen value.

@@ -10,6 +10,7 @@
 
 #include "icx/error.hpp"
 #include "icx/limits.hpp"
+#include "icx/number_text.hpp"
 #include "icx/text_file.hpp"
 
 namespace icx {
@@ -32,16 +33,6 @@ std::vector<std::string_view> split_words(std::string_view text) {
     }
   }
   return words;
-}
-
-std::optional<double> to_number(std::string_view word) {
-  double value = 0;
-  const char* end = word.data() + word.size();
-  const auto [stop, error] = std::from_chars(word.data(), end, value);
-  if (error != std::errc() || stop != end || !std::isfinite(value)) {
-    return std::nullopt;
-  }
-  return value;
 }
 
 /// Where the fields of a row sit, from the column header.
@@ -95,7 +86,8 @@ public:
       return;
     }
     if (words.size() >= 2 && words[0] == "Rank") {
-      if (const auto rank = to_number(words[1]); rank && *rank >= 0 && *rank < limits::max_domain) {
+      if (const auto rank = parse_decimal(words[1]);
+          rank && *rank >= 0 && *rank < limits::max_domain) {
         log_.ranks = std::max(log_.ranks.value_or(0), static_cast<int>(*rank) + 1);
       }
       return;
@@ -126,7 +118,7 @@ public:
     }
     NcclTestRow row;
     row.line = line;
-    const auto size = to_number(words[columns_->size]);
+    const auto size = parse_decimal(words[columns_->size]);
     if (!size || *size <= 0 || *size > limits::max_exact_double || std::trunc(*size) != *size) {
       fail(line, fmt::format("size '{}' is not a whole number of bytes from 1 to 2^53",
                              words[columns_->size]));
@@ -163,9 +155,9 @@ public:
 private:
   NcclTestTiming group(const std::vector<std::string_view>& words, std::size_t at,
                        std::size_t line) const {
-    const auto time = to_number(words[at]);
-    const auto algbw = to_number(words[at + 1]);
-    const auto busbw = to_number(words[at + 2]);
+    const auto time = parse_decimal(words[at]);
+    const auto algbw = parse_decimal(words[at + 1]);
+    const auto busbw = parse_decimal(words[at + 2]);
     if (!time || *time <= 0) {
       fail(line, fmt::format("time '{}' is not a positive number", words[at]));
     }
@@ -179,8 +171,9 @@ private:
 
   void trailer(const std::vector<std::string_view>& words, std::size_t line) {
     const auto colon = std::ranges::find(words, ":");
-    const auto value = colon != words.end() && colon + 1 != words.end() ? to_number(*(colon + 1))
-                                                                        : std::optional<double>();
+    const auto value = colon != words.end() && colon + 1 != words.end()
+                           ? parse_decimal(*(colon + 1))
+                           : std::optional<double>();
     if (!value || *value < 0) {
       fail(line, "'# Avg bus bandwidth' line without a number of GB/s");
     }

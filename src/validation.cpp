@@ -11,6 +11,7 @@
 #include "embedded_catalog.hpp"
 #include "icx/error.hpp"
 #include "icx/limits.hpp"
+#include "icx/number_text.hpp"
 #include "icx/text_file.hpp"
 #include "statistics.hpp"
 
@@ -48,16 +49,6 @@ std::vector<std::string> split_record(std::string_view line, const std::string& 
   return fields;
 }
 
-std::optional<double> number(const std::string& text) {
-  double value = 0;
-  const char* end = text.data() + text.size();
-  const auto [stop, error] = std::from_chars(text.data(), end, value);
-  if (text.empty() || error != std::errc() || stop != end || !std::isfinite(value)) {
-    return std::nullopt;
-  }
-  return value;
-}
-
 constexpr std::array required_columns{"hardware", "link",       "gpus",    "nodes",      "op",
                                       "algo",     "size_bytes", "time_us", "busbw_GBps", "source"};
 constexpr std::array uses{"fit", "held-out", "outside"};
@@ -78,7 +69,7 @@ public:
     throw InputError(fmt::format("{}: column '{}': {}", where_, column, what));
   }
   [[nodiscard]] int whole(std::string_view column, int min, int max) const {
-    const auto value = number(text(column));
+    const auto value = parse_decimal(text(column));
     if (!value || *value < min || *value > max || std::trunc(*value) != *value) {
       fail(column,
            fmt::format("expected a whole number from {} to {}, got '{}'", min, max, text(column)));
@@ -90,7 +81,7 @@ public:
     if (text(column).empty()) {
       return std::nullopt;
     }
-    const auto value = number(text(column));
+    const auto value = parse_decimal(text(column));
     if (!value || *value <= 0) {
       fail(column, fmt::format("expected a number greater than 0, got '{}'", text(column)));
     }
@@ -151,6 +142,21 @@ MeasuredCollective read_row(const RowReader& row, std::size_t line) {
   return m;
 }
 
+/// Every required column present, and no column named twice (which one would be read?).
+void check_header(const std::vector<std::string>& header, const std::string& where) {
+  for (const char* column : required_columns) {
+    if (std::ranges::find(header, column) == header.end()) {
+      throw InputError(fmt::format("{}: header lacks column '{}'; required: {}", where, column,
+                                   fmt::join(required_columns, ",")));
+    }
+  }
+  for (auto column = header.begin(); column != header.end(); ++column) {
+    if (std::find(header.begin(), column, *column) != column) {
+      throw InputError(fmt::format("{}: column '{}' appears twice in the header", where, *column));
+    }
+  }
+}
+
 } // namespace
 
 std::vector<MeasuredCollective> parse_measurements_csv(std::string_view text,
@@ -165,12 +171,7 @@ std::vector<MeasuredCollective> parse_measurements_csv(std::string_view text,
     std::vector<std::string> fields = split_record(line, where);
     if (header.empty()) {
       header = std::move(fields);
-      for (const char* column : required_columns) {
-        if (std::ranges::find(header, column) == header.end()) {
-          throw InputError(fmt::format("{}: header lacks column '{}'; required: {}", where, column,
-                                       fmt::join(required_columns, ",")));
-        }
-      }
+      check_header(header, where);
       return;
     }
     if (fields.size() != header.size()) {
@@ -181,6 +182,9 @@ std::vector<MeasuredCollective> parse_measurements_csv(std::string_view text,
   });
   if (header.empty()) {
     throw InputError(origin + ": empty file; expected a header line naming the columns");
+  }
+  if (rows.empty()) {
+    throw InputError(origin + ": no measurement rows after the header");
   }
   return rows;
 }

@@ -21,4 +21,32 @@ constexpr double max_params = 1e15;
 /// Largest collective message: 1 PiB, far above any buffer, exact in a double.
 constexpr std::int64_t max_message_bytes = std::int64_t{1} << 50;
 
+/// A closed range [min, max] that a figure must lie in. Each bound below is far outside
+/// every real product yet keeps derived times and ratios finite and printable: a figure
+/// outside it is a typo or a unit mistake (GB/s given in B/s, µs given in s), not hardware.
+struct Bounds {
+  double min;
+  double max;
+};
+
+/// Link, host-link, storage and HBM bandwidths in GB/s: 1 MB/s to 1 PB/s.
+constexpr Bounds bandwidth_GBps{1e-3, 1e6};
+/// Latencies in µs: 1 ns to 1 s.
+constexpr Bounds latency_us{1e-3, 1e6};
+/// HBM capacity of one GPU in GB: 1 MB to 1 PB.
+constexpr Bounds capacity_GB{1e-3, 1e6};
+/// Dense peak of one GPU in TFLOP/s: 1 GFLOP/s to 1 EFLOP/s.
+constexpr Bounds peak_TFLOPs{1e-3, 1e6};
+/// Parameters of a model: a million (smaller than any language model served on GPUs) to
+/// max_params.
+constexpr Bounds params{1e6, max_params};
+/// Bytes per element of a data type: 4-bit to 128-bit types and a margin either side.
+constexpr Bounds bytes_per_element{1.0 / 16, 16};
+/// Efficiencies and utilisations: 0.1 % to 100 % of a peak.
+constexpr Bounds utilisation{1e-3, 1.0};
+/// The expected model's small-message slowdown factor (dimensionless).
+constexpr Bounds slowdown{1e-3, 1e3};
+/// A cold-start budget in seconds: 1 ms to 30 days.
+constexpr Bounds budget_seconds{1e-3, 30.0 * 24 * 3600};
+
 } // namespace icx::limits

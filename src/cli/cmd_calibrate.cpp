@@ -266,7 +266,7 @@ Command setup_calibrate(CLI::App& app) {
       ->required();
   sub->add_option("-g,--gpus", options->gpus, "GPUs in the run (default: the ranks the log lists)")
       ->type_name("N")
-      ->check(whole_number(min_collective_gpus, limits::max_domain));
+      ->transform(whole_number(min_collective_gpus, limits::max_domain));
   sub->add_option("--op", options->op,
                   "Operation measured (default: the test the log names, else all-reduce)")
       ->type_name("OP");

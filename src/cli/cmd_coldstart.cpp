@@ -240,11 +240,11 @@ Command setup_coldstart(CLI::App& app) {
                   "GPUs sharing the weights in equal shards, each over its own host link")
       ->type_name("N")
       ->default_str("1")
-      ->check(whole_number(1, limits::max_domain));
+      ->transform(whole_number(1, limits::max_domain));
   sub->add_option("--gpus-per-node", options->gpus_per_node,
                   "GPUs in one node, for a per-node storage tier; default: all --gpus in one node")
       ->type_name("N")
-      ->check(whole_number(1, limits::max_domain));
+      ->transform(whole_number(1, limits::max_domain));
   sub->add_option("-w,--wire", options->wire, "Host link of each GPU (see 'icx links': tier host)")
       ->type_name("ID")
       ->default_str("pcie5");
@@ -255,7 +255,7 @@ Command setup_coldstart(CLI::App& app) {
   sub->add_option("--budget", options->budget,
                   "Seconds the load may take; exit status 3 when even the floor exceeds it")
       ->type_name("SECONDS")
-      ->check(positive_number(std::numeric_limits<double>::infinity()));
+      ->transform(decimal_number(limits::budget_seconds));
   add_explain_option(*sub, options->common);
   add_common_options(*sub, options->common);
   sub->footer("Examples:\n"

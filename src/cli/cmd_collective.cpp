@@ -14,6 +14,7 @@
 #include "icx/collectives.hpp"
 #include "icx/limits.hpp"
 #include "icx/lookup.hpp"
+#include "icx/number_text.hpp"
 #include "json_output.hpp"
 #include "output.hpp"
 #include "table.hpp"
@@ -37,18 +38,21 @@ struct CollectiveOptions {
 std::int64_t parse_size(const std::string& text) {
   std::string value = text;
   std::string problem;
+  if (text.find_first_of(" \t") != std::string::npos) {
+    problem = "blank"; // AsSizeValue would trim it; every other number flag rejects it
+  }
   try {
-    problem = CLI::AsSizeValue(true)(value);
+    if (problem.empty()) {
+      problem = CLI::AsSizeValue(true)(value);
+    }
   } catch (const CLI::ValidationError& error) {
     problem = error.what();
   }
   std::int64_t bytes = 0;
   if (problem.empty()) {
-    std::int64_t parsed = 0;
-    const char* end = value.data() + value.size();
-    const auto [stop, error] = std::from_chars(value.data(), end, parsed);
-    if (error == std::errc() && stop == end && parsed >= 1 && parsed <= limits::max_message_bytes) {
-      bytes = parsed;
+    const std::optional<std::int64_t> parsed = parse_whole(value);
+    if (parsed && *parsed >= 1 && *parsed <= limits::max_message_bytes) {
+      bytes = *parsed;
     }
   }
   if (bytes == 0) {
@@ -352,7 +356,7 @@ Command setup_collective(CLI::App& app) {
   sub->add_option("-g,--gpus", options->gpus, "GPUs taking part")
       ->type_name("N")
       ->required()
-      ->check(whole_number(min_collective_gpus, limits::max_domain));
+      ->transform(whole_number(min_collective_gpus, limits::max_domain));
   sub->add_option("-w,--wire", options->wire, "Link id or alias (see 'icx links')")
       ->type_name("ID")
       ->required();

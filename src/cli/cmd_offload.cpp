@@ -275,20 +275,20 @@ Command setup_offload(CLI::App& app) {
   sub->add_option("-g,--gpus", options->gpus, "GPUs sharing weights and KV cache in equal parts")
       ->type_name("N")
       ->default_str("1")
-      ->check(whole_number(1, limits::max_domain));
+      ->transform(whole_number(1, limits::max_domain));
   sub->add_option("--batch", options->batch, "Sequences in the batch (KV cache; with --context)")
       ->type_name("N")
-      ->check(whole_number(1, limits::max_tokens));
+      ->transform(whole_number(1, limits::max_tokens));
   sub->add_option("--context", options->context,
                   "Tokens of context per sequence (KV cache; with --batch)")
       ->type_name("N")
-      ->check(whole_number(1, limits::max_tokens));
+      ->transform(whole_number(1, limits::max_tokens));
   sub->add_option("--reserve", options->hbm_reserve,
                   "Fraction of each GPU's HBM kept free for activations and the runtime, e.g. 0.1; "
                   "default 0 (all of HBM holds weights and KV, so the spill is a lower bound)")
       ->type_name("FRACTION")
       ->default_str("0")
-      ->check(unit_fraction());
+      ->transform(unit_fraction());
   sub->add_option("--host-link", options->host_links,
                   "Host link ids, space- or comma-separated (see 'icx links': tier host); 'all': "
                   "every host link, fastest first; default pcie5")

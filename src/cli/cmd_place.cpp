@@ -323,11 +323,11 @@ Command setup_place(CLI::App& app) {
       ->type_name("ID");
   sub->add_option("-g,--gpus", o->gpus, "GPUs in the cluster; default: one node")
       ->type_name("N")
-      ->check(whole_number(1, limits::max_domain));
+      ->transform(whole_number(1, limits::max_domain));
   sub->add_option("--gpus-per-node", o->gpus_per_node,
                   "GPUs per node; default: the system's, else the GPU's scale-up domain")
       ->type_name("N")
-      ->check(whole_number(1, limits::max_domain));
+      ->transform(whole_number(1, limits::max_domain));
   sub->add_option("--scale-up", o->scale_up, "Link inside a node; default: the GPU's")
       ->type_name("LINK");
   sub->add_option("--scale-out", o->scale_out, "Link between nodes; default: the system's")
@@ -336,7 +336,7 @@ Command setup_place(CLI::App& app) {
   sub->add_option("-t,--tokens", o->tokens, "Tokens in the prefill batch judged")
       ->type_name("N")
       ->default_str("4096")
-      ->check(whole_number(1, limits::max_tokens));
+      ->transform(whole_number(1, limits::max_tokens));
   for (auto [flag, field, what] :
        {std::tuple{"--tp", &o->tp, "Tensor-parallel degree"},
         std::tuple{"--pp", &o->pp, "Pipeline stages"},
@@ -344,13 +344,13 @@ Command setup_place(CLI::App& app) {
         std::tuple{"--dp", &o->dp, "Replicas; default: what the other degrees leave"}}) {
     sub->add_option(flag, *field, std::string(what) + " of an explicit layout to judge")
         ->type_name("N")
-        ->check(whole_number(1, limits::max_domain));
+        ->transform(whole_number(1, limits::max_domain));
   }
   sub->add_option("--reserve", o->reserve,
                   "Fraction of GPU memory kept for activations and KV cache when checking fit")
       ->type_name("FRACTION")
       ->default_str(fmt::format("{:g}", default_memory_reserve))
-      ->check(unit_fraction());
+      ->transform(unit_fraction());
   add_explain_option(*sub, o->common);
   add_common_options(*sub, o->common);
   sub->footer("Examples:\n"

@@ -317,11 +317,11 @@ Command setup_tp(CLI::App& app) {
   sub->add_option("-t,--tokens", options->tokens, "Tokens in the prefill pass")
       ->type_name("N")
       ->default_str(std::to_string(default_prefill_tokens))
-      ->check(whole_number(1, limits::max_tokens));
+      ->transform(whole_number(1, limits::max_tokens));
   sub->add_option("-b,--batch", options->batch, "Sequences in a decode step, one token each")
       ->type_name("N")
       ->default_str(std::to_string(default_decode_batch))
-      ->check(whole_number(1, limits::max_tokens));
+      ->transform(whole_number(1, limits::max_tokens));
   sub->add_option("-w,--wire", options->wires,
                   "Link ids or aliases, space- or comma-separated (see 'icx links'); 'all' or "
                   "none: every link, fastest first")
@@ -330,7 +330,7 @@ Command setup_tp(CLI::App& app) {
   sub->add_option("-g,--gpus", options->gpus,
                   "GPUs in the tensor-parallel group; default: the GPU's scale-up domain")
       ->type_name("N")
-      ->check(whole_number(1, limits::max_domain));
+      ->transform(whole_number(1, limits::max_domain));
   add_compute_options(*sub, options->compute);
   add_explain_option(*sub, options->common);
   add_common_options(*sub, options->common);

@@ -12,6 +12,7 @@
 #include "icx/hf_config.hpp"
 #include "icx/limits.hpp"
 #include "icx/lookup.hpp"
+#include "icx/number_text.hpp"
 #include "icx/tensor_parallel.hpp"
 
 namespace icx::cli {
@@ -66,15 +67,15 @@ void add_model_options(CLI::App& app, ModelOptions& options) {
   app.add_option("--hidden", options.hidden,
                  "Hidden size; with --layers describes a custom model, with --model overrides it")
       ->type_name("N")
-      ->check(whole_number(1, limits::max_hidden));
+      ->transform(whole_number(1, limits::max_hidden));
   app.add_option("--layers", options.layers, "Transformer layers (custom model or override)")
       ->type_name("N")
-      ->check(whole_number(1, limits::max_layers));
+      ->transform(whole_number(1, limits::max_layers));
   app.add_option("--params", options.params,
                  "Parameter count (e.g. 70.6e9); needed for compute time with a custom model, "
                  "overrides a catalog model's")
       ->type_name("N")
-      ->check(positive_number(limits::max_params));
+      ->transform(decimal_number(limits::params));
   app.add_option("--dtype", options.dtype,
                  "Element type of activations and weights (see 'icx dtypes'); default: the "
                  "model's, bf16 for a custom model")
@@ -157,7 +158,7 @@ void add_compute_options(CLI::App& app, ComputeOptions& options) {
                  "Achievable fraction of dense peak for prefill; default: the GPU's catalog "
                  "figure")
       ->type_name("FRACTION")
-      ->check(positive_number(1.0));
+      ->transform(decimal_number(limits::utilisation));
 }
 
 ComputeRate resolve_rate(const Catalog& catalog, const Gpu& gpu, const Dtype& dtype,
@@ -201,15 +202,19 @@ std::string overridden_suffix(const ResolvedModel& model) {
              : fmt::format(" [overridden: {}]", fmt::join(model.overridden, ", "));
 }
 
+// Every number on the command line is decimal. CLI11 reads "010" as octal and "0x10" as hex
+// when it converts an option, so each validator here is a transform: it parses the text
+// itself and hands CLI11 the canonical decimal spelling ("01024" becomes "1024").
+
 CLI::Validator whole_number(std::int64_t min, std::int64_t max) {
   return CLI::Validator(
-      [min, max](const std::string& text) -> std::string {
-        std::int64_t value = 0;
-        const char* end = text.data() + text.size();
-        const auto [stop, error] = std::from_chars(text.data(), end, value);
-        if (error != std::errc() || stop != end || value < min || value > max) {
-          return fmt::format("expected a whole number from {} to {}, got '{}'", min, max, text);
+      [min, max](std::string& text) -> std::string {
+        const std::optional<std::int64_t> value = parse_whole(text);
+        if (!value || *value < min || *value > max) {
+          return fmt::format("expected a whole number from {} to {} in decimal digits, got '{}'",
+                             min, max, text);
         }
+        text = std::to_string(*value);
         return {};
       },
       "");
@@ -217,42 +222,30 @@ CLI::Validator whole_number(std::int64_t min, std::int64_t max) {
 
 namespace {
 
-/// `text` as a finite decimal number, if all of it is one.
-std::optional<double> parse_decimal(const std::string& text) {
-  double value = 0;
-  const char* end = text.data() + text.size();
-  const auto [stop, error] = std::from_chars(text.data(), end, value);
-  if (error != std::errc() || stop != end || !std::isfinite(value)) {
-    return std::nullopt;
-  }
-  return value;
+CLI::Validator decimal_in(const limits::Bounds& bounds, bool below_max, const char* what) {
+  return CLI::Validator(
+      [bounds, below_max, what](std::string& text) -> std::string {
+        const std::optional<double> value = parse_decimal(text);
+        const bool inside = value && *value >= bounds.min &&
+                            (below_max ? *value < bounds.max : *value <= bounds.max);
+        if (!inside) {
+          return fmt::format("expected a decimal {} from {:g} to {}{:g}, got '{}'", what,
+                             bounds.min, below_max ? "below " : "", bounds.max, text);
+        }
+        text = fmt::format("{}", *value);
+        return {};
+      },
+      "");
 }
 
 } // namespace
 
-CLI::Validator positive_number(double max) {
-  return CLI::Validator(
-      [max](const std::string& text) -> std::string {
-        const std::optional<double> value = parse_decimal(text);
-        if (!value || *value <= 0 || *value > max) {
-          return fmt::format("expected a number greater than 0{}, got '{}'",
-                             std::isinf(max) ? "" : fmt::format(" and at most {:g}", max), text);
-        }
-        return {};
-      },
-      "");
+CLI::Validator decimal_number(const limits::Bounds& bounds) {
+  return decimal_in(bounds, false, "number");
 }
 
 CLI::Validator unit_fraction() {
-  return CLI::Validator(
-      [](const std::string& text) -> std::string {
-        const std::optional<double> value = parse_decimal(text);
-        if (!value || *value < 0 || *value >= 1) {
-          return fmt::format("expected a fraction from 0 to below 1, got '{}'", text);
-        }
-        return {};
-      },
-      "");
+  return decimal_in(limits::Bounds{0, 1}, true, "fraction");
 }
 
 } // namespace icx::cli

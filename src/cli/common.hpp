@@ -13,6 +13,7 @@
 #include "icx/catalog.hpp"
 #include "icx/compute.hpp"
 #include "icx/error.hpp"
+#include "icx/limits.hpp"
 
 namespace icx::cli {
 
@@ -74,14 +75,15 @@ std::vector<const Link*> links_named(const Catalog& catalog, const std::string& 
 /// " [overridden: --dtype, --hidden]" after a model's description, or nothing.
 std::string overridden_suffix(const ResolvedModel& model);
 
-/// Accepts only digits forming a whole number in [min, max]; the message names the range.
+/// Accepts a whole number in [min, max] written in decimal digits (leading zeros allowed,
+/// no sign, exponent or hex); the message names the range. Use with `->transform`.
 CLI::Validator whole_number(std::int64_t min, std::int64_t max);
 
-/// Accepts a finite decimal number greater than 0 and at most `max` (infinity: no upper
-/// bound), e.g. "2.5", "70.55e9".
-CLI::Validator positive_number(double max);
+/// Accepts a finite decimal number inside `bounds`, e.g. "2.5", "70.6e9". Use with
+/// `->transform`.
+CLI::Validator decimal_number(const limits::Bounds& bounds);
 
-/// Accepts a decimal fraction from 0 to below 1 (e.g. "0.1").
+/// Accepts a decimal fraction from 0 to below 1 (e.g. "0.1"). Use with `->transform`.
 CLI::Validator unit_fraction();
 
 /// Adds --gpu ID, --mfu FRACTION.

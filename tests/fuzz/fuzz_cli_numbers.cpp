@@ -1,6 +1,8 @@
-// libFuzzer target for the command-line number validators (--gpus, --budget, --params,
-// --reserve, ...): any text must be accepted or rejected with a message, and a text that
-// is accepted must name a value inside the validator's bounds.
+// libFuzzer target for the command-line number validators (--gpus, --tokens, --budget,
+// --params, --reserve, ...): any text must be accepted or rejected with a message; a text
+// that is accepted must be rewritten to a canonical decimal spelling that the C library
+// reads, in base 10, as a value inside the validator's bounds.
+#include <cerrno>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -11,41 +13,61 @@
 namespace {
 
 constexpr std::int64_t whole_max = 100'000'000;
-constexpr double positive_max = 1e15;
+constexpr icx::limits::Bounds decimal_bounds{1e-3, 1e15};
 
-/// `text` read as a number by the C library (which CLI11 also relies on), whole text only.
+/// `text` read as a base-10 integer by the C library, whole text only.
+bool read_whole(const std::string& text, long long& value) {
+  char* end = nullptr;
+  errno = 0;
+  value = std::strtoll(text.c_str(), &end, 10);
+  return !text.empty() && errno == 0 && end == text.c_str() + text.size();
+}
+
+/// `text` read as a number by the C library, whole text only.
 bool read_double(const std::string& text, double& value) {
   char* end = nullptr;
   value = std::strtod(text.c_str(), &end);
   return !text.empty() && end == text.c_str() + text.size();
 }
 
+/// Runs `validator` on a copy of `text`; on acceptance returns true and the rewritten text.
+bool accepts(const CLI::Validator& validator, const std::string& text, std::string& rewritten) {
+  rewritten = text;
+  return validator(rewritten).empty();
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   static const CLI::Validator whole = icx::cli::whole_number(1, whole_max);
-  static const CLI::Validator positive = icx::cli::positive_number(positive_max);
+  static const CLI::Validator decimal = icx::cli::decimal_number(decimal_bounds);
   static const CLI::Validator fraction = icx::cli::unit_fraction();
   const std::string text(reinterpret_cast<const char*>(data), size);
   if (text.find('\0') != std::string::npos) {
     return 0; // argv strings cannot hold a NUL
   }
+  std::string out;
+  long long whole_value = 0;
   double value = 0;
-  std::string input = text;
-  if (whole(input).empty()) {
-    if (!read_double(text, value) || value < 1 || value > static_cast<double>(whole_max)) {
+  if (accepts(whole, text, out)) {
+    // Digits only, no leading zero left for CLI11 to read as octal.
+    if (out.find_first_not_of("0123456789") != std::string::npos || out.front() == '0' ||
+        !read_whole(out, whole_value) || whole_value < 1 || whole_value > whole_max ||
+        !read_whole(text, whole_value) || std::to_string(whole_value) != out) {
       __builtin_trap();
     }
   }
-  input = text;
-  if (positive(input).empty()) {
-    if (!read_double(text, value) || !(value > 0) || value > positive_max) {
+  if (accepts(decimal, text, out)) {
+    if (out.front() == '0' && out.size() > 1 && out[1] != '.') {
+      __builtin_trap();
+    }
+    if (!read_double(out, value) || !(value >= decimal_bounds.min) ||
+        !(value <= decimal_bounds.max)) {
       __builtin_trap();
     }
   }
-  input = text;
-  if (fraction(input).empty()) {
-    if (!read_double(text, value) || !(value >= 0) || !(value < 1)) {
+  if (accepts(fraction, text, out)) {
+    if (!read_double(out, value) || !(value >= 0) || !(value < 1)) {
       __builtin_trap();
     }
   }

@@ -145,8 +145,8 @@ TEST(Catalog, ReadsTheOptionalExpectedModel) {
 TEST(CatalogErrors, ExpectedModelIsValidatedFieldByField) {
   EXPECT_EQ(error_of(link_with_expected(R"({"efficiency": 1.2, "step_latency_us": 2,
       "ramp_us": 100, "small_message_slowdown": 0.5, "source": "s"})")),
-            "user.json: /links/0/expected/efficiency: expected a fraction greater than 0 and at "
-            "most 1, got the number 1.2");
+            "user.json: /links/0/expected/efficiency: expected a fraction from 0.001 to 1, got "
+            "the number 1.2");
   EXPECT_EQ(error_of(link_with_expected(R"({"efficiency": 0.8, "ramp_us": 100,
       "small_message_slowdown": 0.5, "source": "s"})")),
             "user.json: /links/0/expected/step_latency_us: missing required field");
@@ -165,8 +165,8 @@ TEST(CatalogErrors, SyntaxErrorNamesFileAndPosition) {
 TEST(CatalogErrors, WrongTypeNamesThePointer) {
   EXPECT_EQ(error_of(R"({"dtypes": [{"id": "x", "name": "X", "bytes_per_element": "2",
                        "source": "s"}]})"),
-            "user.json: /dtypes/0/bytes_per_element: expected a finite number greater than 0, "
-            "got a string");
+            "user.json: /dtypes/0/bytes_per_element: expected a number from 0.0625 to 16, got a "
+            "string");
 }
 
 TEST(CatalogErrors, MissingField) {
@@ -205,8 +205,16 @@ TEST(CatalogErrors, NegativeZeroAndHugeFigures) {
     "tier": "host", "headline_convention": "each-way", "per_direction_GBps": 64,
     "latency_us": 1, "source": "s", "headline_GBps": )";
   EXPECT_EQ(error_of(link_prefix + "-64}]}"),
-            "user.json: /links/0/headline_GBps: expected a finite number greater than 0 or a "
-            "range [low, high] with 0 < low <= high, got the number -64");
+            "user.json: /links/0/headline_GBps: expected a number from 0.001 to 1e+06 or a range "
+            "[low, high] of such numbers with low <= high, got the number -64");
+  // Finite but absurd: 1e308 GB/s would print inf B/s and 0 s; 1e-300 GB/s a 300-digit ratio.
+  EXPECT_NE(error_of(link_prefix + "1e308}]}").find("/links/0/headline_GBps: expected a number "
+                                                    "from 0.001 to 1e+06"),
+            std::string::npos);
+  EXPECT_NE(error_of(link_prefix + "1e-300}]}").find("/links/0/headline_GBps"), std::string::npos);
+  // A petabyte per second is the largest bandwidth a catalog may state; 1 MB/s the smallest.
+  EXPECT_NE(error_of(link_prefix + "1000001}]}").find("/links/0/headline_GBps"),
+            std::string::npos);
   EXPECT_NE(error_of(link_prefix + "0}]}").find("/links/0/headline_GBps"), std::string::npos);
   EXPECT_EQ(error_of(link_prefix + "1e400}]}"),
             "user.json: invalid JSON: number overflow parsing '1e400'");

@@ -1,0 +1,168 @@
+#!/usr/bin/env bash
+# The bad-input matrix: every number flag of every subcommand with leading zeros, signs,
+# exponents, hex, NaN, inf, empty and huge values, and every file input with empty, binary,
+# endless, directory, deeply nested and duplicate-key contents.
+#
+#   test_bad_inputs.sh ICX DATA_DIR SCRATCH
+#
+# A rejected input must exit 2 with stdout empty (also under --json) and exactly one line on
+# stderr that names the flag or file. A number written with leading zeros is decimal: the
+# output equals the output for the same number without them.
+set -u
+icx=$1
+data=$2
+scratch=$3
+rm -rf "$scratch" && mkdir -p "$scratch"
+cases=0
+failures=0
+
+fail() {
+  echo "FAIL: $*"
+  failures=$((failures + 1))
+}
+
+# expect_rejected NAME_IN_ERROR ARGS...: exit 2, empty stdout, one stderr line naming it.
+expect_rejected() {
+  local name=$1
+  shift
+  local json
+  for json in "" "--json"; do
+    cases=$((cases + 1))
+    timeout 30 "$icx" "$@" $json >"$scratch/out" 2>"$scratch/err"
+    local status=$?
+    local lines
+    lines=$(wc -l <"$scratch/err")
+    if [ "$status" -ne 2 ]; then
+      fail "exit $status (expected 2): icx $* $json"
+    elif [ -s "$scratch/out" ]; then
+      fail "stdout not empty: icx $* $json"
+    elif [ "$lines" -ne 1 ]; then
+      fail "$lines lines on stderr (expected 1): icx $* $json"
+    elif ! grep -qF -- "$name" "$scratch/err"; then
+      fail "stderr does not name '$name': icx $* $json: $(cat "$scratch/err")"
+    fi
+  done
+}
+
+# expect_same ARGS_A -- ARGS_B: both succeed with identical stdout.
+expect_same() {
+  local a=() b=()
+  while [ "$1" != "--" ]; do a+=("$1"); shift; done
+  shift
+  b=("$@")
+  cases=$((cases + 1))
+  if ! "$icx" "${a[@]}" >"$scratch/a" 2>"$scratch/a.err"; then
+    fail "failed: icx ${a[*]}: $(head -c 300 "$scratch/a.err")"
+  elif ! "$icx" "${b[@]}" >"$scratch/b" 2>/dev/null; then
+    fail "failed: icx ${b[*]}"
+  elif ! cmp -s "$scratch/a" "$scratch/b"; then
+    fail "different output: icx ${a[*]} vs icx ${b[*]}"
+  fi
+}
+
+# Values no number flag accepts.
+never=("-1" "+5" "0x10" "0X1A" "nan" "NaN" "inf" "-inf" "infinity" "" " 5" "5 " "1,5" "abc"
+  "99999999999999999999999" "1e400" "1e-400" "5abc" "0b101")
+# Values only a whole-number flag rejects besides those.
+not_whole=("1e3" "2.5" "08.0")
+
+# check_whole CMD... -- FLAG GOOD PADDED: the flag rejects every bad value and reads the
+# padded spelling as GOOD.
+check_whole() {
+  local cmd=()
+  while [ "$1" != "--" ]; do cmd+=("$1"); shift; done
+  local flag=$2 good=$3 padded=$4
+  local value
+  for value in "${never[@]}" "${not_whole[@]}" "0"; do
+    expect_rejected "$flag" "${cmd[@]}" "$flag" "$value"
+  done
+  expect_same "${cmd[@]}" "$flag" "$padded" -- "${cmd[@]}" "$flag" "$good"
+}
+
+check_decimal() {
+  local cmd=()
+  while [ "$1" != "--" ]; do cmd+=("$1"); shift; done
+  local flag=$2 good=$3 padded=$4
+  local value
+  for value in "${never[@]}"; do
+    expect_rejected "$flag" "${cmd[@]}" "$flag" "$value"
+  done
+  expect_same "${cmd[@]}" "$flag" "$padded" -- "${cmd[@]}" "$flag" "$good"
+}
+
+tp=(tp --model 70b --wire nvlink4)
+check_whole "${tp[@]}" -- --tokens 4096 04096
+check_whole "${tp[@]}" --phase decode -- --batch 32 032
+check_whole "${tp[@]}" -- --gpus 8 08
+check_whole "${tp[@]}" -- --hidden 8192 08192
+check_whole "${tp[@]}" -- --layers 80 080
+check_decimal "${tp[@]}" -- --params 70.6e9 070.6e9
+check_decimal "${tp[@]}" -- --mfu 0.5 00.5
+expect_rejected --params "${tp[@]}" --params 1e-300
+expect_rejected --mfu "${tp[@]}" --mfu 1e-300
+expect_rejected --mfu "${tp[@]}" --mfu 1.5
+
+place=(place --model 70b --system dgx-h100)
+check_whole "${place[@]}" -- --gpus 16 016
+check_whole "${place[@]}" -- --gpus-per-node 8 08
+check_whole "${place[@]}" -- --tokens 4096 04096
+check_whole "${place[@]}" --gpus 8 -- --tp 8 08
+check_whole "${place[@]}" --gpus 16 --tp 8 -- --pp 2 02
+check_whole "${place[@]}" --gpus 16 --tp 8 -- --dp 2 02
+check_whole place --model mixtral --system dgx-h100 --gpus 8 -- --ep 8 08
+check_decimal "${place[@]}" -- --reserve 0.2 00.2
+check_decimal "${place[@]}" -- --mfu 0.5 00.5
+
+collective=(collective all-reduce --wire nvlink4)
+check_whole "${collective[@]}" --size 1GiB -- --gpus 8 08
+for value in "${never[@]}" "1e3" "2.5" "0"; do
+  expect_rejected --size "${collective[@]}" --gpus 8 --size "$value"
+done
+expect_same "${collective[@]}" --gpus 8 --size 01024 -- "${collective[@]}" --gpus 8 --size 1024
+
+coldstart=(coldstart --model 70b)
+check_whole "${coldstart[@]}" -- --gpus 8 08
+check_whole "${coldstart[@]}" -- --gpus-per-node 8 08
+check_decimal "${coldstart[@]}" -- --budget 10 010
+expect_rejected --budget "${coldstart[@]}" --budget 1e-300
+
+offload=(offload --model 70b --gpu h100)
+check_whole "${offload[@]}" -- --gpus 2 02
+check_whole "${offload[@]}" --context 4096 -- --batch 8 08
+check_whole "${offload[@]}" --batch 8 -- --context 4096 04096
+check_decimal "${offload[@]}" -- --reserve 0.1 00.1
+
+log="$data/nccl-tests/nvl72-gb200-all_reduce.log"
+for value in "${never[@]}" "${not_whole[@]}" "0"; do
+  expect_rejected --gpus calibrate "$log" --wire nvlink5 --gpus "$value"
+done
+
+# File inputs.
+: >"$scratch/empty.json"
+printf '\x00\x01\xff\xfe binary \x80\x81\n\x00' >"$scratch/junk.bin"
+mkdir -p "$scratch/a-directory"
+awk 'BEGIN { for (i = 0; i < 100000; i++) printf "["; for (i = 0; i < 100000; i++) printf "]" }' \
+  >"$scratch/nested.json"
+printf '{"links": [], "links": []}\n' >"$scratch/duplicate-catalog.json"
+sed 's/"hidden_size": \([0-9]*\),/"hidden_size": \1, "hidden_size": 1,/' \
+  "$data/hf/llama-3.1-8b.json" >"$scratch/duplicate-config.json"
+grep -q '"hidden_size": 1,' "$scratch/duplicate-config.json" || fail "could not make a duplicate key"
+head -n 1 "$data/collectives.csv" | sed 's/^\([^,]*\),/\1,\1,/' >"$scratch/duplicate-column.csv"
+for file in "$scratch/empty.json" "$scratch/junk.bin" /dev/zero "$scratch/a-directory" \
+  "$scratch/nested.json" "$scratch/duplicate-catalog.json"; do
+  expect_rejected "$file" links --catalog "$file"
+done
+for file in "$scratch/empty.json" "$scratch/junk.bin" /dev/zero "$scratch/a-directory" \
+  "$scratch/nested.json" "$scratch/duplicate-config.json"; do
+  expect_rejected "$file" tp --hf-config "$file" --wire nvlink4
+done
+for file in "$scratch/empty.json" "$scratch/junk.bin" /dev/zero "$scratch/a-directory"; do
+  expect_rejected "$file" calibrate "$file" --wire nvlink5
+done
+for file in "$scratch/empty.json" "$scratch/junk.bin" /dev/zero "$scratch/a-directory" \
+  "$scratch/duplicate-column.csv"; do
+  expect_rejected "$file" validate "$file"
+done
+
+echo "bad inputs: $cases cases, $failures failures"
+[ "$failures" -eq 0 ] && echo "all checks passed"
