@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "icx/error.hpp"
+#include "icx/limits.hpp"
 #include "statistics.hpp"
 
 namespace icx {
@@ -102,6 +103,10 @@ ExpectedModel with_parameters(ExpectedModel model, Algorithm algorithm, Seconds 
 
 CalibrationResult calibrate(const Link& link, const ExpectedModel& prior, Collective op,
                             Algorithm algorithm, int gpus, std::span<const TimedSample> samples) {
+  if (gpus < min_collective_gpus || gpus > limits::max_domain) {
+    throw InputError(fmt::format("a collective needs from {} to {} GPUs, got {}",
+                                 min_collective_gpus, limits::max_domain, gpus));
+  }
   std::set<double> sizes;
   for (const TimedSample& sample : samples) {
     if (!(sample.time.value() > 0) || !(sample.size.value() > 0)) {
