@@ -10,6 +10,10 @@ foreach(variable ICX OUTPUT)
   endif()
 endforeach()
 
+# The page is the same whatever the builder's locale and terminal: UTF-8 text, no wrapping.
+set(ENV{LC_ALL} "C.UTF-8")
+unset(ENV{COLUMNS})
+
 function(run_icx result)
   execute_process(COMMAND "${ICX}" ${ARGN} OUTPUT_VARIABLE text RESULT_VARIABLE status)
   if(NOT status EQUAL 0)

@@ -14,8 +14,9 @@ if(ICX_SANITIZE)
 endif()
 if(ICX_BUILD_FUZZERS)
   # Coverage instrumentation for libFuzzer in every first-party object; the fuzz targets
-  # themselves link the fuzzer runtime.
+  # themselves link the fuzzer runtime. Every sanitizer report aborts, so a fuzz run with
+  # undefined behaviour fails and libFuzzer saves the input.
   target_compile_options(icx_standard_warnings INTERFACE
-    -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer)
+    -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
   target_link_options(icx_standard_warnings INTERFACE -fsanitize=address,undefined)
 endif()

@@ -65,8 +65,15 @@ case "$mode" in
       mkdir -p "$corpus"
       mapfile -t seeds <"tests/fuzz/$name.seeds"
       echo "Fuzzing $name for ${seconds}s"
-      "$target" "$corpus" "${seeds[@]}" -max_total_time="$seconds" -print_final_stats=1 2>&1 |
-        tail -n 12
+      # A finding (crash, sanitizer report, leak) fails the script; the full log stays for it.
+      log="build/fuzz/$name.log"
+      if ! "$target" "$corpus" "${seeds[@]}" -max_total_time="$seconds" -print_final_stats=1 \
+        -artifact_prefix="build/fuzz/$name-" >"$log" 2>&1; then
+        tail -n 40 "$log"
+        echo "fuzz: $name found a failing input (see $log and build/fuzz/$name-*)" >&2
+        exit 1
+      fi
+      tail -n 12 "$log"
     done
     ;;
   package)

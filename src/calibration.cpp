@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
 #include <functional>
 #include <limits>
 #include <map>
@@ -11,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "icx/error.hpp"
+#include "icx/limits.hpp"
 #include "statistics.hpp"
 
 namespace icx {
@@ -87,12 +89,12 @@ Point minimise(const std::function<double(const Point&)>& f, Point start, Point 
 }
 
 ExpectedModel with_parameters(ExpectedModel model, Algorithm algorithm, Seconds latency,
-                              double efficiency, int steps) {
+                              double efficiency, std::int64_t steps) {
   if (algorithm == Algorithm::nvls) {
     model.in_network_reduction = InNetworkReduction{efficiency, latency};
   } else {
     model.efficiency = efficiency;
-    model.step_latency = latency / steps;
+    model.step_latency = latency / static_cast<double>(steps);
   }
   return model;
 }
@@ -101,6 +103,10 @@ ExpectedModel with_parameters(ExpectedModel model, Algorithm algorithm, Seconds 
 
 CalibrationResult calibrate(const Link& link, const ExpectedModel& prior, Collective op,
                             Algorithm algorithm, int gpus, std::span<const TimedSample> samples) {
+  if (gpus < min_collective_gpus || gpus > limits::max_domain) {
+    throw InputError(fmt::format("a collective needs from {} to {} GPUs, got {}",
+                                 min_collective_gpus, limits::max_domain, gpus));
+  }
   std::set<double> sizes;
   for (const TimedSample& sample : samples) {
     if (!(sample.time.value() > 0) || !(sample.size.value() > 0)) {
@@ -117,7 +123,7 @@ CalibrationResult calibrate(const Link& link, const ExpectedModel& prior, Collec
     throw InputError("in-network reduction (nvls) performs all-reduce only");
   }
   CollectiveRequest request{op, algorithm, gpus, Bytes::of(1)};
-  const int steps = algorithm == Algorithm::nvls ? 1 : ring_steps(op, gpus);
+  const std::int64_t steps = algorithm == Algorithm::nvls ? 1 : ring_steps(op, gpus);
   const double wire_seconds_per_byte =
       wire_factor(op, algorithm, gpus) / link.per_direction_bandwidth.high.value();
 

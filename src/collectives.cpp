@@ -52,7 +52,7 @@ Terms terms_of(const Link& link, const ExpectedModel& model, const CollectiveReq
     return {nvls.latency, request.size * wire / (one_way * nvls.efficiency), model.ramp,
             model.small_message_slowdown};
   }
-  return {model.step_latency * ring_steps(request.op, request.gpus),
+  return {model.step_latency * static_cast<double>(ring_steps(request.op, request.gpus)),
           request.size * wire / (one_way * model.efficiency), model.ramp,
           model.small_message_slowdown};
 }
@@ -146,14 +146,16 @@ double wire_factor(Collective op, Algorithm algorithm, int gpus) {
   return busbw_factor(op, gpus);
 }
 
-int ring_steps(Collective op, int gpus) {
+std::int64_t ring_steps(Collective op, int gpus) {
+  // 64-bit: 2(n-1) stays exact for every int n.
+  const std::int64_t others = std::int64_t{gpus} - 1;
   switch (op) {
   case Collective::all_reduce:
-    return 2 * (gpus - 1);
+    return 2 * others;
   case Collective::all_gather:
   case Collective::reduce_scatter:
   case Collective::all_to_all:
-    return gpus - 1;
+    return others;
   case Collective::point_to_point:
     return 1;
   }

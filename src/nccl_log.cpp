@@ -86,10 +86,7 @@ public:
       return;
     }
     if (words.size() >= 2 && words[0] == "Rank") {
-      if (const auto rank = parse_decimal(words[1]);
-          rank && *rank >= 0 && *rank < limits::max_domain) {
-        log_.ranks = std::max(log_.ranks.value_or(0), static_cast<int>(*rank) + 1);
-      }
+      rank(words[1], line);
       return;
     }
     if (columns_ && std::ranges::find(words, "(ms)") != words.end()) {
@@ -105,6 +102,19 @@ public:
     if (words.size() >= 3 && words[0] == "Avg" && words[1] == "bus" && words[2] == "bandwidth") {
       trailer(words, line);
     }
+  }
+
+  /// "#  Rank  3 Group ..." under "# Using devices": the ranks seen so far grow to 4.
+  void rank(std::string_view word, std::size_t line) {
+    const auto rank = parse_decimal(word);
+    if (!rank) {
+      return;
+    }
+    if (*rank < 0 || *rank >= limits::max_domain || std::trunc(*rank) != *rank) {
+      fail(line, fmt::format("rank '{}' is not a whole number from 0 to {}", word,
+                             limits::max_domain - 1));
+    }
+    log_.ranks = std::max(log_.ranks.value_or(0), static_cast<int>(*rank) + 1);
   }
 
   void row(std::string_view text, std::size_t line) {

@@ -32,6 +32,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -86,7 +87,7 @@ double busbw_factor(Collective op, int gpus);
 /// Bytes each GPU sends (and receives) per byte of S.
 double wire_factor(Collective op, Algorithm algorithm, int gpus);
 /// Latency-bound steps of a ring algorithm (2(n-1) for an all-reduce).
-int ring_steps(Collective op, int gpus);
+std::int64_t ring_steps(Collective op, int gpus);
 
 /// Headline model: 2·S (all-reduce) or S bytes at the headline bandwidth (the fast end of a
 /// range). Throws InputError for fewer than two GPUs or a size that is not positive.

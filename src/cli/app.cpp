@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <exception>
+#include <sstream>
 #include <vector>
 
 #include <fmt/format.h>
@@ -11,13 +12,22 @@
 #include "common.hpp"
 #include "icx/error.hpp"
 #include "icx/lookup.hpp"
+#include "terminal.hpp"
 
 namespace icx::cli {
 
 namespace {
 
 void print_error(std::string_view message) {
-  fmt::print(stderr, "icx: error: {}\n", message);
+  write_unwrapped(stderr, fmt::format("icx: error: {}\n", message));
+}
+
+/// --help and --version, through the terminal like every other output.
+int print_help(const CLI::App& app, const CLI::Error& request) {
+  std::ostringstream out;
+  const int status = app.exit(request, out, out);
+  write_unwrapped(stdout, out.str());
+  return status;
 }
 
 /// The chosen subcommand's name, for "see 'icx tp --help'".
@@ -52,15 +62,20 @@ std::string describe_extras(const CLI::App& app, const CLI::ParseError& error) {
 
 int run_guarded(const Command& command) {
   try {
-    return command.run();
+    const int status = command.run();
+    flush_stdout();
+    return status;
   } catch (const UsageError& error) {
+    flush_stdout();
     print_error(fmt::format("{} (see 'icx {} --help')", error.what(), command.app->get_name()));
     return exit_usage;
   } catch (const InputError& error) {
+    flush_stdout();
     print_error(error.what());
     return exit_usage;
   } catch (const std::exception& error) {
-    fmt::print(stderr, "icx: internal error: {}\n", error.what());
+    flush_stdout();
+    write_unwrapped(stderr, fmt::format("icx: internal error: {}\n", error.what()));
     return exit_internal;
   }
 }
@@ -68,6 +83,7 @@ int run_guarded(const Command& command) {
 } // namespace
 
 int run(int argc, char** argv) {
+  terminal() = detect_terminal();
   CLI::App app{"icx: what the wire between your GPUs costs, and whether a split of the "
                "model on that wire is a good idea.",
                "icx"};
@@ -91,11 +107,11 @@ int run(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
+    return print_help(app, e);
   } catch (const CLI::CallForAllHelp& e) {
-    return app.exit(e);
+    return print_help(app, e);
   } catch (const CLI::CallForVersion& e) {
-    return app.exit(e);
+    return print_help(app, e);
   } catch (const CLI::ExtrasError& e) {
     print_error(fmt::format("{} (see '{}')", describe_extras(app, e), help_hint(app)));
     return exit_usage;
@@ -116,6 +132,9 @@ int run(int argc, char** argv) {
     } else {
       print_error(fmt::format("{} (see '{}')", e.what(), help_hint(app)));
     }
+    return exit_usage;
+  } catch (const CLI::ExcludesError& e) {
+    print_error(fmt::format("{}: give only one of them (see '{}')", e.what(), help_hint(app)));
     return exit_usage;
   } catch (const CLI::ParseError& e) {
     print_error(fmt::format("{} (see '{}')", e.what(), help_hint(app)));

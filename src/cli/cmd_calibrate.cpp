@@ -20,6 +20,7 @@
 #include "json_output.hpp"
 #include "output.hpp"
 #include "table.hpp"
+#include "terminal.hpp"
 #include "units_format.hpp"
 
 namespace icx::cli {
@@ -214,8 +215,8 @@ int run_calibrate(const CalibrateOptions& options) {
   if (!options.output.empty()) {
     write_overlay(options.output, overlay_doc);
   }
-  fmt::print("{} over {} GPUs on {} [{}], {}: {} rows from {}\n\n", to_string(op), gpus, link.name,
-             link.id, to_string(*algorithm), log.rows.size(), options.log);
+  print_out("{} over {} GPUs on {} [{}], {}: {} rows from {}\n\n", to_string(op), gpus, link.name,
+            link.id, to_string(*algorithm), log.rows.size(), options.log);
   TextTable table({{"line", Align::right},
                    {"size (B)", Align::right},
                    {"measured", Align::right},
@@ -227,27 +228,25 @@ int run_calibrate(const CalibrateOptions& options) {
                    format_seconds(s.measured.time), format_seconds(s.predicted),
                    fmt::format("{:+.1f} %", s.error * 100)});
   }
-  fmt::print("{}\n", table.render());
-  fmt::print("fitted: latency {}{}, efficiency {:.3g} of {} each way; ramp {} and small-message "
-             "slowdown {:.3g} kept from the catalog\n",
-             format_seconds(fit.latency),
-             nvls ? std::string()
-                  : fmt::format(" ({} ring steps × {})", ring_steps(op, gpus),
-                                format_seconds(fit.model.step_latency)),
-             efficiency, format_rate(link.per_direction_bandwidth.high),
-             format_seconds(fit.model.ramp), fit.model.small_message_slowdown);
+  print_out("{}\n", table.render());
+  print_out("fitted: latency {}{}, efficiency {:.3g} of {} each way; ramp {} and small-message "
+            "slowdown {:.3g} kept from the catalog\n",
+            format_seconds(fit.latency),
+            nvls ? std::string()
+                 : fmt::format(" ({} ring steps × {})", ring_steps(op, gpus),
+                               format_seconds(fit.model.step_latency)),
+            efficiency, format_rate(link.per_direction_bandwidth.high),
+            format_seconds(fit.model.ramp), fit.model.small_message_slowdown);
   if (efficiency >= max_plausible_efficiency) {
-    fmt::print(
-        "warning: the fit hit the efficiency limit of 1: the measured runs moved data faster "
-        "than {} each way allows; the log is probably from a faster wire than '{}'\n",
-        format_rate(link.per_direction_bandwidth.high), link.id);
+    print_out("warning: the fit hit the efficiency limit of 1: the measured runs moved data faster "
+              "than {} each way allows; the log is probably from a faster wire than '{}'\n",
+              format_rate(link.per_direction_bandwidth.high), link.id);
   }
-  fmt::print("median |error| {:.1f} %; measured time = mean of the out-of-place and in-place "
-             "columns; fit = least squares on relative time error\n",
-             fit.median_abs_error * 100);
+  print_out("median |error| {:.1f} %; measured time = mean of the out-of-place and in-place "
+            "columns; fit = least squares on relative time error\n",
+            fit.median_abs_error * 100);
   if (!options.output.empty()) {
-    fmt::print("overlay written to {} (use it with --catalog {})\n", options.output,
-               options.output);
+    print_out("overlay written to {} (use it with --catalog {})\n", options.output, options.output);
   }
   return 0;
 }

@@ -11,6 +11,7 @@
 #include "json_output.hpp"
 #include "output.hpp"
 #include "table.hpp"
+#include "terminal.hpp"
 #include "units_format.hpp"
 
 namespace icx::cli {
@@ -53,7 +54,7 @@ template <class T> int run_listing(const Listing<T>& listing, const CommonOption
                                  ? ""
                                  : fmt::format(" (aliases: {})", fmt::join(entry.aliases, ", ")));
     }
-    fmt::print("{}\nSources:\n{}", table.render(), sources);
+    print_out("{}\nSources:\n{}", table.render(), sources);
   });
   return 0;
 }

@@ -16,6 +16,7 @@
 #include "json_output.hpp"
 #include "output.hpp"
 #include "table.hpp"
+#include "terminal.hpp"
 #include "units_format.hpp"
 
 namespace icx::cli {
@@ -91,13 +92,13 @@ std::string path_line(const ColdstartRun& run) {
 
 void print_table(const ColdstartRun& run) {
   const ColdStart& r = run.result;
-  fmt::print("Cold-start load floor: a hard lower bound, excluding filesystem, deserialisation "
-             "and HBM-write overhead\n");
-  fmt::print("model    {}\n", describe_weights_model(run.model));
-  fmt::print("weights  {} = {}; {} per GPU over {} GPU{} in {} node{}\n", format_bytes(r.weights),
-             describe_weights(run.model), format_bytes(r.per_gpu), r.gpus, r.gpus == 1 ? "" : "s",
-             r.nodes, r.nodes == 1 ? "" : "s");
-  fmt::print("path     {}\n\n", path_line(run));
+  print_out("Cold-start load floor: a hard lower bound, excluding filesystem, deserialisation "
+            "and HBM-write overhead\n");
+  print_out("model    {}\n", describe_weights_model(run.model));
+  print_out("weights  {} = {}; {} per GPU over {} GPU{} in {} node{}\n", format_bytes(r.weights),
+            describe_weights(run.model), format_bytes(r.per_gpu), r.gpus, r.gpus == 1 ? "" : "s",
+            r.nodes, r.nodes == 1 ? "" : "s");
+  print_out("path     {}\n\n", path_line(run));
 
   TextTable table({{"stage", Align::left},
                    {"moves", Align::left},
@@ -110,7 +111,7 @@ void print_table(const ColdstartRun& run) {
                    format_seconds(stage.seconds), expected_bandwidth(stage),
                    stage.expected_seconds ? format_seconds(*stage.expected_seconds) : "-"});
   }
-  fmt::print("{}\n", table.render());
+  print_out("{}\n", table.render());
 
   const std::string expected =
       r.expected_floor
@@ -119,16 +120,16 @@ void print_table(const ColdstartRun& run) {
           : fmt::format("no expected floor: the catalog has no measured host-to-device figure "
                         "for {}",
                         run.link->id);
-  fmt::print("floor    {} headline (bottleneck: {}); {}\n", format_seconds(r.floor),
-             stage_name(r.bottleneck), expected);
+  print_out("floor    {} headline (bottleneck: {}); {}\n", format_seconds(r.floor),
+            stage_name(r.bottleneck), expected);
   if (const auto within = run.within_budget()) {
-    fmt::print("budget   {}: {}\n", format_seconds(Seconds::of(*run.budget)),
-               *within ? "the floor fits (necessary, not sufficient: overheads come on top)"
-                       : "over budget: even the floor exceeds it (exit status 3)");
+    print_out("budget   {}: {}\n", format_seconds(Seconds::of(*run.budget)),
+              *within ? "the floor fits (necessary, not sufficient: overheads come on top)"
+                      : "over budget: even the floor exceeds it (exit status 3)");
   }
-  fmt::print("\nfloor = the slowest stage's bytes / bandwidth: the stages overlap, so the "
-             "slowest one bounds the load.\nheadline: catalog figures (a link counted one way); "
-             "expected: measured host-to-device copy bandwidth.\n\n");
+  print_out("\nfloor = the slowest stage's bytes / bandwidth: the stages overlap, so the "
+            "slowest one bounds the load.\nheadline: catalog figures (a link counted one way); "
+            "expected: measured host-to-device copy bandwidth.\n\n");
   std::vector<const Entry*> sources;
   if (!run.model.custom()) {
     sources.push_back(&run.model.model);
@@ -137,7 +138,7 @@ void print_table(const ColdstartRun& run) {
     sources.push_back(run.storage);
   }
   sources.push_back(run.link);
-  fmt::print("{}", sources_section(sources));
+  print_out("{}", sources_section(sources));
 }
 
 Json optional_number(const std::optional<Seconds>& value) {

@@ -18,6 +18,7 @@
 #include "json_output.hpp"
 #include "output.hpp"
 #include "table.hpp"
+#include "terminal.hpp"
 #include "units_format.hpp"
 
 namespace icx::cli {
@@ -224,12 +225,12 @@ Derivations derive(const Result& r) {
 
 void print_single(const Style& style, const Result& r) {
   const Row& row = r.rows.front();
-  fmt::print("{} of {} ({} B) over {} GPUs on {} [{}], {}\n\n", to_string(r.op),
-             format_bytes(row.size), format_count(row.size.value()), r.gpus, r.link->name,
-             r.link->id, to_string(r.algorithm));
+  print_out("{} of {} ({} B) over {} GPUs on {} [{}], {}\n\n", to_string(r.op),
+            format_bytes(row.size), format_count(row.size.value()), r.gpus, r.link->name,
+            r.link->id, to_string(r.algorithm));
   TextTable table({{"model", Align::left},
                    {"time", Align::right},
-                   {"", Align::left},
+                   {"", Align::left, true},
                    {"algbw", Align::right},
                    {"busbw", Align::right}});
   const double slowest =
@@ -245,12 +246,12 @@ void print_single(const Style& style, const Result& r) {
   } else {
     table.add_row({"expected", "-", "", "-", "-"});
   }
-  fmt::print("{}\n", table.render());
+  print_out("{}\n", table.render(style.width));
 }
 
 void print_sweep(const Style& style, const Result& r) {
-  fmt::print("{} over {} GPUs on {} [{}], {}\n\n", to_string(r.op), r.gpus, r.link->name,
-             r.link->id, to_string(r.algorithm));
+  print_out("{} over {} GPUs on {} [{}], {}\n\n", to_string(r.op), r.gpus, r.link->name, r.link->id,
+            to_string(r.algorithm));
   TextTable table({{"size (B)", Align::right},
                    {"headline time", Align::right},
                    {"algbw", Align::right},
@@ -258,7 +259,7 @@ void print_sweep(const Style& style, const Result& r) {
                    {"expected time", Align::right},
                    {"algbw", Align::right},
                    {"busbw", Align::right},
-                   {"time (log scale)", Align::left}});
+                   {"time (log scale)", Align::left, true}});
   // The bar shows the expected time where there is one, else the headline time.
   auto shown = [](const Row& row) {
     return (row.expected ? row.expected->time : row.headline.time).value();
@@ -283,7 +284,7 @@ void print_sweep(const Style& style, const Result& r) {
     cells.push_back(log_bar(style, shown(row), fastest, slowest, bar_width));
     table.add_row(std::move(cells));
   }
-  fmt::print("{}\n", table.render());
+  print_out("{}\n", table.render(style.width));
 }
 
 int run_collective(const CollectiveOptions& options) {
@@ -331,10 +332,10 @@ int run_collective(const CollectiveOptions& options) {
     } else {
       print_single(style, result);
     }
-    fmt::print("{}\n{}\nalgbw = S / time; busbw = algbw × {:.4g} (nccl-tests' factor for {} over "
-               "{} GPUs).\n",
-               headline_note(result), expected_note(result), busbw_factor(op, options.gpus),
-               to_string(op), options.gpus);
+    print_out("{}\n{}\nalgbw = S / time; busbw = algbw × {:.4g} (nccl-tests' factor for {} over "
+              "{} GPUs).\n",
+              headline_note(result), expected_note(result), busbw_factor(op, options.gpus),
+              to_string(op), options.gpus);
   });
   return 0;
 }

@@ -16,6 +16,7 @@
 #include "json_output.hpp"
 #include "output.hpp"
 #include "table.hpp"
+#include "terminal.hpp"
 #include "units_format.hpp"
 
 namespace icx::cli {
@@ -79,18 +80,18 @@ std::string optional_ratio(const std::optional<double>& ratio) {
 
 void print_table(const OffloadRun& run) {
   const Offload& r = run.result;
-  fmt::print("Offload to host memory: one decode step with the spill streamed over the host "
-             "link\n");
-  fmt::print("model     {}\n", describe_weights_model(run.model));
-  fmt::print("GPUs      {} × {} [{}]: {} HBM at {} each\n", run.gpus, run.gpu->name, run.gpu->id,
-             format_bytes(run.gpu->hbm_capacity), format_rate(run.gpu->hbm_bandwidth));
+  print_out("Offload to host memory: one decode step with the spill streamed over the host "
+            "link\n");
+  print_out("model     {}\n", describe_weights_model(run.model));
+  print_out("GPUs      {} × {} [{}]: {} HBM at {} each\n", run.gpus, run.gpu->name, run.gpu->id,
+            format_bytes(run.gpu->hbm_capacity), format_rate(run.gpu->hbm_bandwidth));
   if (run.batch) {
-    fmt::print("KV cache  {} sequences × {} tokens, {} like the weights\n", *run.batch,
-               *run.context, run.model.dtype.id);
+    print_out("KV cache  {} sequences × {} tokens, {} like the weights\n", *run.batch, *run.context,
+              run.model.dtype.id);
   } else {
-    fmt::print("KV cache  none (give --batch and --context to add it)\n");
+    print_out("KV cache  none (give --batch and --context to add it)\n");
   }
-  fmt::print("\n");
+  print_out("\n");
 
   TextTable memory({{"memory", Align::left}, {"bytes", Align::right}, {"from", Align::left}});
   memory.add_row({"weights", format_bytes(run.weights), describe_weights(run.model)});
@@ -107,10 +108,10 @@ void print_table(const OffloadRun& run) {
   memory.add_row({"spilled", format_bytes(r.spilled),
                   r.spilled.value() > 0 ? "needed − HBM: in host memory, streamed every step"
                                         : "nothing: it all fits in HBM"});
-  fmt::print("{}\n", memory.render());
+  print_out("{}\n", memory.render());
 
-  fmt::print("step with everything in HBM: {} = {} / ({} × {})\n\n", format_seconds(r.step_all_hbm),
-             format_bytes(r.needed), run.gpus, format_rate(run.gpu->hbm_bandwidth));
+  print_out("step with everything in HBM: {} = {} / ({} × {})\n\n", format_seconds(r.step_all_hbm),
+            format_bytes(r.needed), run.gpus, format_rate(run.gpu->hbm_bandwidth));
 
   TextTable links({{"host link", Align::left},
                    {"one way", Align::right},
@@ -128,15 +129,15 @@ void print_table(const OffloadRun& run) {
                    step.expected_step ? format_seconds(*step.expected_step) : "-",
                    optional_ratio(step.expected_slowdown)});
   }
-  fmt::print("{}\n", links.render());
-  fmt::print("step = bytes in HBM / (GPUs × HBM bandwidth) + spilled bytes / (GPUs × host-link "
-             "bandwidth)\n"
-             "  decode reads every byte of weights and KV once per step; each GPU streams its "
-             "share of the\n"
-             "  spill over its own link, not overlapped with its HBM reads.\n"
-             "HBM ÷ link: how many times slower per byte the host tier is than HBM. one way: the "
-             "headline\n"
-             "figure counted in one direction; measured: host-to-device copy bandwidth.\n\n");
+  print_out("{}\n", links.render());
+  print_out("step = bytes in HBM / (GPUs × HBM bandwidth) + spilled bytes / (GPUs × host-link "
+            "bandwidth)\n"
+            "  decode reads every byte of weights and KV once per step; each GPU streams its "
+            "share of the\n"
+            "  spill over its own link, not overlapped with its HBM reads.\n"
+            "HBM ÷ link: how many times slower per byte the host tier is than HBM. one way: the "
+            "headline\n"
+            "figure counted in one direction; measured: host-to-device copy bandwidth.\n\n");
   std::vector<const Entry*> sources;
   if (!run.model.custom()) {
     sources.push_back(&run.model.model);
@@ -145,7 +146,7 @@ void print_table(const OffloadRun& run) {
   for (const HostLinkStep& step : r.links) {
     sources.push_back(step.link);
   }
-  fmt::print("{}", sources_section(sources));
+  print_out("{}", sources_section(sources));
 }
 
 Json optional_json(const std::optional<double>& value) {

@@ -15,6 +15,7 @@
 #include "json_output.hpp"
 #include "output.hpp"
 #include "table.hpp"
+#include "terminal.hpp"
 #include "units_format.hpp"
 #include "verdict_format.hpp"
 
@@ -199,22 +200,22 @@ void print_table(const Style& style, const ResolvedCluster& rc, const Workload& 
                  const Placement& p, bool recommended) {
   const Cluster& c = rc.cluster;
   const int nodes = (c.gpus + c.gpus_per_node - 1) / c.gpus_per_node;
-  fmt::print("Placement of {} ({}, {} of weights) on {} × {}\n", w.model->id, w.dtype->id,
-             format_bytes(p.weights), c.gpus, c.gpu->id);
-  fmt::print("cluster  {} node{} × {} GPUs{}; {} inside each {}-GPU domain{}\n", nodes,
-             nodes == 1 ? "" : "s", std::min(c.gpus, c.gpus_per_node),
-             rc.system_id.empty() ? "" : fmt::format(" ({})", rc.system_id), c.scale_up->id,
-             c.domain, c.gpus > c.domain ? fmt::format(", {} between", c.scale_out->id) : "");
-  fmt::print("prefill  {} tokens: {} of compute per pass on {}\n", w.tokens,
-             format_seconds(p.compute), describe_rate(w.rate, p.layout.tp * p.layout.ep));
-  fmt::print("layout   tp {} × ep {} × pp {} × dp {} ({})\n", p.layout.tp, p.layout.ep, p.layout.pp,
-             p.layout.dp,
-             recommended ? "recommended: " + rationale(c, w, p.layout) : std::string("as given"));
-  fmt::print("memory   {} of weights per GPU, {} usable ({} less a {:g} % reserve for "
-             "activations and KV cache, --reserve): {}\n\n",
-             format_bytes(p.per_gpu_weights), format_bytes(p.usable_per_gpu),
-             format_bytes(c.gpu->hbm_capacity), w.memory_reserve * 100,
-             p.fits ? "fits" : "does not fit");
+  print_out("Placement of {} ({}, {} of weights) on {} × {}\n", w.model->id, w.dtype->id,
+            format_bytes(p.weights), c.gpus, c.gpu->id);
+  print_out("cluster  {} node{} × {} GPUs{}; {} inside each {}-GPU domain{}\n", nodes,
+            nodes == 1 ? "" : "s", std::min(c.gpus, c.gpus_per_node),
+            rc.system_id.empty() ? "" : fmt::format(" ({})", rc.system_id), c.scale_up->id,
+            c.domain, c.gpus > c.domain ? fmt::format(", {} between", c.scale_out->id) : "");
+  print_out("prefill  {} tokens: {} of compute per pass on {}\n", w.tokens,
+            format_seconds(p.compute), describe_rate(w.rate, p.layout.tp * p.layout.ep));
+  print_out("layout   tp {} × ep {} × pp {} × dp {} ({})\n", p.layout.tp, p.layout.ep, p.layout.pp,
+            p.layout.dp,
+            recommended ? "recommended: " + rationale(c, w, p.layout) : std::string("as given"));
+  print_out("memory   {} of weights per GPU, {} usable ({} less a {:g} % reserve for "
+            "activations and KV cache, --reserve): {}\n\n",
+            format_bytes(p.per_gpu_weights), format_bytes(p.usable_per_gpu),
+            format_bytes(c.gpu->hbm_capacity), w.memory_reserve * 100,
+            p.fits ? "fits" : "does not fit");
 
   TextTable table({{"strategy", Align::left},
                    {"degree", Align::right},
@@ -232,8 +233,8 @@ void print_table(const Style& style, const ResolvedCluster& rc, const Workload& 
                    paint(style, cost.verdict.level)});
     reasons.push_back(fmt::format("  {}: {}", to_string(cost.strategy), strategy_reason(c, cost)));
   }
-  fmt::print("{}\n{}\n\noverall: {} — {}\n", table.render(), fmt::join(reasons, "\n"),
-             paint(style, p.level), overall_reason(c, p));
+  print_out("{}\n{}\n\noverall: {} — {}\n", table.render(), fmt::join(reasons, "\n"),
+            paint(style, p.level), overall_reason(c, p));
 }
 
 Json to_json(const ResolvedCluster& rc, const Workload& w, const Placement& p, bool recommended) {

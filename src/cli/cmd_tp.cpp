@@ -16,6 +16,7 @@
 #include "json_output.hpp"
 #include "output.hpp"
 #include "table.hpp"
+#include "terminal.hpp"
 #include "units_format.hpp"
 #include "verdict_format.hpp"
 
@@ -102,16 +103,16 @@ void print_table(const Style& style, const ResolvedModel& model, const TpRequest
                  const TpReport& report, bool gpu_given) {
   const TensorParallelTraffic& traffic = report.traffic;
   const std::string pass = pass_name(request.phase);
-  fmt::print("Tensor-parallel all-reduce traffic per GPU\n");
-  fmt::print("model   {}: hidden {}, {} layers, {} ({} B per element){}\n", model.model.id,
-             model.model.hidden, model.model.layers, model.dtype.id, model.dtype.bytes_per_element,
-             model.overridden.empty()
-                 ? ""
-                 : fmt::format(" [overridden: {}]", fmt::join(model.overridden, ", ")));
+  print_out("Tensor-parallel all-reduce traffic per GPU\n");
+  print_out("model   {}: hidden {}, {} layers, {} ({} B per element){}\n", model.model.id,
+            model.model.hidden, model.model.layers, model.dtype.id, model.dtype.bytes_per_element,
+            model.overridden.empty()
+                ? ""
+                : fmt::format(" [overridden: {}]", fmt::join(model.overridden, ", ")));
   if (request.phase == Phase::prefill) {
-    fmt::print("tokens  {} (one prefill pass)\n\n", request.tokens);
+    print_out("tokens  {} (one prefill pass)\n\n", request.tokens);
   } else {
-    fmt::print("batch   {} sequences, one token each (one decode step)\n\n", request.tokens);
+    print_out("batch   {} sequences, one token each (one decode step)\n\n", request.tokens);
   }
 
   TextTable traffic_table(
@@ -123,13 +124,13 @@ void print_table(const Style& style, const ResolvedModel& model, const TpRequest
                          fmt::format("{} all-reduces", traffic.allreduces_per_layer)});
   traffic_table.add_row({"per " + pass, format_bytes(traffic.per_pass),
                          fmt::format("{} layers", model.model.layers)});
-  fmt::print("{}\n", traffic_table.render());
+  print_out("{}\n", traffic_table.render());
 
   TextTable wires({{"wire", Align::left},
                    {"tier", Align::left},
                    {"headline bandwidth", Align::left},
                    {"headline", Align::right},
-                   {"", Align::left},
+                   {"", Align::left, true},
                    {"expected", Align::right},
                    {"crossover", Align::right},
                    {"compute on", Align::left},
@@ -158,20 +159,20 @@ void print_table(const Style& style, const ResolvedModel& model, const TpRequest
       unavailable.push_back(link.id);
     }
   }
-  fmt::print("{}\n", wires.render());
-  fmt::print("headline = traffic per {} / headline bandwidth (the seed chapter's model: no "
-             "latency, both directions as the vendor counts them); a range gives fast–slow ends.\n",
-             pass);
-  fmt::print("expected = {} ring all-reduces of {} each over the GPUs, per-direction bandwidth × "
-             "measured efficiency plus per-step latency (see 'icx collective'){}.\n",
-             traffic.allreduces_per_layer * model.model.layers, format_bytes(report.message),
-             unavailable.empty()
-                 ? ""
-                 : fmt::format("; no expected model for {}", fmt::join(unavailable, ", ")));
-  fmt::print("crossover = all-reduce size at which latency and bandwidth terms are equal: "
-             "smaller messages are latency-bound.\n");
+  print_out("{}\n", wires.render(style.width));
+  print_out("headline = traffic per {} / headline bandwidth (the seed chapter's model: no "
+            "latency, both directions as the vendor counts them); a range gives fast–slow ends.\n",
+            pass);
+  print_out("expected = {} ring all-reduces of {} each over the GPUs, per-direction bandwidth × "
+            "measured efficiency plus per-step latency (see 'icx collective'){}.\n",
+            traffic.allreduces_per_layer * model.model.layers, format_bytes(report.message),
+            unavailable.empty()
+                ? ""
+                : fmt::format("; no expected model for {}", fmt::join(unavailable, ", ")));
+  print_out("crossover = all-reduce size at which latency and bandwidth terms are equal: "
+            "smaller messages are latency-bound.\n");
   if (reasons.empty()) {
-    fmt::print("verdicts need the model's parameter count: pass --params N.\n");
+    print_out("verdicts need the model's parameter count: pass --params N.\n");
     return;
   }
   std::vector<std::string> assumed;
@@ -196,19 +197,19 @@ void print_table(const Style& style, const ResolvedModel& model, const TpRequest
         rates.push_back(rate);
       }
     }
-    fmt::print("compute = 2 × {} params × {} tokens / GPUs at the GPU's dense peak × its "
-               "utilisation (catalog; --mfu); the GPU is {}\n  assumed: {}\n",
-               format_params(model.model.active_params), request.tokens, gpu_rule,
-               fmt::join(rates, "; "));
+    print_out("compute = 2 × {} params × {} tokens / GPUs at the GPU's dense peak × its "
+              "utilisation (catalog; --mfu); the GPU is {}\n  assumed: {}\n",
+              format_params(model.model.active_params), request.tokens, gpu_rule,
+              fmt::join(rates, "; "));
   } else {
-    fmt::print("compute = {} of weights / GPUs / HBM bandwidth (a decode step reads every "
-               "weight once; KV-cache reads not counted); the GPU is {}\n",
-               format_bytes(Bytes::of(model.model.total_params * model.dtype.bytes_per_element)),
-               gpu_rule);
+    print_out("compute = {} of weights / GPUs / HBM bandwidth (a decode step reads every "
+              "weight once; KV-cache reads not counted); the GPU is {}\n",
+              format_bytes(Bytes::of(model.model.total_params * model.dtype.bytes_per_element)),
+              gpu_rule);
   }
-  fmt::print("verdict: ok ≤ {}× compute (hidden by overlap), marginal ≤ {}×, avoid above or "
-             "off the placement rule; the expected time where there is one\n{}\n",
-             ok_ratio, marginal_ratio, fmt::join(reasons, "\n"));
+  print_out("verdict: ok ≤ {}× compute (hidden by overlap), marginal ≤ {}×, avoid above or "
+            "off the placement rule; the expected time where there is one\n{}\n",
+            ok_ratio, marginal_ratio, fmt::join(reasons, "\n"));
 }
 
 Json to_json(const ResolvedModel& model, const TpRequest& request, const TpReport& report) {

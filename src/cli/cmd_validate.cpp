@@ -17,6 +17,7 @@
 #include "json_output.hpp"
 #include "output.hpp"
 #include "table.hpp"
+#include "terminal.hpp"
 #include "units_format.hpp"
 
 namespace icx::cli {
@@ -156,7 +157,7 @@ int run_validate(const ValidateOptions& options) {
          predicted_text(c), c.predicted ? fmt::format("{:+.1f} %", c.error * 100) : "-",
          fmt::format("±{:.0f} %", c.bound.tolerance * 100), m.use, verdict(c)});
   }
-  fmt::print("Expected model against published measurements\n\n{}\n", table.render());
+  print_out("Expected model against published measurements\n\n{}\n", table.render());
   TextTable summary({{"use", Align::left},
                      {"rows", Align::right},
                      {"predicted", Align::right},
@@ -169,10 +170,10 @@ int run_validate(const ValidateOptions& options) {
                      fmt::format("{:.1f} %", s.median_abs_error * 100),
                      fmt::format("{:.1f} %", s.worst_abs_error * 100)});
   }
-  fmt::print("{}\n", summary.render());
-  fmt::print("bound: busbw ±10 % from 1 GiB, ±25 % from 128 MiB, time ±50 % below; fit = rows the "
-             "catalog's parameters were fitted to, held-out = rows not used, outside = cases the "
-             "model does not cover (shown, not held to a bound). Sources: --json.\n");
+  print_out("{}\n", summary.render());
+  print_out("bound: busbw ±10 % from 1 GiB, ±25 % from 128 MiB, time ±50 % below; fit = rows the "
+            "catalog's parameters were fitted to, held-out = rows not used, outside = cases the "
+            "model does not cover (shown, not held to a bound). Sources: --json.\n");
   return 0;
 }
 

@@ -18,20 +18,24 @@
 namespace icx::cli {
 
 void add_common_options(CLI::App& app, CommonOptions& options) {
-  app.add_flag("--json", options.json,
-               "Print one JSON document (base SI units) instead of tables; same as --format json");
+  CLI::Option* json = app.add_flag(
+      "--json", options.json,
+      "Print one JSON document (base SI units) instead of tables; short for --format json, "
+      "so not with --format");
   app.add_option("--format", options.format,
                  "table (default), json (one document, base SI units) or csv (the main table's "
                  "rows, base SI units)")
       ->type_name("FORMAT")
-      ->check(CLI::IsMember({"table", "json", "csv"}));
+      ->check(CLI::IsMember({"table", "json", "csv"}))
+      ->excludes(json);
   app.add_option("--color", options.color,
-                 "Colour verdicts: auto (when stdout is a terminal and NO_COLOR is unset), "
-                 "always or never")
+                 "Colour verdicts: auto (when stdout is a terminal, TERM is not 'dumb' and "
+                 "NO_COLOR is unset), always or never")
       ->type_name("WHEN")
       ->check(CLI::IsMember({"auto", "always", "never"}));
   app.add_flag("--ascii", options.ascii,
-               "Draw bar charts with ASCII only (also when the locale is not UTF-8)");
+               "Print ASCII only (x, us, - and # bars instead of Unicode); also when the locale is "
+               "not UTF-8");
   app.add_option("--catalog", options.catalogs,
                  "Overlay a catalog JSON file on the shipped one (repeatable; same id "
                  "replaces, new id adds)")

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "icx/limits.hpp"
+#include "terminal.hpp"
 
 namespace icx::cli {
 
@@ -33,7 +34,8 @@ Json json_entry(const Entry& entry) {
 }
 
 void print_json(const Json& document) {
-  fmt::print("{}\n", document.dump(2));
+  // Under an ASCII-only terminal, other characters are written as \uXXXX escapes.
+  print_out("{}\n", document.dump(2, ' ', terminal().ascii));
 }
 
 } // namespace icx::cli

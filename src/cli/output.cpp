@@ -1,39 +1,16 @@
 #include "output.hpp"
 
 #include <cmath>
-#include <cstdlib>
 #include <unistd.h>
 
 #include <fmt/color.h>
 #include <fmt/format.h>
 
-#include "icx/lookup.hpp"
+#include "terminal.hpp"
 
 namespace icx::cli {
 
 namespace {
-
-bool locale_is_utf8() {
-  for (const char* name : {"LC_ALL", "LC_CTYPE", "LANG"}) {
-    const char* value = std::getenv(name);
-    if (value != nullptr && *value != '\0') {
-      const std::string folded = fold_case(value);
-      return folded.find("utf-8") != std::string::npos || folded.find("utf8") != std::string::npos;
-    }
-  }
-  return false;
-}
-
-bool want_color(const std::string& when) {
-  if (when == "always") {
-    return true;
-  }
-  if (when == "never") {
-    return false;
-  }
-  const char* no_color = std::getenv("NO_COLOR");
-  return (no_color == nullptr || *no_color == '\0') && isatty(STDOUT_FILENO) == 1;
-}
 
 void flatten(const Json& value, const std::string& prefix, Json& into) {
   if (value.is_object()) {
@@ -86,8 +63,13 @@ Style style_of(const CommonOptions& options) {
   style.format = options.json || options.format == "json" ? Format::json
                  : options.format == "csv"                ? Format::csv
                                                           : Format::table;
-  style.color = style.format == Format::table && want_color(options.color);
-  style.ascii = options.ascii || !locale_is_utf8();
+  Terminal& term = terminal();
+  term.ascii = term.ascii || options.ascii;
+  term.wrap = style.format == Format::table;
+  style.color = style.format == Format::table &&
+                use_color(options.color, isatty(STDOUT_FILENO) == 1, process_environment);
+  style.ascii = term.ascii;
+  style.width = term.wrap ? term.width : std::nullopt;
   style.explain = options.explain;
   return style;
 }
@@ -102,14 +84,14 @@ void emit(const Style& style, Json document, std::string_view rows_key,
     print_json(document);
     return;
   case Format::csv:
-    fmt::print("{}", to_csv(document.at(std::string(rows_key))));
+    print_out("{}", to_csv(document.at(std::string(rows_key))));
     return;
   case Format::table:
     table();
     if (style.explain && !derivations.empty()) {
-      fmt::print("\nHow each figure was computed:\n");
+      print_out("\nHow each figure was computed:\n");
       for (const Derivation& d : derivations) {
-        fmt::print("  {} = {} = {}\n", d.quantity, d.formula, d.shown);
+        print_out("  {} = {} = {}\n", d.quantity, d.formula, d.shown);
       }
     }
     return;

@@ -2,7 +2,9 @@
 // --explain derivations. Decided once from the flags and the environment.
 #pragma once
 
+#include <cstddef>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,10 +22,12 @@ struct Style {
   bool color = false;
   bool ascii = false;
   bool explain = false;
+  /// Columns a table may take (the terminal's width); nullopt: no limit.
+  std::optional<std::size_t> width;
 };
 
-/// The style the flags ask for; colour "auto" means stdout is a terminal and NO_COLOR is
-/// unset, and bars are ASCII unless the locale says UTF-8.
+/// The style the flags ask for (see use_color for colour "auto"); ASCII with --ascii or
+/// when the locale is not UTF-8; tables fitted to the terminal's width.
 Style style_of(const CommonOptions& options);
 
 /// One derivation for --explain: "per all-reduce = 2 × 4096 × 8192 × 2 B = 134,217,728 B".

@@ -1,6 +1,8 @@
 // The one text-table renderer: every human-readable table goes through it.
 #pragma once
 
+#include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -12,6 +14,8 @@ enum class Align { left, right };
 struct Column {
   std::string header;
   Align align = Align::left;
+  /// Left out when the table is wider than the space it has (a bar chart, say).
+  bool optional = false;
 };
 
 class TextTable {
@@ -20,10 +24,15 @@ public:
   /// Adds a row; it must have one cell per column.
   void add_row(std::vector<std::string> cells);
   /// Renders the header, a rule and the rows, columns two spaces apart, no trailing spaces.
-  [[nodiscard]] std::string render() const;
+  /// Wider than `max_width`, the table loses its optional columns; if still too wide it is
+  /// rendered whole (numbers are never cut).
+  [[nodiscard]] std::string render(std::optional<std::size_t> max_width = std::nullopt) const;
   [[nodiscard]] bool empty() const { return rows_.empty(); }
 
 private:
+  /// Every column, or without the optional ones when all would exceed `max_width`.
+  [[nodiscard]] std::vector<std::size_t> shown_columns(const std::vector<std::size_t>& widths,
+                                                       std::optional<std::size_t> max_width) const;
   std::vector<Column> columns_;
   std::vector<std::vector<std::string>> rows_;
 };

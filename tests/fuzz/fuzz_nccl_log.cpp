@@ -25,8 +25,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       }
     }
     const icx::Link& link = catalog.link("nvlink4");
+    const int gpus = log.ranks && *log.ranks >= 2 ? *log.ranks : 8;
     (void)icx::calibrate(link, *link.expected, icx::Collective::all_reduce, icx::Algorithm::ring,
-                         log.ranks.value_or(8) < 2 ? 8 : *log.ranks, samples);
+                         gpus, samples);
   } catch (const icx::InputError&) {
   }
   return 0;

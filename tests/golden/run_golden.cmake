@@ -5,7 +5,9 @@
 #
 # <name>.cmd holds "args: <arguments>" and "exit: <status>" lines, and optionally
 # "as-nobody: yes" (run without root's file access, for the unreadable-file case) and
-# "setup-unreadable: <file>" (create <file> in SCRATCH with no read permission).
+# "setup-unreadable: <file>" (create <file> in SCRATCH with no read permission), and
+# "env: NAME=VALUE ..." (variables for icx, set or unset with --unset=NAME, through
+# 'cmake -E env'; they apply on top of the fixed environment below).
 # <name>.stdout and <name>.stderr hold the expected output; a missing file means empty.
 # With UPDATE=ON the output files are rewritten (review the diff!); the exit status in the
 # .cmd file is always written by hand.
@@ -16,6 +18,7 @@ set(args_line "")
 set(expected_exit "")
 set(as_nobody OFF)
 set(unreadable "")
+set(env_line "")
 foreach(line IN LISTS lines)
   if(line MATCHES "^args: (.*)$")
     set(args_line "${CMAKE_MATCH_1}")
@@ -25,6 +28,8 @@ foreach(line IN LISTS lines)
     set(as_nobody ON)
   elseif(line MATCHES "^setup-unreadable: (.+)$")
     set(unreadable "${CMAKE_MATCH_1}")
+  elseif(line MATCHES "^env: (.+)$")
+    set(env_line "${CMAKE_MATCH_1}")
   endif()
 endforeach()
 if(expected_exit STREQUAL "")
@@ -36,6 +41,10 @@ string(REPLACE "<scratch>" "${SCRATCH}" args_line "${args_line}")
 separate_arguments(args UNIX_COMMAND "${args_line}")
 
 set(prefix "")
+if(env_line)
+  separate_arguments(env_args UNIX_COMMAND "${env_line}")
+  set(prefix "${CMAKE_COMMAND}" -E env ${env_args})
+endif()
 if(unreadable)
   file(WRITE "${SCRATCH}/${unreadable}" "{}")
   file(CHMOD "${SCRATCH}/${unreadable}" PERMISSIONS OWNER_WRITE)
@@ -50,14 +59,16 @@ if(as_nobody)
     endif()
     file(CHMOD "${SCRATCH}" PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ
          GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
-    set(prefix "${SETPRIV}" --reuid=65534 --regid=65534 --clear-groups)
+    list(APPEND prefix "${SETPRIV}" --reuid=65534 --regid=65534 --clear-groups)
   endif()
 endif()
 
-# Output must not depend on the machine: a UTF-8 locale (Unicode bars), no NO_COLOR, and
-# stdout is a pipe (so no colour unless a case asks with --color always).
+# Output must not depend on the machine: a UTF-8 locale (Unicode bars), no NO_COLOR, no
+# COLUMNS (no width limit), and stdout is a pipe (so no colour unless a case asks with
+# --color always).
 set(ENV{LC_ALL} "C.UTF-8")
 unset(ENV{NO_COLOR})
+unset(ENV{COLUMNS})
 execute_process(
   COMMAND ${prefix} "${ICX}" ${args}
   WORKING_DIRECTORY "${CASE_DIR}"

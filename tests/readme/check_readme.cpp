@@ -54,7 +54,7 @@ std::vector<std::string> run(const std::string& icx, std::string command) {
   if (want_status) {
     command.resize(command.size() - status_suffix.size());
   }
-  const std::string shell = "LC_ALL=C.UTF-8 NO_COLOR= '" + icx + "' " + command + " 2>&1";
+  const std::string shell = "LC_ALL=C.UTF-8 NO_COLOR= COLUMNS= '" + icx + "' " + command + " 2>&1";
   FILE* pipe = popen(shell.c_str(), "r");
   std::string output;
   std::array<char, 4096> buffer{};

@@ -84,5 +84,18 @@ TEST(Calibration, NeedsTwoSizes) {
       InputError);
 }
 
+TEST(Calibration, NeedsAGpuCountARingCanHave) {
+  const std::vector<TimedSample> two{{Bytes::of(1e6), Seconds::of(1e-3)},
+                                     {Bytes::of(1e7), Seconds::of(5e-3)}};
+  // From 2 GPUs to the largest domain, 2^20 = 1048576; the count a fuzzer reached
+  // (1176847186) overflowed 2(n-1) in an int before this check.
+  for (const int gpus : {1, 0, -3, 1048577, 1176847186}) {
+    EXPECT_THROW(
+        (void)calibrate(test_link(), prior(), Collective::all_reduce, Algorithm::ring, gpus, two),
+        InputError)
+        << gpus;
+  }
+}
+
 } // namespace
 } // namespace icx

@@ -45,6 +45,9 @@ TEST(Collectives, NcclTestsFactors) {
   EXPECT_EQ(ring_steps(Collective::all_reduce, 8), 14);
   EXPECT_EQ(ring_steps(Collective::all_gather, 8), 7);
   EXPECT_EQ(ring_steps(Collective::point_to_point, 8), 1);
+  // 2(n-1) for the largest int n: 2 × 2147483646 = 4294967292, beyond a 32-bit int.
+  EXPECT_EQ(ring_steps(Collective::all_reduce, 2147483647), 4294967292);
+  EXPECT_EQ(ring_steps(Collective::all_gather, 2147483647), 2147483646);
 }
 
 TEST(Collectives, NamesRoundTripAndAcceptSpellings) {

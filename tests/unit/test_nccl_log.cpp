@@ -112,6 +112,26 @@ TEST(NcclLog, ErrorsNameTheLine) {
             "log:5: '# Avg bus bandwidth' line without a number of GB/s");
 }
 
+TEST(NcclLog, RejectsARankBeyondTheLargestDomain) {
+  // A fuzzer's input: a billion ranks reached the ring arithmetic (2(n-1) overflowed an int).
+  std::ifstream in(std::string(ICX_TEST_DATA_DIR) + "/../fuzz/seeds/nccl_log/billion_ranks");
+  std::ostringstream seed;
+  seed << in.rdbuf();
+  ASSERT_FALSE(seed.str().empty());
+  // The largest domain is 2^20 GPUs: ranks 0 to 1048575.
+  EXPECT_EQ(error_of(seed.str()),
+            "log:3: rank '1176847186' is not a whole number from 0 to 1048575");
+  EXPECT_EQ(error_of("#  Rank 1048576 Group 0\n" + header + row_1m + trailer),
+            "log:1: rank '1048576' is not a whole number from 0 to 1048575");
+  EXPECT_EQ(error_of("#  Rank 2.5 Group 0\n" + header + row_1m + trailer),
+            "log:1: rank '2.5' is not a whole number from 0 to 1048575");
+  EXPECT_EQ(error_of("#  Rank -1 Group 0\n" + header + row_1m + trailer),
+            "log:1: rank '-1' is not a whole number from 0 to 1048575");
+  EXPECT_EQ(
+      parse_nccl_test_log("#  Rank 1048575 Group 0\n" + header + row_1m + trailer, "log").ranks,
+      1048576);
+}
+
 TEST(NcclLog, AcceptsWindowsLineEnds) {
   std::string text = header + row_1m + trailer;
   std::string crlf;

@@ -21,14 +21,14 @@ TEST(Csv, EmptyRowsGiveAnEmptyHeader) {
 }
 
 TEST(Bar, ScalesToTheMaximumInEighths) {
-  const Style unicode{Format::table, false, false, false};
+  const Style unicode{Format::table, false, false, false, std::nullopt};
   EXPECT_EQ(bar(unicode, 10, 10, 4), "████");
   EXPECT_EQ(bar(unicode, 5, 10, 4), "██");
   EXPECT_EQ(bar(unicode, 1, 16, 4), "▎"); // 1/16 of 4 columns × 8 = 2 eighths: ▎
 }
 
 TEST(Bar, AsciiUsesWholeColumnsAndNeverVanishes) {
-  const Style ascii{Format::table, false, true, false};
+  const Style ascii{Format::table, false, true, false, std::nullopt};
   EXPECT_EQ(bar(ascii, 10, 10, 20), std::string(20, '#'));
   EXPECT_EQ(bar(ascii, 1, 1000, 20), "#");
   EXPECT_EQ(bar(ascii, 0, 10, 20), "");

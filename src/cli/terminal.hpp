@@ -1,0 +1,73 @@
+// What the terminal can show (its width, colour, UTF-8 or only ASCII), decided once per run
+// from the flags and the environment. Every line icx prints passes through here.
+#pragma once
+
+#include <cstddef>
+#include <cstdio>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include <fmt/format.h>
+
+namespace icx::cli {
+
+/// Reads an environment variable (nullptr when unset): std::getenv, or a table in tests.
+using Environment = std::function<const char*(const char*)>;
+
+/// The process environment.
+const char* process_environment(const char* name);
+
+/// Whether the first of LC_ALL, LC_CTYPE and LANG that is set names UTF-8 (none set: no).
+bool locale_is_utf8(const Environment& env);
+
+/// --color WHEN: "always", "never", or "auto": stdout is a terminal, TERM is not "dumb"
+/// and NO_COLOR is unset or empty.
+bool use_color(std::string_view when, bool stdout_is_tty, const Environment& env);
+
+/// Columns to fit output in: the terminal's (`tty_columns`, when stdout is one), else
+/// $COLUMNS when it is a whole number from 1 to 9999; nullopt: no limit (pipes, files).
+std::optional<std::size_t> output_width(std::optional<std::size_t> tty_columns,
+                                        const Environment& env);
+
+/// `text` in ASCII: × → x, µ → u, – → -, ≤ → <=, → → ->, bar blocks → #, any other
+/// non-ASCII character → ?.
+std::string to_ascii(std::string_view text);
+
+/// Each line of prose longer than `width` broken at spaces; continuation lines keep the
+/// line's indentation. A line with two spaces in a row after its indentation is a table
+/// row (or aligned key and value) and is left whole, as is a word longer than `width`.
+std::string wrap_prose(std::string_view text, std::size_t width);
+
+struct Terminal {
+  /// Print ASCII only (--ascii, or the locale is not UTF-8).
+  bool ascii = false;
+  /// Columns to fit tables and prose in; nullopt: no limit.
+  std::optional<std::size_t> width;
+  /// Wrap prose to `width` (tables yes; JSON and CSV never).
+  bool wrap = true;
+};
+
+/// This run's terminal: set up from the environment when icx starts, refined by the
+/// output flags (style_of).
+Terminal& terminal();
+
+/// The terminal as the process environment and stdout describe it.
+Terminal detect_terminal();
+
+/// Collects text for stdout; written, fitted to the terminal, by flush_stdout.
+void append_stdout(std::string_view text);
+
+template <class... Args> void print_out(fmt::format_string<Args...> format, Args&&... args) {
+  append_stdout(fmt::format(format, std::forward<Args>(args)...));
+}
+
+/// Writes what was collected for stdout (wrapped if the terminal asks, ASCII if it must).
+void flush_stdout();
+
+/// Writes `text` to `stream` now, in ASCII if the terminal must, never wrapped.
+void write_unwrapped(std::FILE* stream, std::string_view text);
+
+} // namespace icx::cli

@@ -1,0 +1,3 @@
+env: COLUMNS=80
+args: collective all-reduce --size 1GiB --gpus 8 --wire nvlink4
+exit: 0

@@ -1,0 +1,3 @@
+env: COLUMNS=wide
+args: collective all-reduce --size 1GiB --gpus 8 --wire nvlink4
+exit: 0

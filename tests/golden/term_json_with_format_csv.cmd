@@ -1,0 +1,2 @@
+args: tp --model 70b --tokens 4096 --json --format csv
+exit: 2
