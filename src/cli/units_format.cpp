@@ -2,6 +2,7 @@
 
 #include <array>
 #include <cmath>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
@@ -47,8 +48,13 @@ std::string join_range(const std::string& low, const std::string& high) {
 } // namespace
 
 std::string format_si(double value, std::string_view unit) {
+  // Input and catalog ranges keep every derived figure finite; a non-finite one is a bug,
+  // never something to print.
+  if (!std::isfinite(value)) {
+    throw std::logic_error(fmt::format("a figure in {} is not finite", unit));
+  }
   const double rounded = round_significant(value);
-  if (rounded == 0 || !std::isfinite(rounded)) {
+  if (rounded == 0) {
     return fmt::format("{} {}", rounded, unit);
   }
   const double magnitude = std::abs(rounded);
@@ -89,6 +95,9 @@ std::string format_params(double count) {
 }
 
 std::string format_ratio(double ratio) {
+  if (!std::isfinite(ratio)) {
+    throw std::logic_error("a ratio is not finite");
+  }
   const double rounded = round_significant(ratio);
   constexpr double plain_limit = 1e3; // {:g} would switch to an exponent from here on
   return std::abs(rounded) >= plain_limit ? fmt::format("{:.0f}×", rounded)

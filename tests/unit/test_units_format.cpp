@@ -1,5 +1,9 @@
 #include "units_format.hpp"
 
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
 #include <gtest/gtest.h>
 
 namespace icx::cli {
@@ -50,6 +54,22 @@ TEST(UnitsFormat, RatiosKeepThreeDigitsWithoutExponents) {
   EXPECT_EQ(format_ratio(1.0), "1×");
   EXPECT_EQ(format_ratio(104.6875), "105×");
   EXPECT_EQ(format_ratio(1234.5), "1230×");
+}
+
+} // namespace
+} // namespace icx::cli
+
+namespace icx::cli {
+namespace {
+
+TEST(FormatNonFinite, IsABugNotOutput) {
+  // Input and catalog ranges keep every figure finite; printing "inf B/s" or "-nan s" would
+  // be a wrong answer, so the formatters refuse.
+  EXPECT_THROW(static_cast<void>(format_si(std::numeric_limits<double>::infinity(), "B/s")),
+               std::logic_error);
+  EXPECT_THROW(static_cast<void>(format_si(std::nan(""), "s")), std::logic_error);
+  EXPECT_THROW(static_cast<void>(format_ratio(std::numeric_limits<double>::infinity())),
+               std::logic_error);
 }
 
 } // namespace

@@ -1,0 +1,2 @@
+args: tp --model 70b --wire slow --catalog catalogs/huge_bandwidth.json --json
+exit: 2

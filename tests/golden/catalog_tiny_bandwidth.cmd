@@ -1,0 +1,2 @@
+args: tp --model 70b --wire slow --catalog catalogs/tiny_bandwidth.json
+exit: 2

@@ -1,0 +1,2 @@
+args: coldstart --model 70b --budget nan
+exit: 2
