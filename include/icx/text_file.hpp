@@ -7,9 +7,21 @@
 
 namespace icx {
 
-/// The whole content of a file. Throws InputError "path: cannot open: <reason>", "path: is a
-/// directory; expected <expected>" or "path: read error".
-std::string read_text_file(const std::filesystem::path& path, std::string_view expected);
+/// What a file is expected to hold, for messages ("a JSON catalog file"), and the most bytes
+/// such a file may have (a constant of icx/limits.hpp).
+struct FileKind {
+  std::string_view description;
+  std::size_t max_bytes = 0;
+};
+
+/// The whole content of a file, reading at most `kind.max_bytes` + 1 bytes (so an endless
+/// file such as /dev/zero or a pipe is refused too). Throws InputError "path: cannot open:
+/// <reason>", "path: is a directory; expected <description>", "path: file is larger than the
+/// <N> MiB limit for <description>" or "path: read error: <reason>".
+std::string read_text_file(const std::filesystem::path& path, const FileKind& kind);
+
+/// "4 MiB" for a whole number of MiB, else "<N> bytes".
+std::string describe_byte_limit(std::size_t bytes);
 
 /// Calls `visit(line, number)` for every line of `text` (numbered from 1), without its
 /// "\n" or "\r\n" ending.

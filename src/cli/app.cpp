@@ -1,7 +1,10 @@
 #include "app.hpp"
 
+#include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <exception>
+#include <system_error>
 #include <vector>
 
 #include <fmt/format.h>
@@ -18,6 +21,10 @@ namespace {
 
 void print_error(std::string_view message) {
   fmt::print(stderr, "icx: error: {}\n", message);
+}
+
+void print_internal_error(const std::exception& error) {
+  fmt::print(stderr, "icx: internal error: {}\n", error.what());
 }
 
 /// The chosen subcommand's name, for "see 'icx tp --help'".
@@ -53,6 +60,12 @@ std::string describe_extras(const CLI::App& app, const CLI::ParseError& error) {
 int run_guarded(const Command& command) {
   try {
     return command.run();
+  } catch (const std::system_error& error) {
+    if (std::ferror(stdout) != 0) {
+      throw; // a failed write to stdout: run() reports it
+    }
+    print_internal_error(error);
+    return exit_internal;
   } catch (const UsageError& error) {
     print_error(fmt::format("{} (see 'icx {} --help')", error.what(), command.app->get_name()));
     return exit_usage;
@@ -60,14 +73,23 @@ int run_guarded(const Command& command) {
     print_error(error.what());
     return exit_usage;
   } catch (const std::exception& error) {
-    fmt::print(stderr, "icx: internal error: {}\n", error.what());
+    print_internal_error(error);
     return exit_internal;
   }
 }
 
-} // namespace
+/// stdout could not take the output (`code` is the errno): a closed pipe ends quietly, any
+/// other reason is one line on stderr.
+int output_failed(int code) {
+  if (code == EPIPE) {
+    return exit_broken_pipe;
+  }
+  fmt::print(stderr, "icx: error: cannot write output: {}\n",
+             std::generic_category().message(code == 0 ? EIO : code));
+  return exit_internal;
+}
 
-int run(int argc, char** argv) {
+int run_app(int argc, char** argv) {
   CLI::App app{"icx: what the wire between your GPUs costs, and whether a split of the "
                "model on that wire is a good idea.",
                "icx"};
@@ -82,7 +104,7 @@ int run(int argc, char** argv) {
              "  icx collective all-reduce --size 1GiB --gpus 8 --wire nvlink4\n"
              "  icx links\n\n"
              "Exit status: 0 success, 2 bad usage or input, 3 over budget (coldstart --budget), "
-             "1 internal fault.");
+             "1 internal fault or output not written, 141 stdout closed by its reader.");
   const std::vector<Command> commands{
       setup_tp(app),      setup_place(app),     setup_collective(app), setup_coldstart(app),
       setup_offload(app), setup_calibrate(app), setup_validate(app),   setup_links(app),
@@ -128,6 +150,24 @@ int run(int argc, char** argv) {
   }
   print_error("no subcommand given (see 'icx --help')");
   return exit_usage;
+}
+
+} // namespace
+
+int run(int argc, char** argv) {
+  // A closed pipe shows up as EPIPE from the write instead of killing the process, so it is
+  // told apart from a full disk in one place.
+  std::signal(SIGPIPE, SIG_IGN);
+  try {
+    const int status = run_app(argc, argv);
+    errno = 0;
+    if (std::fflush(stdout) != 0 || std::ferror(stdout) != 0) {
+      return output_failed(errno);
+    }
+    return status;
+  } catch (const std::system_error& error) {
+    return output_failed(error.code().value());
+  }
 }
 
 } // namespace icx::cli

@@ -156,8 +156,9 @@ int run_calibrate(const CalibrateOptions& options) {
     throw UsageError(
         fmt::format("--algo: unknown algorithm '{}'; known: ring, nvls", options.algo));
   }
-  const NcclTestLog log =
-      parse_nccl_test_log(read_text_file(options.log, "an nccl-tests log file"), options.log);
+  const NcclTestLog log = parse_nccl_test_log(
+      read_text_file(options.log, {"an nccl-tests log file", limits::max_nccl_log_file_bytes}),
+      options.log);
   const Collective op = choose_op(options, log);
   const int gpus = choose_gpus(options, log);
   std::vector<TimedSample> samples;

@@ -12,6 +12,7 @@
 
 #include "commands.hpp"
 #include "common.hpp"
+#include "icx/limits.hpp"
 #include "icx/text_file.hpp"
 #include "icx/validation.hpp"
 #include "json_output.hpp"
@@ -124,7 +125,8 @@ int run_validate(const ValidateOptions& options) {
     }
   } else {
     for (const std::string& file : options.files) {
-      add(file, read_text_file(file, "a measurements CSV file"));
+      add(file,
+          read_text_file(file, {"a measurements CSV file", limits::max_measurements_file_bytes}));
     }
   }
   const AccuracyReport report = check_accuracy(catalog, rows);
