@@ -1,8 +1,13 @@
 #include "icx/text_file.hpp"
 
 #include <cerrno>
+#include <cstdlib>
 #include <fstream>
 #include <system_error>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <fmt/format.h>
 
@@ -31,6 +36,77 @@ std::string read_at_most(std::ifstream& in, std::size_t max_bytes) {
 }
 
 } // namespace
+
+namespace {
+
+/// Refuses a target that cannot or must not be replaced.
+void check_target(const std::filesystem::path& path,
+                  const std::vector<std::filesystem::path>& inputs) {
+  if (path.empty()) {
+    throw InputError("empty file name; give the path of the file to write");
+  }
+  const std::string origin = path.string();
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error)) {
+    throw InputError(fmt::format("{}: is a directory; give a file name", origin));
+  }
+  for (const std::filesystem::path& input : inputs) {
+    if (std::filesystem::equivalent(path, input, error)) {
+      throw InputError(fmt::format("{}: is also an input ({}); writing it would destroy what "
+                                   "was read; choose another file name",
+                                   origin, input.string()));
+    }
+  }
+}
+
+/// Writes all of `text` to `fd`; false (errno set) when a write fails.
+bool write_all(int fd, std::string_view text) {
+  while (!text.empty()) {
+    const ssize_t written = ::write(fd, text.data(), text.size());
+    if (written < 0 && errno == EINTR) {
+      continue;
+    }
+    if (written <= 0) {
+      return false;
+    }
+    text.remove_prefix(static_cast<std::size_t>(written));
+  }
+  return true;
+}
+
+} // namespace
+
+void write_text_file_atomically(const std::filesystem::path& path, std::string_view text,
+                                const std::vector<std::filesystem::path>& inputs) {
+  check_target(path, inputs);
+  const std::string origin = path.string();
+  const std::filesystem::path directory =
+      path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
+  std::string temporary = (directory / ("." + path.filename().string() + ".XXXXXX")).string();
+  const int fd = ::mkstemp(temporary.data());
+  if (fd < 0) {
+    throw InputError(fmt::format("{}: cannot create a file in '{}': {}", origin, directory.string(),
+                                 os_reason(errno)));
+  }
+  // Readable by others as a file created by an ordinary open() would be (umask applies).
+  const mode_t mask = ::umask(0);
+  ::umask(mask);
+  ::fchmod(fd, static_cast<mode_t>(0666) & ~mask);
+  const bool written = write_all(fd, text);
+  const int write_errno = errno;
+  const bool closed = ::close(fd) == 0;
+  const int close_errno = errno;
+  if (!written || !closed) {
+    ::unlink(temporary.c_str());
+    throw InputError(fmt::format("{}: cannot write: {}", origin,
+                                 os_reason(written ? close_errno : write_errno)));
+  }
+  if (::rename(temporary.c_str(), path.c_str()) != 0) {
+    const int rename_errno = errno;
+    ::unlink(temporary.c_str());
+    throw InputError(fmt::format("{}: cannot write: {}", origin, os_reason(rename_errno)));
+  }
+}
 
 std::string describe_byte_limit(std::size_t bytes) {
   if (bytes >= limits::mebibyte && bytes % limits::mebibyte == 0) {

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace icx {
 
@@ -19,6 +20,14 @@ struct FileKind {
 /// <reason>", "path: is a directory; expected <description>", "path: file is larger than the
 /// <N> MiB limit for <description>" or "path: read error: <reason>".
 std::string read_text_file(const std::filesystem::path& path, const FileKind& kind);
+
+/// Writes `text` to `path` whole or not at all: into a new file in the same directory, renamed
+/// over `path` once written. `path` must not be one of `inputs` (the files the text was
+/// computed from; compared as files, so "./a.log" and "a.log" are the same). Throws
+/// InputError "path: …" with the reason: an empty name, a directory, an input, or the
+/// system's reason the file could not be created or written.
+void write_text_file_atomically(const std::filesystem::path& path, std::string_view text,
+                                const std::vector<std::filesystem::path>& inputs);
 
 /// "4 MiB" for a whole number of MiB, else "<N> bytes".
 std::string describe_byte_limit(std::size_t bytes);

@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -64,6 +65,60 @@ TEST(TextFile, DirectoryAndMissingFileSayWhy) {
             dir.string() + ": is a directory; expected a test file");
   EXPECT_EQ(error_of(dir / "icx_no_such_file", {"a test file", 10}),
             (dir / "icx_no_such_file").string() + ": cannot open: No such file or directory");
+}
+
+/// A fresh, empty directory for one test.
+fs::path empty_directory(const std::string& name) {
+  const fs::path dir = fs::temp_directory_path() / ("icx_test_write_" + name);
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+std::string write_error_of(const fs::path& path, const std::vector<fs::path>& inputs = {}) {
+  try {
+    write_text_file_atomically(path, "new", inputs);
+  } catch (const InputError& error) {
+    return error.what();
+  }
+  return "(no error)";
+}
+
+std::string content_of(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+TEST(TextFile, WriteReplacesTheTargetAndLeavesNothingElse) {
+  const fs::path dir = empty_directory("replace");
+  std::ofstream(dir / "out.json") << "old content, longer than the new";
+  write_text_file_atomically(dir / "out.json", "new", {});
+  EXPECT_EQ(content_of(dir / "out.json"), "new");
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()), 1);
+  fs::remove_all(dir);
+}
+
+TEST(TextFile, WriteRefusesAnInputUnderAnotherName) {
+  const fs::path dir = empty_directory("input");
+  std::ofstream(dir / "run.log") << "measured";
+  const fs::path other_spelling = dir / "." / "run.log";
+  EXPECT_EQ(write_error_of(other_spelling, {dir / "run.log"}),
+            other_spelling.string() + ": is also an input (" + (dir / "run.log").string() +
+                "); writing it would destroy what was read; choose another file name");
+  EXPECT_EQ(content_of(dir / "run.log"), "measured");
+  fs::remove_all(dir);
+}
+
+TEST(TextFile, WriteErrorsSayWhy) {
+  const fs::path dir = empty_directory("errors");
+  EXPECT_EQ(write_error_of(""), "empty file name; give the path of the file to write");
+  EXPECT_EQ(write_error_of(dir), dir.string() + ": is a directory; give a file name");
+  EXPECT_EQ(write_error_of(dir / "missing" / "out.json"),
+            (dir / "missing" / "out.json").string() + ": cannot create a file in '" +
+                (dir / "missing").string() + "': No such file or directory");
+  // An input that does not exist yet is not the target.
+  EXPECT_EQ(write_error_of(dir / "out.json", {dir / "not-yet.json"}), "(no error)");
+  fs::remove_all(dir);
 }
 
 TEST(TextFile, DescribesLimitsInMebibytesWhenWhole) {
