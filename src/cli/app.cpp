@@ -103,8 +103,9 @@ int run_app(int argc, char** argv) {
              "  icx offload --model 70b --gpu h100 --host-link pcie5,nvlink-c2c\n"
              "  icx collective all-reduce --size 1GiB --gpus 8 --wire nvlink4\n"
              "  icx links\n\n"
-             "Exit status: 0 success, 2 bad usage or input, 3 over budget (coldstart --budget), "
-             "1 internal fault or output not written, 141 stdout closed by its reader.");
+             "Exit status: 0 success, 2 bad usage or input, 3 over budget (coldstart --budget) "
+             "or rows outside their bound (validate), 1 internal fault or output not written, "
+             "141 stdout closed by its reader.");
   const std::vector<Command> commands{
       setup_tp(app),      setup_place(app),     setup_collective(app), setup_coldstart(app),
       setup_offload(app), setup_calibrate(app), setup_validate(app),   setup_links(app),

@@ -15,6 +15,9 @@ enum ExitCode : int {
   exit_usage = 2,
   /// A computed floor exceeds the budget the user gave (icx coldstart --budget).
   exit_over_budget = 3,
+  /// Computed fine, but a check the command exists for failed (icx validate: rows outside
+  /// their bound); the same status as over budget.
+  exit_check_failed = 3,
   /// stdout was closed by its reader (`icx … | head -1`): 128 + SIGPIPE, the status a shell
   /// reports for a program the closed pipe stopped.
   exit_broken_pipe = 141,
