@@ -50,6 +50,10 @@ void check_target(const std::filesystem::path& path,
   if (std::filesystem::is_directory(path, error)) {
     throw InputError(fmt::format("{}: is a directory; give a file name", origin));
   }
+  // A device or pipe (/dev/null, /dev/stdout) would be replaced, not written to.
+  if (std::filesystem::exists(path, error) && !std::filesystem::is_regular_file(path, error)) {
+    throw InputError(fmt::format("{}: is not a regular file; give a file name", origin));
+  }
   for (const std::filesystem::path& input : inputs) {
     if (std::filesystem::equivalent(path, input, error)) {
       throw InputError(fmt::format("{}: is also an input ({}); writing it would destroy what "
@@ -57,6 +61,17 @@ void check_target(const std::filesystem::path& path,
                                    origin, input.string()));
     }
   }
+}
+
+/// The file to replace: through a symbolic link to the file it names, so the link stays a link
+/// (a dangling link is replaced itself).
+std::filesystem::path resolved_target(const std::filesystem::path& path) {
+  std::error_code error;
+  if (!std::filesystem::is_symlink(path, error)) {
+    return path;
+  }
+  std::filesystem::path target = std::filesystem::canonical(path, error);
+  return error ? path : target;
 }
 
 /// Writes all of `text` to `fd`; false (errno set) when a write fails.
@@ -80,9 +95,10 @@ void write_text_file_atomically(const std::filesystem::path& path, std::string_v
                                 const std::vector<std::filesystem::path>& inputs) {
   check_target(path, inputs);
   const std::string origin = path.string();
+  const std::filesystem::path target = resolved_target(path);
   const std::filesystem::path directory =
-      path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
-  std::string temporary = (directory / ("." + path.filename().string() + ".XXXXXX")).string();
+      target.has_parent_path() ? target.parent_path() : std::filesystem::path(".");
+  std::string temporary = (directory / ("." + target.filename().string() + ".XXXXXX")).string();
   const int fd = ::mkstemp(temporary.data());
   if (fd < 0) {
     throw InputError(fmt::format("{}: cannot create a file in '{}': {}", origin, directory.string(),
@@ -96,15 +112,11 @@ void write_text_file_atomically(const std::filesystem::path& path, std::string_v
   const int write_errno = errno;
   const bool closed = ::close(fd) == 0;
   const int close_errno = errno;
-  if (!written || !closed) {
+  const bool renamed = written && closed && ::rename(temporary.c_str(), target.c_str()) == 0;
+  if (!renamed) {
+    const int code = !written ? write_errno : (!closed ? close_errno : errno);
     ::unlink(temporary.c_str());
-    throw InputError(fmt::format("{}: cannot write: {}", origin,
-                                 os_reason(written ? close_errno : write_errno)));
-  }
-  if (::rename(temporary.c_str(), path.c_str()) != 0) {
-    const int rename_errno = errno;
-    ::unlink(temporary.c_str());
-    throw InputError(fmt::format("{}: cannot write: {}", origin, os_reason(rename_errno)));
+    throw InputError(fmt::format("{}: cannot write: {}", origin, os_reason(code)));
   }
 }
 

@@ -121,6 +121,24 @@ TEST(TextFile, WriteErrorsSayWhy) {
   fs::remove_all(dir);
 }
 
+TEST(TextFile, WriteGoesThroughASymbolicLink) {
+  const fs::path dir = empty_directory("symlink");
+  std::ofstream(dir / "real.json") << "old";
+  fs::create_symlink(dir / "real.json", dir / "link.json");
+  write_text_file_atomically(dir / "link.json", "new", {});
+  EXPECT_TRUE(fs::is_symlink(dir / "link.json"));
+  EXPECT_EQ(content_of(dir / "real.json"), "new");
+  fs::remove_all(dir);
+}
+
+TEST(TextFile, WriteRefusesDevicesRatherThanReplacingThem) {
+  if (!fs::exists("/dev/null")) {
+    GTEST_SKIP() << "no /dev/null";
+  }
+  EXPECT_EQ(write_error_of("/dev/null"), "/dev/null: is not a regular file; give a file name");
+  EXPECT_TRUE(fs::is_character_file("/dev/null"));
+}
+
 TEST(TextFile, DescribesLimitsInMebibytesWhenWhole) {
   EXPECT_EQ(describe_byte_limit(std::size_t{4} << 20), "4 MiB");
   EXPECT_EQ(describe_byte_limit(1000), "1000 bytes");
