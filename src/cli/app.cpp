@@ -20,11 +20,11 @@ namespace icx::cli {
 namespace {
 
 void print_error(std::string_view message) {
-  fmt::print(stderr, "icx: error: {}\n", message);
+  print_stderr_line(fmt::format("icx: error: {}", message));
 }
 
 void print_internal_error(const std::exception& error) {
-  fmt::print(stderr, "icx: internal error: {}\n", error.what());
+  print_stderr_line(fmt::format("icx: internal error: {}", error.what()));
 }
 
 /// The chosen subcommand's name, for "see 'icx tp --help'".
@@ -84,8 +84,8 @@ int output_failed(int code) {
   if (code == EPIPE) {
     return exit_broken_pipe;
   }
-  fmt::print(stderr, "icx: error: cannot write output: {}\n",
-             std::generic_category().message(code == 0 ? EIO : code));
+  print_error(fmt::format("cannot write output: {}",
+                          std::generic_category().message(code == 0 ? EIO : code)));
   return exit_internal;
 }
 
@@ -154,6 +154,11 @@ int run_app(int argc, char** argv) {
 }
 
 } // namespace
+
+void print_stderr_line(std::string_view line) noexcept {
+  std::fwrite(line.data(), 1, line.size(), stderr);
+  std::fputc('\n', stderr);
+}
 
 int run(int argc, char** argv) {
   // A closed pipe shows up as EPIPE from the write instead of killing the process, so it is

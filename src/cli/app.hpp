@@ -3,6 +3,7 @@
 #pragma once
 
 #include <functional>
+#include <string_view>
 
 #include <CLI/CLI.hpp>
 
@@ -30,5 +31,9 @@ struct Command {
 };
 
 int run(int argc, char** argv);
+
+/// Writes `line` and a newline to stderr. Never throws: when stderr cannot take it there is
+/// nowhere left to say so, and the exit status still tells.
+void print_stderr_line(std::string_view line) noexcept;
 
 } // namespace icx::cli

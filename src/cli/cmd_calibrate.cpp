@@ -188,8 +188,8 @@ void write_overlay(const CalibrateOptions& options, const Json& document,
                                  *options.output, misses, advice));
   }
   if (!misses.empty()) {
-    fmt::print(stderr, "icx: warning: the fit misses its quality bounds: {}; {}\n", misses,
-               options.output ? "written anyway (--force)" : advice);
+    print_stderr_line(fmt::format("icx: warning: the fit misses its quality bounds: {}; {}", misses,
+                                  options.output ? "written anyway (--force)" : advice));
   }
   if (!options.output) {
     return;

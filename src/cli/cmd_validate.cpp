@@ -134,8 +134,9 @@ int report_out_of_bound(const AccuracyReport& report, const std::vector<std::str
     held += c.predicted && c.held_to_bound() ? std::size_t{1} : std::size_t{0};
   }
   std::fflush(stdout); // the table first, then the verdict on it, wherever both go
-  fmt::print(stderr, "icx: validation failed: {} of {} rows held to a bound are outside it: {}\n",
-             out.size(), held, fmt::join(rows, ", "));
+  print_stderr_line(
+      fmt::format("icx: validation failed: {} of {} rows held to a bound are outside it: {}",
+                  out.size(), held, fmt::join(rows, ", ")));
   return exit_check_failed;
 }
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env sh
 # Output that cannot be written: a full device is exit status 1 with the system's reason on
 # stderr; a reader that closed the pipe ends icx quietly (status 141, or 0 when the output
-# fit in the pipe before the reader left).
+# fit in the pipe before the reader left); a stderr that cannot be written changes nothing.
 #   test_stdout_errors.sh ICX SCRATCH_DIR
 set -u
 icx=$1
@@ -20,9 +20,16 @@ if [ -w /dev/full ]; then
     [ "$(cat "$scratch/err")" = "$full_reason" ] ||
       fail "icx $args > /dev/full: stderr '$(cat "$scratch/err")', expected '$full_reason'"
   done
+  # stderr full or closed too: still the right status, no abort.
+  "$icx" tp --model 70b --wire bogus 2>/dev/full
+  [ $? -eq 2 ] || fail "bad input with stderr on /dev/full: expected exit status 2"
+  "$icx" tp --model 70b >/dev/full 2>/dev/full
+  [ $? -eq 1 ] || fail "stdout and stderr on /dev/full: expected exit status 1"
 else
   echo "no writable /dev/full: full-device checks skipped"
 fi
+"$icx" tp --model 70b --wire bogus 2>&-
+[ $? -eq 2 ] || fail "bad input with stderr closed: expected exit status 2"
 
 # The reader has left before icx writes: the write fails with EPIPE.
 { sleep 1; "$icx" tp --model 70b --json 2>"$scratch/err"; echo $? >"$scratch/status"; } | true
