@@ -139,7 +139,7 @@ Json overlay(const Link& link, const ExpectedModel& model) {
   return doc;
 }
 
-/// "median |error| 534 % is above 15 %; 5 rows beyond ±50 %: line 6 (+612 %), …".
+/// "median |error| 534.2 % is above 15 %; 5 of 5 rows off by more than 50 %: line 6 …".
 std::string describe_misses(const FitQuality& quality, const CalibrationResult& fit,
                             const NcclTestLog& log, const Link& link) {
   std::vector<std::string> misses;
