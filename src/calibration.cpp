@@ -119,8 +119,8 @@ CalibrationResult calibrate(const Link& link, const ExpectedModel& prior, Collec
                                  "sizes, got {}",
                                  sizes.size()));
   }
-  if (algorithm == Algorithm::nvls && op != Collective::all_reduce) {
-    throw InputError("in-network reduction (nvls) performs all-reduce only");
+  if (const auto reason = algorithm_unsupported_reason(link, op, algorithm)) {
+    throw InputError(*reason);
   }
   CollectiveRequest request{op, algorithm, gpus, Bytes::of(1)};
   const std::int64_t steps = algorithm == Algorithm::nvls ? 1 : ring_steps(op, gpus);
@@ -178,7 +178,20 @@ CalibrationResult calibrate(const Link& link, const ExpectedModel& prior, Collec
     errors.push_back(std::abs(error));
   }
   result.median_abs_error = detail::median(errors);
+  result.efficiency_at_limit = efficiency >= fit_bounds::efficiency_limit;
   return result;
+}
+
+FitQuality fit_quality(const CalibrationResult& fit) {
+  FitQuality quality;
+  quality.median_within = fit.median_abs_error <= fit_bounds::max_median_abs_error;
+  for (std::size_t i = 0; i < fit.samples.size(); ++i) {
+    if (std::abs(fit.samples[i].error) > fit_bounds::max_row_abs_error) {
+      quality.rows_beyond.push_back(i);
+    }
+  }
+  quality.efficiency_at_limit = fit.efficiency_at_limit;
+  return quality;
 }
 
 } // namespace icx

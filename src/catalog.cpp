@@ -8,6 +8,7 @@
 #include "catalog_parse.hpp"
 #include "embedded_catalog.hpp"
 #include "icx/error.hpp"
+#include "icx/limits.hpp"
 #include "icx/lookup.hpp"
 #include "icx/text_file.hpp"
 #include "json_reader.hpp"
@@ -119,7 +120,8 @@ void Catalog::overlay_text(std::string_view text, const std::string& origin) {
 }
 
 void Catalog::overlay_file(const std::filesystem::path& path) {
-  overlay_text(read_text_file(path, "a JSON catalog file"), path.string());
+  overlay_text(read_text_file(path, {"a JSON catalog file", limits::max_catalog_file_bytes}),
+               path.string());
 }
 
 void Catalog::check_references() const {

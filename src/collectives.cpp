@@ -71,9 +71,8 @@ void check_expected(const Link& link, const CollectiveRequest& request) {
   if (const auto reason = expected_unavailable_reason(link, request.algorithm)) {
     throw InputError(*reason);
   }
-  if (request.algorithm == Algorithm::nvls && request.op != Collective::all_reduce) {
-    throw InputError(fmt::format("in-network reduction (nvls) performs all-reduce only, not {}",
-                                 to_string(request.op)));
+  if (const auto reason = algorithm_unsupported_reason(link, request.op, request.algorithm)) {
+    throw InputError(*reason);
   }
 }
 
@@ -167,6 +166,22 @@ CollectiveCost headline_collective(const Link& link, const CollectiveRequest& re
   // The seed chapter's model: an all-reduce moves ~2·S bytes per GPU, other operations S.
   const double traffic_factor = request.op == Collective::all_reduce ? 2.0 : 1.0;
   return cost_of(request, request.size * traffic_factor / link.headline_bandwidth.high);
+}
+
+std::optional<std::string> algorithm_unsupported_reason(const Link& link, Collective op,
+                                                        Algorithm algorithm) {
+  if (algorithm != Algorithm::nvls) {
+    return std::nullopt;
+  }
+  if (op != Collective::all_reduce) {
+    return fmt::format("in-network reduction performs all-reduce only, not {}", to_string(op));
+  }
+  if (link.tier != Tier::scale_up) {
+    return fmt::format("wire '{}' is a {} link; in-network reduction runs inside a scale-up "
+                       "switch (NVSwitch)",
+                       link.id, to_string(link.tier));
+  }
+  return std::nullopt;
 }
 
 std::optional<std::string> expected_unavailable_reason(const Link& link, Algorithm algorithm) {

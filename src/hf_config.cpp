@@ -180,7 +180,9 @@ Model read_hf_config(std::string_view text, const std::string& origin) {
 }
 
 Model read_hf_config_file(const std::filesystem::path& path) {
-  return read_hf_config(read_text_file(path, "a Hugging Face config.json file"), path.string());
+  return read_hf_config(
+      read_text_file(path, {"a Hugging Face config.json file", limits::max_hf_config_file_bytes}),
+      path.string());
 }
 
 } // namespace icx

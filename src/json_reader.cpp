@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "icx/error.hpp"
+#include "icx/limits.hpp"
 
 namespace icx::detail {
 
@@ -29,9 +30,87 @@ std::string strip_exception_prefix(const std::string& what) {
 
 } // namespace
 
+namespace {
+
+/// Follows the parser's events to know the JSON Pointer of the value being read, and rejects
+/// duplicate keys and too deep nesting as they are met.
+class StructureCheck {
+public:
+  explicit StructureCheck(const std::string& origin) : origin_(origin) {}
+
+  bool operator()(int /*depth*/, json::parse_event_t event, const json& parsed) {
+    switch (event) {
+    case json::parse_event_t::object_start:
+    case json::parse_event_t::array_start:
+      open(event == json::parse_event_t::object_start);
+      break;
+    case json::parse_event_t::key:
+      add_key(parsed.get<std::string>());
+      break;
+    case json::parse_event_t::object_end:
+    case json::parse_event_t::array_end:
+      frames_.pop_back();
+      finish_value();
+      break;
+    case json::parse_event_t::value:
+      finish_value();
+      break;
+    }
+    return true;
+  }
+
+private:
+  struct Frame {
+    bool object = false;
+    std::set<std::string, std::less<>> keys;
+    std::string key;
+    std::size_t index = 0;
+  };
+
+  /// The pointer of the value now being read (inside the innermost container).
+  [[nodiscard]] json::json_pointer pointer() const {
+    json::json_pointer result;
+    for (const Frame& frame : frames_) {
+      result = frame.object ? result / frame.key : result / frame.index;
+    }
+    return result;
+  }
+
+  void open(bool object) {
+    if (frames_.size() >= static_cast<std::size_t>(limits::max_json_depth)) {
+      fail_at(origin_, json::json_pointer(),
+              fmt::format("nested deeper than {} levels of objects and arrays",
+                          limits::max_json_depth));
+    }
+    frames_.push_back(Frame{object, {}, {}, 0});
+  }
+
+  void add_key(std::string key) {
+    Frame& frame = frames_.back();
+    frame.key = std::move(key);
+    if (!frame.keys.insert(frame.key).second) {
+      fail_at(origin_, pointer(), "duplicate key; each key may appear once in an object");
+    }
+  }
+
+  void finish_value() {
+    if (!frames_.empty() && !frames_.back().object) {
+      ++frames_.back().index;
+    }
+  }
+
+  const std::string& origin_;
+  std::vector<Frame> frames_;
+};
+
+} // namespace
+
 json parse_document(std::string_view text, const std::string& origin) {
   try {
-    return json::parse(text);
+    StructureCheck check(origin);
+    return json::parse(text, [&check](int depth, json::parse_event_t event, json& parsed) {
+      return check(depth, event, parsed);
+    });
   } catch (const json::exception& error) { // parse_error, or out_of_range for 1e400
     throw CatalogError(
         fmt::format("{}: invalid JSON: {}", origin, strip_exception_prefix(error.what())));

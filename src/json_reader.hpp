@@ -74,7 +74,10 @@ private:
   std::set<std::string, std::less<>> seen_;
 };
 
-/// Parses a whole document; throws CatalogError "origin: invalid JSON: …".
+/// Parses a whole document; throws CatalogError "origin: invalid JSON: …", or
+/// "origin: pointer: duplicate key …" for a key given twice in one object (the JSON standard
+/// leaves that undefined and a parser would silently keep one), or "origin: pointer: nested
+/// deeper than …" beyond limits::max_json_depth levels.
 nlohmann::json parse_document(std::string_view text, const std::string& origin);
 
 /// Throws CatalogError "origin: pointer: reason".

@@ -1,36 +1,153 @@
 #include "icx/text_file.hpp"
 
 #include <cerrno>
+#include <cstdlib>
 #include <fstream>
-#include <sstream>
 #include <system_error>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <fmt/format.h>
 
 #include "icx/error.hpp"
+#include "icx/limits.hpp"
 
 namespace icx {
 
-std::string read_text_file(const std::filesystem::path& path, std::string_view expected) {
+namespace {
+
+std::string os_reason(int code) {
+  return code == 0 ? std::string("unknown error") : std::generic_category().message(code);
+}
+
+/// Up to `max_bytes` + 1 bytes of `in`: one byte more than allowed tells "too large" apart.
+std::string read_at_most(std::ifstream& in, std::size_t max_bytes) {
+  constexpr std::size_t chunk = std::size_t{64} << 10;
+  std::string text;
+  while (text.size() <= max_bytes && in) {
+    const std::size_t old_size = text.size();
+    text.resize(old_size + std::min(chunk, max_bytes + 1 - old_size));
+    in.read(text.data() + old_size, static_cast<std::streamsize>(text.size() - old_size));
+    text.resize(old_size + static_cast<std::size_t>(in.gcount()));
+  }
+  return text;
+}
+
+} // namespace
+
+namespace {
+
+/// Refuses a target that cannot or must not be replaced.
+void check_target(const std::filesystem::path& path,
+                  const std::vector<std::filesystem::path>& inputs) {
+  if (path.empty()) {
+    throw InputError("empty file name; give the path of the file to write");
+  }
   const std::string origin = path.string();
   std::error_code error;
   if (std::filesystem::is_directory(path, error)) {
-    throw InputError(fmt::format("{}: is a directory; expected {}", origin, expected));
+    throw InputError(fmt::format("{}: is a directory; give a file name", origin));
+  }
+  // A device or pipe (/dev/null, /dev/stdout) would be replaced, not written to.
+  if (std::filesystem::exists(path, error) && !std::filesystem::is_regular_file(path, error)) {
+    throw InputError(fmt::format("{}: is not a regular file; give a file name", origin));
+  }
+  for (const std::filesystem::path& input : inputs) {
+    if (std::filesystem::equivalent(path, input, error)) {
+      throw InputError(fmt::format("{}: is also an input ({}); writing it would destroy what "
+                                   "was read; choose another file name",
+                                   origin, input.string()));
+    }
+  }
+}
+
+/// The file to replace: through a symbolic link to the file it names, so the link stays a link
+/// (a dangling link is replaced itself).
+std::filesystem::path resolved_target(const std::filesystem::path& path) {
+  std::error_code error;
+  if (!std::filesystem::is_symlink(path, error)) {
+    return path;
+  }
+  std::filesystem::path target = std::filesystem::canonical(path, error);
+  return error ? path : target;
+}
+
+/// Writes all of `text` to `fd`; false (errno set) when a write fails.
+bool write_all(int fd, std::string_view text) {
+  while (!text.empty()) {
+    const ssize_t written = ::write(fd, text.data(), text.size());
+    if (written < 0 && errno == EINTR) {
+      continue;
+    }
+    if (written <= 0) {
+      return false;
+    }
+    text.remove_prefix(static_cast<std::size_t>(written));
+  }
+  return true;
+}
+
+} // namespace
+
+void write_text_file_atomically(const std::filesystem::path& path, std::string_view text,
+                                const std::vector<std::filesystem::path>& inputs) {
+  check_target(path, inputs);
+  const std::string origin = path.string();
+  const std::filesystem::path target = resolved_target(path);
+  const std::filesystem::path directory =
+      target.has_parent_path() ? target.parent_path() : std::filesystem::path(".");
+  std::string temporary = (directory / ("." + target.filename().string() + ".XXXXXX")).string();
+  const int fd = ::mkstemp(temporary.data());
+  if (fd < 0) {
+    throw InputError(fmt::format("{}: cannot create a file in '{}': {}", origin, directory.string(),
+                                 os_reason(errno)));
+  }
+  // Readable by others as a file created by an ordinary open() would be (umask applies).
+  const mode_t mask = ::umask(0);
+  ::umask(mask);
+  ::fchmod(fd, static_cast<mode_t>(0666) & ~mask);
+  const bool written = write_all(fd, text);
+  const int write_errno = errno;
+  const bool closed = ::close(fd) == 0;
+  const int close_errno = errno;
+  const bool renamed = written && closed && ::rename(temporary.c_str(), target.c_str()) == 0;
+  if (!renamed) {
+    const int code = !written ? write_errno : (!closed ? close_errno : errno);
+    ::unlink(temporary.c_str());
+    throw InputError(fmt::format("{}: cannot write: {}", origin, os_reason(code)));
+  }
+}
+
+std::string describe_byte_limit(std::size_t bytes) {
+  if (bytes >= limits::mebibyte && bytes % limits::mebibyte == 0) {
+    return fmt::format("{} MiB", bytes / limits::mebibyte);
+  }
+  return fmt::format("{} bytes", bytes);
+}
+
+std::string read_text_file(const std::filesystem::path& path, const FileKind& kind) {
+  const std::string origin = path.string();
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error)) {
+    throw InputError(fmt::format("{}: is a directory; expected {}", origin, kind.description));
   }
   errno = 0;
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    const int code = errno;
-    throw InputError(
-        fmt::format("{}: cannot open: {}", origin,
-                    code == 0 ? "unknown error" : std::generic_category().message(code)));
+    throw InputError(fmt::format("{}: cannot open: {}", origin, os_reason(errno)));
   }
-  std::ostringstream text;
-  text << in.rdbuf();
+  errno = 0;
+  std::string text = read_at_most(in, kind.max_bytes);
   if (in.bad()) {
-    throw InputError(origin + ": read error");
+    throw InputError(fmt::format("{}: read error: {}", origin, os_reason(errno)));
   }
-  return text.str();
+  if (text.size() > kind.max_bytes) {
+    throw InputError(fmt::format("{}: file is larger than the {} limit for {}", origin,
+                                 describe_byte_limit(kind.max_bytes), kind.description));
+  }
+  return text;
 }
 
 } // namespace icx

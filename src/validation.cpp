@@ -212,6 +212,20 @@ bool AccuracyCheck::within() const {
   return predicted && std::abs(error) <= bound.tolerance;
 }
 
+bool AccuracyCheck::held_to_bound() const {
+  return measured.use != "outside";
+}
+
+std::vector<std::size_t> AccuracyReport::out_of_bound() const {
+  std::vector<std::size_t> rows;
+  for (std::size_t i = 0; i < checks.size(); ++i) {
+    if (checks[i].predicted && checks[i].held_to_bound() && !checks[i].within()) {
+      rows.push_back(i);
+    }
+  }
+  return rows;
+}
+
 AccuracyReport check_accuracy(const Catalog& catalog,
                               const std::vector<MeasuredCollective>& measurements) {
   AccuracyReport report;
@@ -222,8 +236,10 @@ AccuracyReport check_accuracy(const Catalog& catalog,
     check.measured = m;
     check.bound = accuracy_bound(m.size);
     const CollectiveRequest request{m.op, m.algorithm, m.gpus, m.size};
-    if (const auto reason = expected_unavailable_reason(link, m.algorithm)) {
+    if (const auto reason = algorithm_unsupported_reason(link, m.op, m.algorithm)) {
       check.unavailable = *reason;
+    } else if (const auto missing = expected_unavailable_reason(link, m.algorithm)) {
+      check.unavailable = *missing;
     } else {
       check.predicted = expected_collective(link, request);
       check.error = check.bound.metric == Metric::busbw ? check.predicted->busbw / m.busbw - 1.0

@@ -35,12 +35,44 @@ struct CalibrationResult {
   std::vector<SampleFit> samples;
   /// Median of |error| over the samples.
   double median_abs_error = 0;
+  /// The fitted efficiency reached its bound of 1 (the wire's catalog per-direction figure):
+  /// the measured runs moved data at least as fast as the wire allows, so the log is most
+  /// likely from a faster wire, and the bound, not the data, fixed the efficiency.
+  bool efficiency_at_limit = false;
 };
+
+/// Bounds a fit must meet before its parameters may stand in for a wire. The expected model
+/// is accurate to about ±10 % at large sizes and ±30 % in the mid-size ramp (icx validate);
+/// a fit that misses these by far more than that describes another wire, algorithm or GPU
+/// count than the one asked for.
+namespace fit_bounds {
+/// Median |predicted / measured - 1| over the rows.
+constexpr double max_median_abs_error = 0.15;
+/// Largest |predicted / measured - 1| of any one row.
+constexpr double max_row_abs_error = 0.50;
+/// A fitted efficiency at or above this has run into its bound of 1.
+constexpr double efficiency_limit = 0.999;
+} // namespace fit_bounds
+
+/// How a fit compares with fit_bounds.
+struct FitQuality {
+  bool median_within = true;
+  /// Indices into CalibrationResult::samples of rows beyond max_row_abs_error.
+  std::vector<std::size_t> rows_beyond;
+  bool efficiency_at_limit = false;
+
+  [[nodiscard]] bool acceptable() const {
+    return median_within && rows_beyond.empty() && !efficiency_at_limit;
+  }
+};
+
+FitQuality fit_quality(const CalibrationResult& fit);
 
 /// Fits the latency L and efficiency e of
 ///   t = L + tb + ramp·tb/(tb + ramp/slowdown),  tb = wire_factor·S/(per-direction bandwidth·e)
 /// for `op` with `algorithm` over `gpus` GPUs on `link` by least squares on relative time
-/// error, (t_model - t)/t, with e in (0, 1] and L >= 0. Rows are grouped by regime (bandwidth
+/// error, (t_model - t)/t, with e in (0, 1] (1 = the catalog's per-direction bandwidth, so no
+/// fit claims more than the wire carries) and L >= 0. Rows are grouped by regime (bandwidth
 /// term below 20 µs, above 2 ms, between); each group's mean squared error counts once and the
 /// bandwidth-bound group's three times, so the large-message efficiency is not traded for
 /// mid-size shape. `prior` supplies the shared ramp and slowdown. Throws InputError with

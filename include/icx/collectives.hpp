@@ -93,6 +93,13 @@ std::int64_t ring_steps(Collective op, int gpus);
 /// range). Throws InputError for fewer than two GPUs or a size that is not positive.
 CollectiveCost headline_collective(const Link& link, const CollectiveRequest& request);
 
+/// Why `algorithm` cannot run `op` on `link` at all, whatever parameters a catalog gives it
+/// ("in-network reduction performs all-reduce only, not all-gather"), or nullopt when it can:
+/// nvls is an all-reduce, reduced inside a scale-up switch (NVSwitch), so a host or scale-out
+/// link has none. The one rule for every command that prices or fits an algorithm.
+std::optional<std::string> algorithm_unsupported_reason(const Link& link, Collective op,
+                                                        Algorithm algorithm);
+
 /// Why the expected model cannot price `algorithm` on `link` ("… has no expected-model
 /// parameters …"), or nullopt when it can. nvls exists only for all-reduce.
 std::optional<std::string> expected_unavailable_reason(const Link& link, Algorithm algorithm);

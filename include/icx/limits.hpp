@@ -2,6 +2,7 @@
 // derived byte count stays a whole number below 2^53, where a double is exact.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 namespace icx::limits {
@@ -48,5 +49,19 @@ constexpr Bounds utilisation{1e-3, 1.0};
 constexpr Bounds slowdown{1e-3, 1e3};
 /// A cold-start budget in seconds: 1 ms to 30 days.
 constexpr Bounds budget_seconds{1e-3, 30.0 * 24 * 3600};
+
+// Largest input file of each kind, checked before a file is read whole (so /dev/zero or an
+// endless pipe is refused, not read into memory). Each is far above any real file of its kind.
+constexpr std::size_t mebibyte = std::size_t{1} << 20;
+/// A --catalog overlay: the shipped catalog is about 20 KiB.
+constexpr std::size_t max_catalog_file_bytes = 4 * mebibyte;
+/// A Hugging Face config.json: real ones are a few KiB.
+constexpr std::size_t max_hf_config_file_bytes = 1 * mebibyte;
+/// An nccl-tests log: a full sweep with every rank's line is well under 1 MiB.
+constexpr std::size_t max_nccl_log_file_bytes = 64 * mebibyte;
+/// A measurements CSV for icx validate.
+constexpr std::size_t max_measurements_file_bytes = 64 * mebibyte;
+/// Nesting depth of a JSON document: catalogs and configs nest four or five levels.
+constexpr int max_json_depth = 64;
 
 } // namespace icx::limits

@@ -4,12 +4,33 @@
 #include <filesystem>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace icx {
 
-/// The whole content of a file. Throws InputError "path: cannot open: <reason>", "path: is a
-/// directory; expected <expected>" or "path: read error".
-std::string read_text_file(const std::filesystem::path& path, std::string_view expected);
+/// What a file is expected to hold, for messages ("a JSON catalog file"), and the most bytes
+/// such a file may have (a constant of icx/limits.hpp).
+struct FileKind {
+  std::string_view description;
+  std::size_t max_bytes = 0;
+};
+
+/// The whole content of a file, reading at most `kind.max_bytes` + 1 bytes (so an endless
+/// file such as /dev/zero or a pipe is refused too). Throws InputError "path: cannot open:
+/// <reason>", "path: is a directory; expected <description>", "path: file is larger than the
+/// <N> MiB limit for <description>" or "path: read error: <reason>".
+std::string read_text_file(const std::filesystem::path& path, const FileKind& kind);
+
+/// Writes `text` to `path` whole or not at all: into a new file in the same directory, renamed
+/// over `path` once written. `path` must not be one of `inputs` (the files the text was
+/// computed from; compared as files, so "./a.log" and "a.log" are the same). Throws
+/// InputError "path: …" with the reason: an empty name, a directory, an input, or the
+/// system's reason the file could not be created or written.
+void write_text_file_atomically(const std::filesystem::path& path, std::string_view text,
+                                const std::vector<std::filesystem::path>& inputs);
+
+/// "4 MiB" for a whole number of MiB, else "<N> bytes".
+std::string describe_byte_limit(std::size_t bytes);
 
 /// Calls `visit(line, number)` for every line of `text` (numbered from 1), without its
 /// "\n" or "\r\n" ending.

@@ -62,6 +62,8 @@ struct AccuracyCheck {
   /// predicted / measured - 1 of the bound's metric.
   double error = 0;
   [[nodiscard]] bool within() const;
+  /// Rows of use "fit" and "held-out" are held to the bound; "outside" rows are only shown.
+  [[nodiscard]] bool held_to_bound() const;
 };
 
 struct AccuracySummary {
@@ -76,6 +78,9 @@ struct AccuracyReport {
   std::vector<AccuracyCheck> checks;
   /// By use: "fit", "held-out", "outside".
   std::map<std::string, AccuracySummary, std::less<>> by_use;
+  /// Indices into `checks` of the rows held to a bound whose prediction misses it (a row the
+  /// model cannot predict is not counted: it says why instead).
+  [[nodiscard]] std::vector<std::size_t> out_of_bound() const;
 };
 
 /// A measurements file shipped inside the binary (tests/data/collectives*.csv).

@@ -1,8 +1,11 @@
 #include "app.hpp"
 
+#include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <exception>
 #include <sstream>
+#include <system_error>
 #include <vector>
 
 #include <fmt/format.h>
@@ -19,7 +22,11 @@ namespace icx::cli {
 namespace {
 
 void print_error(std::string_view message) {
-  write_unwrapped(stderr, fmt::format("icx: error: {}\n", message));
+  print_stderr_line(fmt::format("icx: error: {}", message));
+}
+
+void print_internal_error(const std::exception& error) {
+  print_stderr_line(fmt::format("icx: internal error: {}", error.what()));
 }
 
 /// --help and --version, through the terminal like every other output.
@@ -60,30 +67,47 @@ std::string describe_extras(const CLI::App& app, const CLI::ParseError& error) {
   return error.what();
 }
 
+/// Runs the command; its output reaches stdout only when it succeeds (or reports a check that
+/// failed), so a failure never leaves a partial table or JSON document behind its error.
 int run_guarded(const Command& command) {
   try {
     const int status = command.run();
     flush_stdout();
     return status;
+  } catch (const std::system_error& error) {
+    if (std::ferror(stdout) != 0) {
+      throw; // a failed write to stdout: run() reports it
+    }
+    discard_stdout();
+    print_internal_error(error);
+    return exit_internal;
   } catch (const UsageError& error) {
-    flush_stdout();
+    discard_stdout();
     print_error(fmt::format("{} (see 'icx {} --help')", error.what(), command.app->get_name()));
     return exit_usage;
   } catch (const InputError& error) {
-    flush_stdout();
+    discard_stdout();
     print_error(error.what());
     return exit_usage;
   } catch (const std::exception& error) {
-    flush_stdout();
-    write_unwrapped(stderr, fmt::format("icx: internal error: {}\n", error.what()));
+    discard_stdout();
+    print_internal_error(error);
     return exit_internal;
   }
 }
 
-} // namespace
+/// stdout could not take the output (`code` is the errno): a closed pipe ends quietly, any
+/// other reason is one line on stderr.
+int output_failed(int code) {
+  if (code == EPIPE) {
+    return exit_broken_pipe;
+  }
+  print_error(fmt::format("cannot write output: {}",
+                          std::generic_category().message(code == 0 ? EIO : code)));
+  return exit_internal;
+}
 
-int run(int argc, char** argv) {
-  terminal() = detect_terminal();
+int run_app(int argc, char** argv) {
   CLI::App app{"icx: what the wire between your GPUs costs, and whether a split of the "
                "model on that wire is a good idea.",
                "icx"};
@@ -97,8 +121,9 @@ int run(int argc, char** argv) {
              "  icx offload --model 70b --gpu h100 --host-link pcie5,nvlink-c2c\n"
              "  icx collective all-reduce --size 1GiB --gpus 8 --wire nvlink4\n"
              "  icx links\n\n"
-             "Exit status: 0 success, 2 bad usage or input, 3 over budget (coldstart --budget), "
-             "1 internal fault.");
+             "Exit status: 0 success, 2 bad usage or input, 3 over budget (coldstart --budget) "
+             "or rows outside their bound (validate), 1 internal fault or output not written, "
+             "141 stdout closed by its reader.");
   const std::vector<Command> commands{
       setup_tp(app),      setup_place(app),     setup_collective(app), setup_coldstart(app),
       setup_offload(app), setup_calibrate(app), setup_validate(app),   setup_links(app),
@@ -147,6 +172,32 @@ int run(int argc, char** argv) {
   }
   print_error("no subcommand given (see 'icx --help')");
   return exit_usage;
+}
+
+} // namespace
+
+void print_stderr_line(std::string_view line) noexcept {
+  try {
+    write_unwrapped(stderr, fmt::format("{}\n", line));
+  } catch (...) { // NOLINT(bugprone-empty-catch): nowhere left to report it; the status tells
+  }
+}
+
+int run(int argc, char** argv) {
+  // A closed pipe shows up as EPIPE from the write instead of killing the process, so it is
+  // told apart from a full disk in one place.
+  std::signal(SIGPIPE, SIG_IGN);
+  terminal() = detect_terminal();
+  try {
+    const int status = run_app(argc, argv);
+    errno = 0;
+    if (std::fflush(stdout) != 0 || std::ferror(stdout) != 0) {
+      return output_failed(errno);
+    }
+    return status;
+  } catch (const std::system_error& error) {
+    return output_failed(error.code().value());
+  }
 }
 
 } // namespace icx::cli

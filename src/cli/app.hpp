@@ -3,6 +3,7 @@
 #pragma once
 
 #include <functional>
+#include <string_view>
 
 #include <CLI/CLI.hpp>
 
@@ -15,6 +16,12 @@ enum ExitCode : int {
   exit_usage = 2,
   /// A computed floor exceeds the budget the user gave (icx coldstart --budget).
   exit_over_budget = 3,
+  /// Computed fine, but a check the command exists for failed (icx validate: rows outside
+  /// their bound); the same status as over budget.
+  exit_check_failed = 3,
+  /// stdout was closed by its reader (`icx … | head -1`): 128 + SIGPIPE, the status a shell
+  /// reports for a program the closed pipe stopped.
+  exit_broken_pipe = 141,
 };
 
 /// A subcommand: its CLI11 app and what to run when it was chosen.
@@ -24,5 +31,9 @@ struct Command {
 };
 
 int run(int argc, char** argv);
+
+/// Writes `line` and a newline to stderr. Never throws: when stderr cannot take it there is
+/// nowhere left to say so, and the exit status still tells.
+void print_stderr_line(std::string_view line) noexcept;
 
 } // namespace icx::cli

@@ -1,7 +1,6 @@
 // icx calibrate: fits a link's expected-model latency and efficiency to an nccl-tests log and
 // writes a catalog overlay, so the user's own measurements drive every other command.
-#include <cerrno>
-#include <fstream>
+#include <filesystem>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -9,6 +8,7 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "commands.hpp"
 #include "common.hpp"
@@ -27,9 +27,6 @@ namespace icx::cli {
 
 namespace {
 
-/// A fitted efficiency this close to 1 means the fit ran into its bound.
-constexpr double max_plausible_efficiency = 0.999;
-
 struct CalibrateOptions {
   CommonOptions common;
   std::string log;
@@ -37,8 +34,12 @@ struct CalibrateOptions {
   std::optional<int> gpus;
   std::string op;
   std::string algo = "ring";
-  std::string output;
+  std::optional<std::string> output;
+  bool force = false;
 };
+
+/// Rows named in a refusal; the rest are counted.
+constexpr std::size_t max_rows_listed = 5;
 
 /// The operation: --op, else the test the log names ("all_reduce_perf"), else all-reduce.
 Collective choose_op(const CalibrateOptions& options, const NcclTestLog& log) {
@@ -139,12 +140,65 @@ Json overlay(const Link& link, const ExpectedModel& model) {
   return doc;
 }
 
-void write_overlay(const std::string& path, const Json& document) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << document.dump(2) << '\n';
-  out.close();
-  if (!out) {
-    throw InputError(fmt::format("-o {}: cannot write the overlay", path));
+/// "median |error| 534.2 % is above 15 %; 5 of 5 rows off by more than 50 %: line 6 …".
+std::string describe_misses(const FitQuality& quality, const CalibrationResult& fit,
+                            const NcclTestLog& log, const Link& link) {
+  std::vector<std::string> misses;
+  if (!quality.median_within) {
+    misses.push_back(fmt::format("median |error| {:.1f} % is above {:.0f} %",
+                                 fit.median_abs_error * 100,
+                                 fit_bounds::max_median_abs_error * 100));
+  }
+  if (!quality.rows_beyond.empty()) {
+    std::vector<std::string> rows;
+    for (std::size_t i = 0; i < quality.rows_beyond.size() && i < max_rows_listed; ++i) {
+      const std::size_t row = quality.rows_beyond[i];
+      rows.push_back(
+          fmt::format("line {} ({:+.1f} %)", log.rows[row].line, fit.samples[row].error * 100));
+    }
+    if (quality.rows_beyond.size() > max_rows_listed) {
+      rows.push_back(fmt::format("{} more", quality.rows_beyond.size() - max_rows_listed));
+    }
+    misses.push_back(fmt::format("{} of {} rows off by more than {:.0f} %: {}",
+                                 quality.rows_beyond.size(), fit.samples.size(),
+                                 fit_bounds::max_row_abs_error * 100, fmt::join(rows, ", ")));
+  }
+  if (quality.efficiency_at_limit) {
+    misses.push_back(fmt::format("the efficiency ran into its bound of 1: the runs moved data as "
+                                 "fast as {} each way allows or faster",
+                                 format_rate(link.per_direction_bandwidth.high)));
+  }
+  return fmt::format("{}", fmt::join(misses, "; "));
+}
+
+/// Every file the overlay was computed from: -o must not replace one of them.
+std::vector<std::filesystem::path> inputs_of(const CalibrateOptions& options) {
+  std::vector<std::filesystem::path> inputs{options.log};
+  inputs.insert(inputs.end(), options.common.catalogs.begin(), options.common.catalogs.end());
+  return inputs;
+}
+
+/// Writes the overlay when -o was given and the fit meets its bounds (or --force); a fit
+/// that misses them is said on stderr either way.
+void write_overlay(const CalibrateOptions& options, const Json& document,
+                   const std::string& misses) {
+  const std::string advice = "check --wire, --algo and --gpus against the run";
+  if (options.output && !misses.empty() && !options.force) {
+    throw InputError(fmt::format("-o {}: not written: the fit misses its quality bounds: {}; {}, "
+                                 "or write it anyway with --force",
+                                 *options.output, misses, advice));
+  }
+  if (!misses.empty()) {
+    print_stderr_line(fmt::format("icx: warning: the fit misses its quality bounds: {}; {}", misses,
+                                  options.output ? "written anyway (--force)" : advice));
+  }
+  if (!options.output) {
+    return;
+  }
+  try {
+    write_text_file_atomically(*options.output, document.dump(2) + "\n", inputs_of(options));
+  } catch (const InputError& error) {
+    throw InputError(fmt::format("-o{}{}", options.output->empty() ? ": " : " ", error.what()));
   }
 }
 
@@ -157,9 +211,13 @@ int run_calibrate(const CalibrateOptions& options) {
     throw UsageError(
         fmt::format("--algo: unknown algorithm '{}'; known: ring, nvls", options.algo));
   }
-  const NcclTestLog log =
-      parse_nccl_test_log(read_text_file(options.log, "an nccl-tests log file"), options.log);
+  const NcclTestLog log = parse_nccl_test_log(
+      read_text_file(options.log, {"an nccl-tests log file", limits::max_nccl_log_file_bytes}),
+      options.log);
   const Collective op = choose_op(options, log);
+  if (const auto reason = algorithm_unsupported_reason(link, op, *algorithm)) {
+    throw UsageError(fmt::format("--algo {}: {}; use --algo ring", to_string(*algorithm), *reason));
+  }
   const int gpus = choose_gpus(options, log);
   std::vector<TimedSample> samples;
   for (const NcclTestRow& row : log.rows) {
@@ -172,6 +230,8 @@ int run_calibrate(const CalibrateOptions& options) {
                              to_string(*algorithm), prior.source);
   const CalibrationResult fit = calibrate(link, prior, op, *algorithm, gpus, samples);
   const Json overlay_doc = overlay(link, fit.model);
+  const FitQuality quality = fit_quality(fit);
+  const std::string misses = quality.acceptable() ? "" : describe_misses(quality, fit, log, link);
 
   const bool nvls = *algorithm == Algorithm::nvls;
   const double efficiency =
@@ -186,7 +246,7 @@ int run_calibrate(const CalibrateOptions& options) {
     doc["gpus"] = gpus;
     Json fitted = Json::object();
     fitted["efficiency"] = efficiency;
-    fitted["efficiency_at_limit"] = efficiency >= max_plausible_efficiency;
+    fitted["efficiency_at_limit"] = fit.efficiency_at_limit;
     fitted["latency_seconds"] = json_number(fit.latency.value());
     if (!nvls) {
       fitted["step_latency_seconds"] = json_number(fit.model.step_latency.value());
@@ -205,16 +265,16 @@ int run_calibrate(const CalibrateOptions& options) {
     }
     doc["rows"] = std::move(rows);
     doc["median_abs_error"] = fit.median_abs_error;
+    doc["quality"] = {{"max_median_abs_error", fit_bounds::max_median_abs_error},
+                      {"max_row_abs_error", fit_bounds::max_row_abs_error},
+                      {"acceptable", quality.acceptable()},
+                      {"misses", misses}};
     doc["overlay"] = overlay_doc;
-    if (!options.output.empty()) {
-      write_overlay(options.output, overlay_doc);
-    }
+    write_overlay(options, overlay_doc, misses);
     emit(style, std::move(doc), "rows", {}, [] {});
     return 0;
   }
-  if (!options.output.empty()) {
-    write_overlay(options.output, overlay_doc);
-  }
+  write_overlay(options, overlay_doc, misses);
   print_out("{} over {} GPUs on {} [{}], {}: {} rows from {}\n\n", to_string(op), gpus, link.name,
             link.id, to_string(*algorithm), log.rows.size(), options.log);
   TextTable table({{"line", Align::right},
@@ -237,7 +297,7 @@ int run_calibrate(const CalibrateOptions& options) {
                                format_seconds(fit.model.step_latency)),
             efficiency, format_rate(link.per_direction_bandwidth.high),
             format_seconds(fit.model.ramp), fit.model.small_message_slowdown);
-  if (efficiency >= max_plausible_efficiency) {
+  if (fit.efficiency_at_limit) {
     print_out("warning: the fit hit the efficiency limit of 1: the measured runs moved data faster "
               "than {} each way allows; the log is probably from a faster wire than '{}'\n",
               format_rate(link.per_direction_bandwidth.high), link.id);
@@ -245,8 +305,9 @@ int run_calibrate(const CalibrateOptions& options) {
   print_out("median |error| {:.1f} %; measured time = mean of the out-of-place and in-place "
             "columns; fit = least squares on relative time error\n",
             fit.median_abs_error * 100);
-  if (!options.output.empty()) {
-    print_out("overlay written to {} (use it with --catalog {})\n", options.output, options.output);
+  if (options.output) {
+    print_out("overlay written to {} (use it with --catalog {})\n", *options.output,
+              *options.output);
   }
   return 0;
 }
@@ -275,6 +336,12 @@ Command setup_calibrate(CLI::App& app) {
   sub->add_option("-o,--output", options->output,
                   "Write the wire's catalog entry with the fitted parameters (a --catalog file)")
       ->type_name("FILE");
+  sub->add_flag("--force", options->force,
+                fmt::format("Write the overlay even when the fit misses its quality bounds "
+                            "(median |error| above {:.0f} %, a row off by more than {:.0f} %, or "
+                            "the efficiency at its bound of 1)",
+                            fit_bounds::max_median_abs_error * 100,
+                            fit_bounds::max_row_abs_error * 100));
   add_common_options(*sub, options->common);
   sub->footer("Examples:\n"
               "  icx calibrate all_reduce_perf.log --wire nvlink4 --gpus 8 -o my-nvlink4.json\n"

@@ -294,12 +294,10 @@ int run_collective(const CollectiveOptions& options) {
   const Catalog catalog = load_catalog(options.common);
   const Link& link =
       for_flag("--wire", [&]() -> const Link& { return catalog.link(options.wire); });
+  if (const auto reason = algorithm_unsupported_reason(link, op, algorithm)) {
+    throw UsageError(fmt::format("--algo {}: {}; use --algo ring", to_string(algorithm), *reason));
+  }
   if (algorithm == Algorithm::nvls) {
-    if (op != Collective::all_reduce) {
-      throw UsageError(fmt::format("--algo nvls: in-network reduction performs all-reduce only, "
-                                   "not {}; use --algo ring",
-                                   to_string(op)));
-    }
     if (!link.expected || !link.expected->in_network_reduction) {
       throw UsageError(fmt::format("--algo nvls: wire '{}' has no in-network reduction; use "
                                    "--algo ring (NVLS needs NVLink 4 or later with NVSwitch, and "

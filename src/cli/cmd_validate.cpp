@@ -1,6 +1,7 @@
 // icx validate: the expected model against published measurements, row by row, with the
 // bound each row is held to and the median and worst error.
 #include <cerrno>
+#include <cstdio>
 #include <fstream>
 #include <memory>
 #include <sstream>
@@ -9,9 +10,11 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "commands.hpp"
 #include "common.hpp"
+#include "icx/limits.hpp"
 #include "icx/text_file.hpp"
 #include "icx/validation.hpp"
 #include "json_output.hpp"
@@ -55,7 +58,7 @@ std::string verdict(const AccuracyCheck& c) {
   if (!c.predicted) {
     return "n/a";
   }
-  if (c.measured.use == "outside") {
+  if (!c.held_to_bound()) {
     return "shown";
   }
   return c.within() ? "ok" : "OUT";
@@ -107,6 +110,37 @@ Json to_json(const AccuracyReport& report, const std::vector<std::string>& files
   return doc;
 }
 
+/// Rows named in the failure line; the rest are counted.
+constexpr std::size_t max_rows_listed = 5;
+
+/// One line on stderr naming the rows outside their bound; the exit status.
+int report_out_of_bound(const AccuracyReport& report, const std::vector<std::string>& names,
+                        const std::vector<std::size_t>& file_of) {
+  const std::vector<std::size_t> out = report.out_of_bound();
+  if (out.empty()) {
+    return exit_ok;
+  }
+  std::vector<std::string> rows;
+  for (std::size_t i = 0; i < out.size() && i < max_rows_listed; ++i) {
+    const AccuracyCheck& c = report.checks[out[i]];
+    rows.push_back(fmt::format("{}:{} ({} {:+.1f} %, bound ±{:.0f} %)", names[file_of[out[i]]],
+                               c.measured.line, metric_name(c.bound.metric), c.error * 100,
+                               c.bound.tolerance * 100));
+  }
+  if (out.size() > max_rows_listed) {
+    rows.push_back(fmt::format("{} more", out.size() - max_rows_listed));
+  }
+  std::size_t held = 0;
+  for (const AccuracyCheck& c : report.checks) {
+    held += c.predicted && c.held_to_bound() ? std::size_t{1} : std::size_t{0};
+  }
+  flush_stdout(); // the table first, then the verdict on it, wherever both go
+  print_stderr_line(
+      fmt::format("icx: validation failed: {} of {} rows held to a bound are outside it: {}",
+                  out.size(), held, fmt::join(rows, ", ")));
+  return exit_check_failed;
+}
+
 int run_validate(const ValidateOptions& options) {
   const Catalog catalog = load_catalog(options.common);
   std::vector<std::string> names;
@@ -125,13 +159,14 @@ int run_validate(const ValidateOptions& options) {
     }
   } else {
     for (const std::string& file : options.files) {
-      add(file, read_text_file(file, "a measurements CSV file"));
+      add(file,
+          read_text_file(file, {"a measurements CSV file", limits::max_measurements_file_bytes}));
     }
   }
   const AccuracyReport report = check_accuracy(catalog, rows);
   if (const Style style = style_of(options.common); style.format != Format::table) {
     emit(style, to_json(report, names, file_of), "rows", {}, [] {});
-    return 0;
+    return report_out_of_bound(report, names, file_of);
   }
   TextTable table({{"row", Align::left},
                    {"hardware", Align::left},
@@ -174,7 +209,7 @@ int run_validate(const ValidateOptions& options) {
   print_out("bound: busbw ±10 % from 1 GiB, ±25 % from 128 MiB, time ±50 % below; fit = rows the "
             "catalog's parameters were fitted to, held-out = rows not used, outside = cases the "
             "model does not cover (shown, not held to a bound). Sources: --json.\n");
-  return 0;
+  return report_out_of_bound(report, names, file_of);
 }
 
 } // namespace
@@ -191,7 +226,9 @@ Command setup_validate(CLI::App& app) {
   sub->footer("Examples:\n"
               "  icx validate\n"
               "  icx validate --json\n"
-              "  icx validate my-cluster.csv --catalog my-nvlink4.json");
+              "  icx validate my-cluster.csv --catalog my-nvlink4.json\n\n"
+              "Exit status: 0 every predicted fit and held-out row is within its bound, 3 some "
+              "are not (listed on stderr), 2 bad input.");
   return {sub, [options] { return run_validate(*options); }};
 }
 

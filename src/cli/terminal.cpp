@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <array>
+#include <cerrno>
 #include <charconv>
 #include <cstdlib>
 #include <sys/ioctl.h>
+#include <system_error>
 #include <unistd.h>
 
 #include "icx/lookup.hpp"
@@ -169,10 +171,17 @@ void flush_stdout() {
   write_unwrapped(stdout, term.wrap && term.width ? wrap_prose(text, *term.width) : text);
 }
 
+void discard_stdout() {
+  stdout_buffer().clear();
+}
+
 void write_unwrapped(std::FILE* stream, std::string_view text) {
   const std::string out = terminal().ascii ? to_ascii(text) : std::string(text);
-  std::fwrite(out.data(), 1, out.size(), stream);
-  std::fflush(stream);
+  errno = 0;
+  if (std::fwrite(out.data(), 1, out.size(), stream) != out.size() || std::fflush(stream) != 0) {
+    // Keep the OS reason (ENOSPC, EPIPE, ...) for the one place that reports it.
+    throw std::system_error(errno, std::generic_category(), "cannot write output");
+  }
 }
 
 } // namespace icx::cli

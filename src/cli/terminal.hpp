@@ -67,6 +67,9 @@ template <class... Args> void print_out(fmt::format_string<Args...> format, Args
 /// Writes what was collected for stdout (wrapped if the terminal asks, ASCII if it must).
 void flush_stdout();
 
+/// Drops what was collected for stdout (the command failed: only its error is shown).
+void discard_stdout();
+
 /// Writes `text` to `stream` now, in ASCII if the terminal must, never wrapped.
 void write_unwrapped(std::FILE* stream, std::string_view text);
 

@@ -76,6 +76,67 @@ TEST(Calibration, FitsInNetworkReductionOnAPublishedNvl72Run) {
   EXPECT_EQ(fit.model.efficiency, 0.5);
 }
 
+TEST(Calibration, NeverFitsMoreThanTheWireCarries) {
+  // Times from a wire four times faster (3600 GB/s each way, efficiency 0.8) fitted as if they
+  // came from the 900 GB/s test link: the efficiency stops at its bound of 1, so every
+  // prediction is at least the ring's bytes at the full 900 GB/s, 2·7/8·S / 900e9 s.
+  Link faster = test_link();
+  faster.per_direction_bandwidth = Range<BytesPerSecond>::exactly(gigabytes_per_second(3600));
+  ExpectedModel truth = prior();
+  truth.efficiency = 0.8;
+  std::vector<TimedSample> samples;
+  for (double size = 1 << 20; size <= 8e9; size *= 4) {
+    const CollectiveRequest request{Collective::all_reduce, Algorithm::ring, 8, Bytes::of(size)};
+    samples.push_back({Bytes::of(size), expected_time(faster, truth, request)});
+  }
+  const CalibrationResult fit =
+      calibrate(test_link(), prior(), Collective::all_reduce, Algorithm::ring, 8, samples);
+  EXPECT_LE(fit.model.efficiency, 1.0);
+  EXPECT_TRUE(fit.efficiency_at_limit);
+  for (const SampleFit& sample : fit.samples) {
+    const double wire_seconds = 2.0 * 7 / 8 * sample.measured.size.value() / 900e9;
+    EXPECT_GE(sample.predicted.value(), wire_seconds * (1 - 1e-9));
+  }
+  const FitQuality quality = fit_quality(fit);
+  EXPECT_FALSE(quality.acceptable());
+  EXPECT_TRUE(quality.efficiency_at_limit);
+}
+
+TEST(Calibration, InNetworkReductionOnlyOnAScaleUpSwitch) {
+  Link host = test_link();
+  host.tier = Tier::host;
+  const std::vector<TimedSample> samples{{Bytes::of(1e6), Seconds::of(1e-3)},
+                                         {Bytes::of(1e9), Seconds::of(1e-1)}};
+  EXPECT_THROW((void)calibrate(host, prior(), Collective::all_reduce, Algorithm::nvls, 8, samples),
+               InputError);
+  EXPECT_THROW(
+      (void)calibrate(test_link(), prior(), Collective::all_gather, Algorithm::nvls, 8, samples),
+      InputError);
+}
+
+/// A fit whose rows are off by `errors` (predicted / measured - 1), with their median.
+CalibrationResult fit_with_errors(const std::vector<double>& errors, double median) {
+  CalibrationResult fit;
+  for (const double error : errors) {
+    fit.samples.push_back(
+        {{Bytes::of(1e6), Seconds::of(1e-3)}, Seconds::of(1e-3 * (1 + error)), error});
+  }
+  fit.median_abs_error = median;
+  return fit;
+}
+
+TEST(Calibration, QualityBoundsAreInclusive) {
+  // 15 % median and 50 % worst row are still acceptable.
+  EXPECT_TRUE(fit_quality(fit_with_errors({0.15, -0.5, 0.1}, 0.15)).acceptable());
+  const FitQuality median_over = fit_quality(fit_with_errors({0.16, 0.2, 0.1}, 0.16));
+  EXPECT_FALSE(median_over.median_within);
+  EXPECT_TRUE(median_over.rows_beyond.empty());
+  const FitQuality row_over = fit_quality(fit_with_errors({0.01, -0.51, 0.02, 0.6}, 0.015));
+  EXPECT_TRUE(row_over.median_within);
+  EXPECT_EQ(row_over.rows_beyond, (std::vector<std::size_t>{1, 3}));
+  EXPECT_FALSE(row_over.acceptable());
+}
+
 TEST(Calibration, NeedsTwoSizes) {
   const std::vector<TimedSample> one{{Bytes::of(1e6), Seconds::of(1e-3)},
                                      {Bytes::of(1e6), Seconds::of(1.1e-3)}};

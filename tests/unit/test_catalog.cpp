@@ -162,6 +162,32 @@ TEST(CatalogErrors, SyntaxErrorNamesFileAndPosition) {
             "parsing value - unexpected '}'; expected '[', '{', or a literal");
 }
 
+TEST(CatalogErrors, DuplicateKeyNamesThePointer) {
+  EXPECT_EQ(error_of(R"({"dtypes": [{"id": "x", "name": "X", "bytes_per_element": 2,
+                       "bytes_per_element": 1, "source": "s"}]})"),
+            "user.json: /dtypes/0/bytes_per_element: duplicate key; each key may appear once in "
+            "an object");
+  EXPECT_EQ(error_of(R"({"dtypes": [], "links": [], "dtypes": []})"),
+            "user.json: /dtypes: duplicate key; each key may appear once in an object");
+  // The same key in two different objects is fine.
+  EXPECT_EQ(error_of(R"({"dtypes": [{"id": "x", "name": "X", "bytes_per_element": 2,
+                       "source": "s"}, {"id": "y", "name": "Y", "bytes_per_element": 1,
+                       "source": "s"}]})"),
+            "(no error)");
+}
+
+TEST(CatalogErrors, DeepNestingIsRefusedNotRecursedInto) {
+  const std::string deep(100000, '[');
+  EXPECT_EQ(error_of(deep), "user.json: (document): nested deeper than 64 levels of objects and "
+                            "arrays");
+  std::string nested = "{\"dtypes\": ";
+  for (int i = 0; i < 70; ++i) {
+    nested += "{\"a\": ";
+  }
+  EXPECT_EQ(error_of(nested), "user.json: (document): nested deeper than 64 levels of objects and "
+                              "arrays");
+}
+
 TEST(CatalogErrors, WrongTypeNamesThePointer) {
   EXPECT_EQ(error_of(R"({"dtypes": [{"id": "x", "name": "X", "bytes_per_element": "2",
                        "source": "s"}]})"),

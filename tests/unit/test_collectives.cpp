@@ -153,5 +153,20 @@ TEST(Collectives, RejectsBadRequests) {
       InputError);
 }
 
+TEST(Collectives, InNetworkReductionIsAnAllReduceOnAScaleUpSwitch) {
+  Link link = test_link();
+  EXPECT_FALSE(algorithm_unsupported_reason(link, Collective::all_reduce, Algorithm::nvls));
+  EXPECT_EQ(algorithm_unsupported_reason(link, Collective::all_gather, Algorithm::nvls),
+            "in-network reduction performs all-reduce only, not all-gather");
+  link.tier = Tier::host;
+  EXPECT_EQ(algorithm_unsupported_reason(link, Collective::all_reduce, Algorithm::nvls),
+            "wire 'testlink' is a host link; in-network reduction runs inside a scale-up switch "
+            "(NVSwitch)");
+  EXPECT_FALSE(algorithm_unsupported_reason(link, Collective::all_reduce, Algorithm::ring));
+  // Pricing follows the same rule, even with parameters in the catalog.
+  const CollectiveRequest request{Collective::all_reduce, Algorithm::nvls, 8, Bytes::of(1e6)};
+  EXPECT_THROW((void)expected_collective(link, request), InputError);
+}
+
 } // namespace
 } // namespace icx

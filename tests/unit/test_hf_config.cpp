@@ -131,6 +131,13 @@ TEST(HfConfig, WrongTypesAndNegativeNumbers) {
                            "string literal");
 }
 
+TEST(HfConfig, DuplicateKeyNamesThePointer) {
+  EXPECT_EQ(error_of("{" + dense_fields + R"(, "hidden_size": 4096})"),
+            "config.json: /hidden_size: duplicate key; each key may appear once in an object");
+  EXPECT_EQ(error_of(R"({"text_config": {"a": 1, "a": 2}})"),
+            "config.json: /text_config/a: duplicate key; each key may appear once in an object");
+}
+
 TEST(HfConfig, ContradictoryFields) {
   EXPECT_EQ(error_of(R"({"hidden_size": 100, "num_hidden_layers": 2, "intermediate_size": 8,
                          "vocab_size": 10, "num_attention_heads": 3})"),

@@ -2,9 +2,11 @@
 
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
+#include "icx/catalog.hpp"
 #include "icx/error.hpp"
 
 namespace icx {
@@ -92,6 +94,31 @@ TEST(Validation, ShippedModelMeetsItsBoundsOnEveryPublishedRow) {
   // Every row of the shipped validation/collectives.csv, plus the extra held-out rows.
   EXPECT_GE(held_out, 33);
   EXPECT_EQ(report.by_use.at("held-out").within, report.by_use.at("held-out").rows);
+}
+
+TEST(Validation, OutOfBoundListsOnlyPredictedRowsHeldToABound) {
+  // One link priced at 450 GB/s each way × 0.8: a 4 GiB ring all-reduce on 8 GPUs runs at
+  // about 0.8 × 450 = 360 GB/s busbw (less a little for the 14 · 2 µs latency and the ramp).
+  Catalog catalog;
+  catalog.overlay_text(R"({"links": [
+    {"id": "fast", "name": "Fast", "connects": "GPU", "tier": "scale-up", "headline_GBps": 900,
+     "headline_convention": "both-directions-summed", "per_direction_GBps": 450,
+     "latency_us": 1, "source": "s",
+     "expected": {"efficiency": 0.8, "step_latency_us": 2, "ramp_us": 100,
+                  "small_message_slowdown": 1, "source": "s"}},
+    {"id": "slow", "name": "Slow", "connects": "node", "tier": "scale-out", "headline_GBps": 50,
+     "headline_convention": "each-way", "per_direction_GBps": 50, "latency_us": 1,
+     "source": "s"}]})",
+                       "links.json");
+  const std::string csv =
+      "hardware,link,gpus,nodes,op,algo,size_bytes,time_us,busbw_GBps,use,source\n"
+      "x,fast,8,1,all-reduce,ring,4294967296,,350,held-out,within 10 %\n"
+      "x,fast,8,1,all-reduce,ring,4294967296,,700,held-out,twice as fast: out\n"
+      "x,fast,8,1,all-reduce,ring,4294967296,,700,outside,shown only\n"
+      "x,slow,8,1,all-reduce,ring,4294967296,,700,held-out,not predicted\n"
+      "x,fast,8,1,all-reduce,ring,4294967296,,300,fit,below 10 %: out\n";
+  const AccuracyReport report = check_accuracy(catalog, parse_measurements_csv(csv, "m.csv"));
+  EXPECT_EQ(report.out_of_bound(), (std::vector<std::size_t>{1, 4}));
 }
 
 } // namespace

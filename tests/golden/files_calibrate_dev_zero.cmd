@@ -1,0 +1,2 @@
+args: calibrate /dev/zero --wire nvlink4
+exit: 2

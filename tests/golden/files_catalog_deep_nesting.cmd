@@ -1,0 +1,2 @@
+args: links --catalog catalogs/deep_nesting.json
+exit: 2

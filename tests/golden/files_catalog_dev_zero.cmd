@@ -1,0 +1,2 @@
+args: links --catalog /dev/zero
+exit: 2

@@ -1,0 +1,2 @@
+args: links --catalog catalogs/duplicate_key.json
+exit: 2

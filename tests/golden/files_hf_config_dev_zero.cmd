@@ -1,0 +1,2 @@
+args: tp --hf-config /dev/zero
+exit: 2

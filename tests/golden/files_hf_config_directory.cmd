@@ -1,0 +1,2 @@
+args: tp --hf-config hf
+exit: 2

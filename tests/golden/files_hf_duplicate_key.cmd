@@ -1,0 +1,2 @@
+args: tp --hf-config hf/duplicate_key.json
+exit: 2

@@ -1,0 +1,2 @@
+args: validate /dev/zero
+exit: 2

@@ -1,0 +1,2 @@
+args: validate hf
+exit: 2

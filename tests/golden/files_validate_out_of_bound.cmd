@@ -1,0 +1,2 @@
+args: validate measurements/out_of_bound.csv
+exit: 3
