@@ -7,6 +7,7 @@
 #include "icx/comm_time.hpp"
 #include "icx/error.hpp"
 #include "icx/host_link.hpp"
+#include "icx/topology.hpp"
 
 namespace icx {
 
@@ -107,14 +108,17 @@ Layout recommend_layout(const Cluster& cluster, const Workload& workload) {
   const int domain = std::min(cluster.domain, cluster.gpus);
   const Strategy inner = model.is_moe() ? Strategy::expert : Strategy::tensor;
   const bool inner_allowed = allowed_on(inner, cluster.scale_up->tier);
-  // A tensor group must divide the attention heads, an expert group the experts.
+  // A tensor group must split the attention heads (tensor_group_allowed), an expert group
+  // divide the experts.
   const int divisible = model.is_moe() ? model.experts : model.attention_heads;
   const int limit = inner_allowed ? std::gcd(domain, divisible) : 1;
+  const AttentionShape attention = attention_shape(model);
 
   Layout layout;
   int group = 1;
   for (int g = 1; g <= limit; ++g) {
-    if (limit % g == 0 && cluster.gpus % g == 0) {
+    if (limit % g == 0 && cluster.gpus % g == 0 &&
+        (model.is_moe() || tensor_group_allowed(attention, g))) {
       group = g;
       if (shard_fits(cluster, workload, g)) {
         break;
@@ -151,10 +155,8 @@ Placement evaluate_layout(const Cluster& cluster, const Workload& workload, cons
     throw InputError(fmt::format("expert parallel (ep {}) needs an MoE model; {} is dense",
                                  layout.ep, model.id));
   }
-  if (model.attention_heads % layout.tp != 0) {
-    throw InputError(fmt::format("tp {} does not divide the model's {} attention heads; use a "
-                                 "divisor of {}",
-                                 layout.tp, model.attention_heads, model.attention_heads));
+  if (const auto problem = tensor_group_problem(attention_shape(model), layout.tp)) {
+    throw InputError(fmt::format("tp {}: {}", layout.tp, *problem));
   }
   if (layout.pp > model.layers) {
     throw InputError(fmt::format("pp {} exceeds the model's {} layers", layout.pp, model.layers));

@@ -89,7 +89,8 @@ double wire_factor(Collective op, Algorithm algorithm, int gpus);
 int ring_steps(Collective op, int gpus);
 
 /// Headline model: 2·S (all-reduce) or S bytes at the headline bandwidth (the fast end of a
-/// range). Throws InputError for fewer than two GPUs or a size that is not positive.
+/// range). Throws InputError for fewer than two GPUs, more than the link's domain holds
+/// (domain_size_problem), or a size that is not positive.
 CollectiveCost headline_collective(const Link& link, const CollectiveRequest& request);
 
 /// Why the expected model cannot price `algorithm` on `link` ("… has no expected-model

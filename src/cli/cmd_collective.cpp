@@ -14,6 +14,7 @@
 #include "icx/collectives.hpp"
 #include "icx/limits.hpp"
 #include "icx/lookup.hpp"
+#include "icx/topology.hpp"
 #include "json_output.hpp"
 #include "output.hpp"
 #include "table.hpp"
@@ -289,6 +290,9 @@ int run_collective(const CollectiveOptions& options) {
   const Catalog catalog = load_catalog(options.common);
   const Link& link =
       for_flag("--wire", [&]() -> const Link& { return catalog.link(options.wire); });
+  if (const auto problem = domain_size_problem(link, options.gpus)) {
+    throw UsageError(fmt::format("--gpus {}: {}", options.gpus, *problem));
+  }
   if (algorithm == Algorithm::nvls) {
     if (op != Collective::all_reduce) {
       throw UsageError(fmt::format("--algo nvls: in-network reduction performs all-reduce only, "

@@ -12,6 +12,7 @@
 #include "common.hpp"
 #include "icx/limits.hpp"
 #include "icx/placement.hpp"
+#include "icx/topology.hpp"
 #include "json_output.hpp"
 #include "output.hpp"
 #include "table.hpp"
@@ -40,6 +41,40 @@ struct ResolvedCluster {
   Cluster cluster;
   std::string system_id;
 };
+
+/// Rejects a cluster whose parts contradict each other: the GPU on a scale-up link it does
+/// not have, more GPUs in a domain than its link joins, or a link other than a scale-out
+/// link between separate domains (icx/topology.hpp). `domain` is the GPUs the catalog puts
+/// in one scale-up domain.
+void check_hardware(const Catalog& catalog, const PlaceOptions& o, const System* system, int domain,
+                    const Cluster& c) {
+  const std::string up_flag = !o.scale_up.empty()      ? "--scale-up " + o.scale_up
+                              : !o.compute.gpu.empty() ? "--gpu " + o.compute.gpu
+                                                       : "--system " + o.system;
+  if (auto problem = gpu_link_problem(*c.gpu, *c.scale_up)) {
+    throw UsageError(fmt::format("{}: {}", up_flag, *problem));
+  }
+  if (auto problem = domain_size_problem(*c.scale_up, c.domain)) {
+    throw UsageError(fmt::format("{}: {}", up_flag, *problem));
+  }
+  if (c.scale_out == c.scale_up && o.scale_out.empty() && !system) {
+    return;
+  }
+  const std::string out_flag =
+      !o.scale_out.empty() ? "--scale-out " + o.scale_out : "--system " + o.system;
+  const std::string domain_from = system ? fmt::format("catalog system '{}'", system->id)
+                                         : fmt::format("catalog gpu '{}'", c.gpu->id);
+  std::optional<std::string> problem = gpu_link_problem(*c.gpu, *c.scale_out);
+  if (!problem) {
+    problem = scale_out_problem(*c.scale_out, c.gpus, domain, domain_from, catalog.links());
+  }
+  if (!problem && c.scale_out->tier != Tier::scale_out) {
+    problem = domain_size_problem(*c.scale_out, c.gpus);
+  }
+  if (problem) {
+    throw UsageError(fmt::format("{}: {}", out_flag, *problem));
+  }
+}
 
 ResolvedCluster resolve_cluster(const Catalog& catalog, const PlaceOptions& o) {
   ResolvedCluster r;
@@ -83,6 +118,7 @@ ResolvedCluster resolve_cluster(const Catalog& catalog, const PlaceOptions& o) {
   } else {
     c.scale_out = c.scale_up;
   }
+  check_hardware(catalog, o, system, domain, c);
   return r;
 }
 
@@ -296,6 +332,11 @@ int run_place(const PlaceOptions& o) {
   workload.tokens = o.tokens;
   workload.rate = resolve_rate(catalog, *rc.cluster.gpu, model.dtype, o.compute);
   workload.memory_reserve = o.reserve;
+  if (o.tp) {
+    if (const auto problem = tensor_group_problem(attention_shape(model.model), *o.tp)) {
+      throw UsageError(fmt::format("--tp {}: {}", *o.tp, *problem));
+    }
+  }
   const std::optional<Layout> given = given_layout(o, rc.cluster.gpus);
   const Layout layout = given.value_or(recommend_layout(rc.cluster, workload));
   Placement placement;
