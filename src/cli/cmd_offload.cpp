@@ -64,12 +64,12 @@ std::string kv_formula(const Model& model) {
 /// Why the GPUs hold more than one copy of the KV cache.
 std::string kv_copies_reason(const OffloadRun& run) {
   if (run.model.model.latent_attention) {
-    return fmt::format("KV cache × {}: each of {} tensor-parallel ranks holds the whole latent "
-                       "cache (not split by head)",
-                       run.kv_copies, run.tp_width);
+    return fmt::format("each of {} tensor-parallel ranks holds the whole latent cache, not split "
+                       "by head",
+                       run.tp_width);
   }
-  return fmt::format("KV cache × {}: a {}-GPU tensor-parallel group replicates the {} KV heads",
-                     run.kv_copies, run.tp_width, run.model.model.kv_heads);
+  return fmt::format("a {}-GPU tensor-parallel group replicates the {} KV heads", run.tp_width,
+                     run.model.model.kv_heads);
 }
 
 /// The KV cache of --batch sequences of --context tokens, or none without those flags.
@@ -125,7 +125,8 @@ void print_table(const OffloadRun& run) {
                                     run.model.dtype.bytes_per_element, *run.batch, *run.context)
                       : "-"});
   if (run.kv_copies > 1) {
-    memory.add_row({"KV held", format_bytes(r.kv_held), kv_copies_reason(run)});
+    memory.add_row({"KV held", format_bytes(r.kv_held),
+                    fmt::format("KV cache × {}: {}", run.kv_copies, kv_copies_reason(run))});
   }
   memory.add_row({"needed", format_bytes(r.needed),
                   run.kv_copies > 1 ? "weights + KV held" : "weights + KV cache"});

@@ -119,6 +119,10 @@ ResolvedCluster resolve_cluster(const Catalog& catalog, const PlaceOptions& o) {
     c.scale_out = c.scale_up;
   }
   check_hardware(catalog, o, system, domain, c);
+  if (c.scale_out == c.scale_up && c.gpus > c.domain) {
+    // Nodes joined by their own scale-up link lie in one domain (check_hardware): NVL72 trays.
+    c.domain = std::min(domain, c.gpus);
+  }
   return r;
 }
 

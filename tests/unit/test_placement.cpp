@@ -139,5 +139,23 @@ TEST_F(PlacementTest, BadLayoutsAreErrors) {
                InputError); // expert parallel on a dense model
 }
 
+TEST_F(PlacementTest, TensorGroupsSplitOrReplicateKvHeads) {
+  // 40 query heads, 10 KV heads: tp 4 divides 40 but neither divides 10 nor is a multiple of
+  // it; tp 20 replicates each KV head twice.
+  Model model = make_dense(5120, 40, 13e9, 40);
+  model.kv_heads = 10;
+  EXPECT_THROW((void)evaluate_layout(cluster(8, 8, nvlink), workload(model), Layout{4, 1, 1, 2}),
+               InputError);
+  EXPECT_NO_THROW(
+      (void)evaluate_layout(cluster(20, 20, nvlink), workload(model), Layout{20, 1, 1, 1}));
+  // 26 GB of weights: 64 GB usable holds it on one GPU, so the rule keeps tp at 1; with a
+  // 15 % budget (12 GB) it needs 4 GPUs, which the KV heads forbid: tp 2 × pp 2.
+  Workload tight = workload(model);
+  tight.memory_reserve = 0.85;
+  const Layout layout = recommend_layout(cluster(8, 8, nvlink), tight);
+  EXPECT_EQ(layout.tp, 2);
+  EXPECT_EQ(layout.pp, 2);
+}
+
 } // namespace
 } // namespace icx
