@@ -28,7 +28,7 @@ void check_request(const Link& link, const CollectiveRequest& request) {
                                  min_collective_gpus, limits::max_domain, request.gpus));
   }
   if (const auto problem = domain_size_problem(link, request.gpus)) {
-    throw InputError(*problem);
+    throw GroupError(*problem);
   }
   if (!(request.size.value() > 0) || !std::isfinite(request.size.value())) {
     throw InputError(fmt::format("message size must be a positive number of bytes, got {}",

@@ -156,7 +156,7 @@ Placement evaluate_layout(const Cluster& cluster, const Workload& workload, cons
                                  layout.ep, model.id));
   }
   if (const auto problem = tensor_group_problem(attention_shape(model), layout.tp)) {
-    throw InputError(fmt::format("tp {}: {}", layout.tp, *problem));
+    throw GroupError(fmt::format("tp {}: {}", layout.tp, *problem));
   }
   if (layout.pp > model.layers) {
     throw InputError(fmt::format("pp {} exceeds the model's {} layers", layout.pp, model.layers));

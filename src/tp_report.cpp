@@ -51,7 +51,7 @@ TpReport tensor_parallel_report(const Catalog& catalog, const TpRequest& request
       problem = gpu_link_problem(*request.gpu, *time.link);
     }
     if (problem) {
-      throw InputError(request.gpus ? *problem
+      throw GroupError(request.gpus ? *problem
                                     : fmt::format("{} (the group is the {}-GPU scale-up domain of "
                                                   "catalog gpu '{}', scale_up_domain)",
                                                   *problem, wire.gpus, wire.gpu->id));

@@ -67,7 +67,7 @@ struct TpReport {
   std::vector<TpWire> wires;
 };
 
-/// Throws InputError when a wire's group cannot exist: fewer than two GPUs or a size the
+/// Throws GroupError when a wire's group cannot exist: fewer than two GPUs or a size the
 /// model's heads do not allow (tensor_allreduce_problem), more GPUs than the link's domain
 /// holds, or a given GPU on a scale-up link it does not have (icx/topology.hpp).
 TpReport tensor_parallel_report(const Catalog& catalog, const TpRequest& request,

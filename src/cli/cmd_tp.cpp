@@ -370,8 +370,8 @@ int run_tp(const TpOptions& options) {
   TpReport report;
   try {
     report = tensor_parallel_report(catalog, request, wires.links);
-  } catch (const InputError& error) {
-    throw InputError(fmt::format("{}: {}", gpus_flag, error.what()));
+  } catch (const GroupError& error) {
+    throw UsageError(fmt::format("{}: {}", gpus_flag, error.what()));
   }
   const Style style = style_of(options.common);
   emit(style, to_json(model, request, report, wires.skipped), "wires",
