@@ -111,6 +111,16 @@ std::optional<std::string> domain_size_problem(const Link& link, int gpus) {
                      link.id, *link.max_domain_gpus, link.id);
 }
 
+std::optional<std::string> group_link_problem(const Gpu* gpu, std::optional<int> gpus,
+                                              const Link& link) {
+  if (gpu != nullptr) {
+    if (auto problem = gpu_link_problem(*gpu, link)) {
+      return problem;
+    }
+  }
+  return gpus ? domain_size_problem(link, *gpus) : std::nullopt;
+}
+
 std::optional<std::string> scale_out_problem(const Link& link, int gpus, int domain,
                                              std::string_view domain_from,
                                              std::span<const Link> links) {

@@ -54,6 +54,11 @@ std::optional<std::string> gpu_link_problem(const Gpu& gpu, const Link& link);
 /// max_domain_gpus.
 std::optional<std::string> domain_size_problem(const Link& link, int gpus);
 
+/// Why a group cannot communicate over `link`: `gpu` (when given) lacks the link
+/// (gpu_link_problem), or `gpus` (when given) exceed its domain (domain_size_problem).
+std::optional<std::string> group_link_problem(const Gpu* gpu, std::optional<int> gpus,
+                                              const Link& link);
+
 /// Why `link` cannot join the nodes of a cluster of `gpus` GPUs whose scale-up domains hold
 /// `domain` GPUs (`domain_from` names the catalog entry that says so), or nothing. Separate
 /// domains are joined only by a scale-out link; a scale-up or host link may join nodes only

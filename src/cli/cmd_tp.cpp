@@ -52,18 +52,6 @@ struct WireChoice {
   std::vector<SkippedWire> skipped;
 };
 
-/// Why the group the flags describe cannot use `link`: --gpu on another GPU's scale-up link,
-/// or --gpus beyond the link's domain.
-std::optional<std::string> wire_problem(const TpOptions& options, const Gpu* gpu,
-                                        const Link& link) {
-  if (gpu != nullptr) {
-    if (auto problem = gpu_link_problem(*gpu, link)) {
-      return problem;
-    }
-  }
-  return options.gpus ? domain_size_problem(link, *options.gpus) : std::nullopt;
-}
-
 /// The wires --wire names, each checked against --gpu and --gpus; without --wire (or with
 /// 'all'), every link the group can use, with the others listed as skipped.
 WireChoice choose_wires(const Catalog& catalog, const TpOptions& options, const Gpu* gpu) {
@@ -72,7 +60,7 @@ WireChoice choose_wires(const Catalog& catalog, const TpOptions& options, const 
       options.wires.empty() ||
       std::ranges::any_of(options.wires, [](const auto& id) { return fold_case(id) == "all"; });
   for (const Link* link : links_named(catalog, "--wire", options.wires)) {
-    const std::optional<std::string> problem = wire_problem(options, gpu, *link);
+    const std::optional<std::string> problem = group_link_problem(gpu, options.gpus, *link);
     if (!problem) {
       choice.links.push_back(link);
     } else if (every) {

@@ -84,6 +84,16 @@ TEST(GpuLink, AGpuUsesOnlyItsOwnScaleUpLink) {
             "use nvlink or a host or scale-out link");
 }
 
+TEST(GroupLink, ChecksTheGpuAndTheGroupSizeWhenGiven) {
+  const Link small = link_of("small", Tier::scale_up, 8);
+  const Gpu gpu = gpu_on("g", "small");
+  EXPECT_FALSE(group_link_problem(nullptr, std::nullopt, small).has_value());
+  EXPECT_FALSE(group_link_problem(&gpu, 8, small).has_value());
+  EXPECT_TRUE(group_link_problem(&gpu, 9, small).has_value());
+  const Gpu other = gpu_on("h", "other");
+  EXPECT_TRUE(group_link_problem(&other, std::nullopt, small).has_value());
+}
+
 TEST(DomainSize, BoundedByTheLinksMaximum) {
   const Link nvlink = link_of("nvlink", Tier::scale_up, 256);
   EXPECT_FALSE(domain_size_problem(nvlink, 256).has_value());
