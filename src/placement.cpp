@@ -103,6 +103,31 @@ bool shard_fits(const Cluster& cluster, const Workload& workload, int shards) {
 
 } // namespace
 
+std::optional<ClusterProblem> cluster_problem(const Cluster& cluster, int catalog_domain,
+                                              std::string_view domain_from,
+                                              std::span<const Link> links) {
+  const Gpu& gpu = *cluster.gpu;
+  std::optional<std::string> problem = gpu_link_problem(gpu, *cluster.scale_up);
+  if (!problem) {
+    problem = domain_size_problem(*cluster.scale_up, cluster.domain);
+  }
+  if (problem) {
+    return ClusterProblem{ClusterPart::scale_up, *problem};
+  }
+  const Link& out = *cluster.scale_out;
+  problem = gpu_link_problem(gpu, out);
+  if (!problem) {
+    problem = scale_out_problem(out, cluster.gpus, catalog_domain, domain_from, links);
+  }
+  if (!problem && out.tier != Tier::scale_out) {
+    problem = domain_size_problem(out, cluster.gpus);
+  }
+  if (problem) {
+    return ClusterProblem{ClusterPart::scale_out, *problem};
+  }
+  return std::nullopt;
+}
+
 Layout recommend_layout(const Cluster& cluster, const Workload& workload) {
   const Model& model = *workload.model;
   const int domain = std::min(cluster.domain, cluster.gpus);

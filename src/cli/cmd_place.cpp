@@ -42,38 +42,23 @@ struct ResolvedCluster {
   std::string system_id;
 };
 
-/// Rejects a cluster whose parts contradict each other: the GPU on a scale-up link it does
-/// not have, more GPUs in a domain than its link joins, or a link other than a scale-out
-/// link between separate domains (icx/topology.hpp). `domain` is the GPUs the catalog puts
-/// in one scale-up domain.
+/// Rejects a cluster whose parts contradict each other (cluster_problem), naming the flag
+/// that chose the part. `domain` is the GPUs the catalog puts in one scale-up domain.
 void check_hardware(const Catalog& catalog, const PlaceOptions& o, const System* system, int domain,
                     const Cluster& c) {
-  const std::string up_flag = !o.scale_up.empty()      ? "--scale-up " + o.scale_up
-                              : !o.compute.gpu.empty() ? "--gpu " + o.compute.gpu
-                                                       : "--system " + o.system;
-  if (auto problem = gpu_link_problem(*c.gpu, *c.scale_up)) {
-    throw UsageError(fmt::format("{}: {}", up_flag, *problem));
-  }
-  if (auto problem = domain_size_problem(*c.scale_up, c.domain)) {
-    throw UsageError(fmt::format("{}: {}", up_flag, *problem));
-  }
-  if (c.scale_out == c.scale_up && o.scale_out.empty() && !system) {
-    return;
-  }
-  const std::string out_flag =
-      !o.scale_out.empty() ? "--scale-out " + o.scale_out : "--system " + o.system;
   const std::string domain_from = system ? fmt::format("catalog system '{}'", system->id)
                                          : fmt::format("catalog gpu '{}'", c.gpu->id);
-  std::optional<std::string> problem = gpu_link_problem(*c.gpu, *c.scale_out);
+  const auto problem = cluster_problem(c, domain, domain_from, catalog.links());
   if (!problem) {
-    problem = scale_out_problem(*c.scale_out, c.gpus, domain, domain_from, catalog.links());
+    return;
   }
-  if (!problem && c.scale_out->tier != Tier::scale_out) {
-    problem = domain_size_problem(*c.scale_out, c.gpus);
-  }
-  if (problem) {
-    throw UsageError(fmt::format("{}: {}", out_flag, *problem));
-  }
+  const std::string flag =
+      problem->part == ClusterPart::scale_out
+          ? (!o.scale_out.empty() ? "--scale-out " + o.scale_out : "--system " + o.system)
+      : !o.scale_up.empty()    ? "--scale-up " + o.scale_up
+      : !o.compute.gpu.empty() ? "--gpu " + o.compute.gpu
+                               : "--system " + o.system;
+  throw UsageError(fmt::format("{}: {}", flag, problem->reason));
 }
 
 ResolvedCluster resolve_cluster(const Catalog& catalog, const PlaceOptions& o) {

@@ -157,5 +157,26 @@ TEST_F(PlacementTest, TensorGroupsSplitOrReplicateKvHeads) {
   EXPECT_EQ(layout.pp, 2);
 }
 
+TEST_F(PlacementTest, ContradictoryClustersAreNamedByPart) {
+  const std::vector<Link> links{nvlink, ndr, pcie};
+  // The GPU's own link inside, InfiniBand between: consistent.
+  EXPECT_FALSE(cluster_problem(cluster(16, 8, nvlink), 8, "catalog gpu 'g'", links).has_value());
+  // A scale-up link the GPU does not have.
+  const Link other = make_link("other", Tier::scale_up, 900);
+  const auto up = cluster_problem(cluster(8, 8, other), 8, "catalog gpu 'g'", links);
+  ASSERT_TRUE(up.has_value());
+  EXPECT_EQ(up->part, ClusterPart::scale_up);
+  // Two 8-GPU domains joined by the scale-up link.
+  Cluster joined = cluster(16, 8, nvlink);
+  joined.scale_out = &nvlink;
+  const auto out = cluster_problem(joined, 8, "catalog gpu 'g'", links);
+  ASSERT_TRUE(out.has_value());
+  EXPECT_EQ(out->part, ClusterPart::scale_out);
+  // Nodes of 4 inside one 16-GPU domain may be joined by it.
+  Cluster trays = cluster(16, 4, nvlink);
+  trays.scale_out = &nvlink;
+  EXPECT_FALSE(cluster_problem(trays, 16, "catalog gpu 'g'", links).has_value());
+}
+
 } // namespace
 } // namespace icx
