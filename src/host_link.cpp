@@ -80,16 +80,18 @@ std::optional<std::string> shard_problem(const ShardShape& shape, int gpus) {
 }
 
 int largest_usable_gpus(const ShardShape& shape, int gpus) {
-  // No split is wider than every head in its own group times one layer per stage.
-  const int widest = shape.attention.attention_heads > 0
-                         ? std::min(gpus, shape.attention.attention_heads * shape.layers)
-                         : gpus;
-  for (int count = widest; count > 1; --count) {
-    if (usable(shape, count)) {
-      return count;
+  if (shape.attention.attention_heads < 1) {
+    return std::max(gpus, 1);
+  }
+  // Every usable count is t × p with t an allowed group and p <= layers; the largest up to
+  // `gpus` for a given t is t × min(layers, gpus / t).
+  int largest = 1;
+  for (int size = 1; size <= std::min(gpus, shape.attention.attention_heads); ++size) {
+    if (tensor_group_allowed(shape.attention, size)) {
+      largest = std::max(largest, size * std::min(shape.layers, gpus / size));
     }
   }
-  return 1;
+  return largest;
 }
 
 Range<BytesPerSecond> one_way_headline(const Link& link) {
