@@ -11,6 +11,7 @@
 #include "icx/limits.hpp"
 #include "icx/lookup.hpp"
 #include "icx/text_file.hpp"
+#include "icx/topology.hpp"
 #include "json_reader.hpp"
 
 namespace icx {
@@ -141,6 +142,10 @@ void Catalog::check_references() const {
       throw CatalogError(fmt::format("{}: gpu '{}': scale_up_link '{}' is not a known link id",
                                      gpu.origin, gpu.id, gpu.scale_up_link));
     }
+    if (const auto problem = domain_size_problem(link(gpu.scale_up_link), gpu.scale_up_domain)) {
+      throw CatalogError(fmt::format("{}: gpu '{}': scale_up_domain {}: {}", gpu.origin, gpu.id,
+                                     gpu.scale_up_domain, *problem));
+    }
     for (const auto& [dtype, peak] : gpu.dense_peak) {
       if (!known_dtype(dtype)) {
         throw CatalogError(fmt::format("{}: gpu '{}': dense_tflops names unknown dtype '{}'",
@@ -164,6 +169,21 @@ void Catalog::check_references() const {
         throw CatalogError(fmt::format("{}: system '{}': link '{}' is not a known link id",
                                        system.origin, system.id, link));
       }
+    }
+    // The parts of a system must agree: its GPU has its scale-up link, the link joins its
+    // domain, and separate domains are joined by a scale-out link.
+    const Link& up = link(system.scale_up_link);
+    std::optional<std::string> problem = gpu_link_problem(gpu(system.gpu), up);
+    if (!problem) {
+      problem = domain_size_problem(up, system.scale_up_domain);
+    }
+    if (!problem && link(system.scale_out_link).tier != Tier::scale_out) {
+      problem = fmt::format("scale_out_link '{}' is a {} link; nodes are joined by a scale-out "
+                            "link",
+                            system.scale_out_link, to_string(link(system.scale_out_link).tier));
+    }
+    if (problem) {
+      throw CatalogError(fmt::format("{}: system '{}': {}", system.origin, system.id, *problem));
     }
   }
 }

@@ -109,6 +109,9 @@ Link read_link(ObjectReader& reader, const std::string& origin) {
   const Range<double> latency = reader.positive_range("latency_us", limits::latency_us);
   link.latency = {microseconds(latency.low), microseconds(latency.high)};
   read_host_to_device(reader, link);
+  if (reader.has("max_domain_gpus")) {
+    link.max_domain_gpus = reader.whole("max_domain_gpus", 1, max_domain);
+  }
   if (reader.has("expected")) {
     link.expected = read_expected(reader, origin);
   }
@@ -159,6 +162,16 @@ Model read_model(ObjectReader& reader, const std::string& origin) {
     model.experts_per_token = reader.whole("experts_per_token", 1, model.experts);
   } else if (reader.has("experts_per_token")) {
     reader.fail("experts_per_token", "given for a dense model (experts is 0 or absent)");
+  }
+  if (reader.has("kv_lora_rank")) {
+    // Multi-head latent attention: what the KV cache holds per token and layer.
+    Model::LatentAttention mla;
+    mla.kv_lora_rank = reader.whole("kv_lora_rank", 1, max_hidden);
+    mla.qk_rope_head_dim = reader.whole("qk_rope_head_dim", 0, max_hidden);
+    model.latent_attention = mla;
+  } else if (reader.has("qk_rope_head_dim")) {
+    reader.fail("qk_rope_head_dim", "given without kv_lora_rank (multi-head latent attention "
+                                    "needs both)");
   }
   return model;
 }

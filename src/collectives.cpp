@@ -9,6 +9,7 @@
 #include "icx/error.hpp"
 #include "icx/limits.hpp"
 #include "icx/lookup.hpp"
+#include "icx/topology.hpp"
 
 namespace icx {
 
@@ -21,10 +22,13 @@ std::string squeeze(std::string_view name) {
   return folded;
 }
 
-void check_request(const CollectiveRequest& request) {
+void check_request(const Link& link, const CollectiveRequest& request) {
   if (request.gpus < min_collective_gpus || request.gpus > limits::max_domain) {
     throw InputError(fmt::format("a collective needs from {} to {} GPUs, got {}",
                                  min_collective_gpus, limits::max_domain, request.gpus));
+  }
+  if (const auto problem = domain_size_problem(link, request.gpus)) {
+    throw GroupError(*problem);
   }
   if (!(request.size.value() > 0) || !std::isfinite(request.size.value())) {
     throw InputError(fmt::format("message size must be a positive number of bytes, got {}",
@@ -67,7 +71,7 @@ Seconds total_time(const Terms& terms) {
 }
 
 void check_expected(const Link& link, const CollectiveRequest& request) {
-  check_request(request);
+  check_request(link, request);
   if (const auto reason = expected_unavailable_reason(link, request.algorithm)) {
     throw InputError(*reason);
   }
@@ -162,7 +166,7 @@ std::int64_t ring_steps(Collective op, int gpus) {
 }
 
 CollectiveCost headline_collective(const Link& link, const CollectiveRequest& request) {
-  check_request(request);
+  check_request(link, request);
   // The seed chapter's model: an all-reduce moves ~2·S bytes per GPU, other operations S.
   const double traffic_factor = request.op == Collective::all_reduce ? 2.0 : 1.0;
   return cost_of(request, request.size * traffic_factor / link.headline_bandwidth.high);
@@ -223,7 +227,7 @@ std::optional<Bytes> crossover_size(const Link& link, const CollectiveRequest& r
 
 Seconds expected_time(const Link& link, const ExpectedModel& model,
                       const CollectiveRequest& request) {
-  check_request(request);
+  check_request(link, request);
   if (request.algorithm == Algorithm::nvls && !model.in_network_reduction) {
     throw InputError(
         fmt::format("wire '{}' has no in-network reduction (nvls) parameters", link.id));

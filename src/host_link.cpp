@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <numeric>
+#include <vector>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "icx/error.hpp"
 
@@ -27,15 +29,29 @@ Bytes weight_bytes(double parameters, double bytes_per_element) {
 
 namespace {
 
-/// Tensor-parallel GPUs holding whole KV heads: the most that divide both counts.
-int tensor_parallel_width(const ShardShape& shape, int gpus) {
-  return std::gcd(gpus, shape.kv_heads);
+/// Tensor-parallel group sizes the model allows (1: no tensor parallelism).
+std::vector<int> tensor_group_sizes(const ShardShape& shape, int gpus) {
+  std::vector<int> sizes;
+  const int largest =
+      shape.attention.attention_heads > 0 ? std::min(gpus, shape.attention.attention_heads) : gpus;
+  for (int size = 1; size <= largest; ++size) {
+    if (gpus % size == 0 && tensor_group_allowed(shape.attention, size)) {
+      sizes.push_back(size);
+    }
+  }
+  return sizes;
 }
 
 bool usable(const ShardShape& shape, int gpus) {
-  // Heads unknown: any split may be tensor-parallel.
-  return gpus >= 1 &&
-         (shape.kv_heads < 1 || gpus / tensor_parallel_width(shape, gpus) <= shape.layers);
+  // Heads unknown: the whole count may be one tensor-parallel group.
+  if (gpus < 1) {
+    return false;
+  }
+  if (shape.attention.attention_heads < 1) {
+    return true;
+  }
+  const std::vector<int> sizes = tensor_group_sizes(shape, gpus);
+  return std::ranges::any_of(sizes, [&](int size) { return gpus / size <= shape.layers; });
 }
 
 } // namespace
@@ -47,23 +63,35 @@ std::optional<std::string> shard_problem(const ShardShape& shape, int gpus) {
   if (usable(shape, gpus)) {
     return std::nullopt;
   }
-  const int tensor_parallel = tensor_parallel_width(shape, gpus);
-  return fmt::format("{} GPUs cannot split {} KV heads and {} layers: tensor parallelism over "
-                     "whole KV heads spans at most gcd({}, {}) = {} of them, leaving {} pipeline "
-                     "stages for {} layers; use t × p GPUs with t dividing {} and p at most {} "
-                     "(the largest such count up to {} is {})",
-                     gpus, shape.kv_heads, shape.layers, gpus, shape.kv_heads, tensor_parallel,
-                     gpus / tensor_parallel, shape.layers, shape.kv_heads, shape.layers, gpus,
+  const int widest = tensor_group_sizes(shape, gpus).back();
+  std::vector<int> sizes;
+  for (int size = 1; size <= shape.attention.attention_heads; ++size) {
+    if (tensor_group_allowed(shape.attention, size)) {
+      sizes.push_back(size);
+    }
+  }
+  return fmt::format("{} GPUs cannot split {} with {} layers: its widest tensor-parallel group "
+                     "within {} GPUs is {} (whole attention heads; KV heads split or replicated), "
+                     "leaving {} pipeline stages for {} layers; use t × p GPUs with t one of {} "
+                     "and p at most {} (the largest such count up to {} is {})",
+                     gpus, shape.attention.model, shape.layers, gpus, widest, gpus / widest,
+                     shape.layers, fmt::join(sizes, ", "), shape.layers, gpus,
                      largest_usable_gpus(shape, gpus));
 }
 
 int largest_usable_gpus(const ShardShape& shape, int gpus) {
-  for (int count = gpus; count > 1; --count) {
-    if (usable(shape, count)) {
-      return count;
+  if (shape.attention.attention_heads < 1) {
+    return std::max(gpus, 1);
+  }
+  // Every usable count is t × p with t an allowed group and p <= layers; the largest up to
+  // `gpus` for a given t is t × min(layers, gpus / t).
+  int largest = 1;
+  for (int size = 1; size <= std::min(gpus, shape.attention.attention_heads); ++size) {
+    if (tensor_group_allowed(shape.attention, size)) {
+      largest = std::max(largest, size * std::min(shape.layers, gpus / size));
     }
   }
-  return 1;
+  return largest;
 }
 
 Range<BytesPerSecond> one_way_headline(const Link& link) {
@@ -132,11 +160,49 @@ ColdStart cold_start(const ColdStartInput& input) {
   return result;
 }
 
+int tensor_parallel_width(const ShardShape& shape, int gpus) {
+  if (shape.attention.attention_heads < 1) {
+    return gpus;
+  }
+  // Widest first, preferring a group that splits the KV heads to one that replicates them.
+  const std::vector<int> sizes = tensor_group_sizes(shape, gpus);
+  const int kv_heads = shape.attention.kv_heads;
+  for (auto size = sizes.rbegin(); size != sizes.rend(); ++size) {
+    if (gpus / *size <= shape.layers &&
+        (shape.attention.latent || kv_heads < 1 || kv_heads % *size == 0)) {
+      return *size;
+    }
+  }
+  return sizes.empty() ? 1 : sizes.back();
+}
+
+KvShape kv_shape(const Model& model, double bytes_per_element) {
+  KvShape shape{model.layers, model.kv_heads, model.head_dim, bytes_per_element, 0};
+  if (model.latent_attention) {
+    shape.latent_dim =
+        model.latent_attention->kv_lora_rank + model.latent_attention->qk_rope_head_dim;
+  }
+  return shape;
+}
+
 Bytes kv_cache_bytes(const KvShape& shape, std::int64_t batch, std::int64_t context) {
-  // 2 (K and V) × layers × KV heads × head dim × bytes per element, per token of each sequence.
-  const double per_token = kv_tensors_per_layer * shape.layers * shape.kv_heads * shape.head_dim *
-                           shape.bytes_per_element;
+  // Per token of each sequence: latent attention caches one compressed latent and one shared
+  // rotary key per layer, layers × (kv_lora_rank + qk_rope_head_dim) values (DeepSeek-V2
+  // paper, section 2.1); otherwise 2 (K and V) × layers × KV heads × head dim.
+  const double values_per_token =
+      shape.latent_dim > 0 ? static_cast<double>(shape.layers) * shape.latent_dim
+                           : kv_tensors_per_layer * shape.layers * shape.kv_heads * shape.head_dim;
+  const double per_token = values_per_token * shape.bytes_per_element;
   return Bytes::of(per_token * static_cast<double>(batch) * static_cast<double>(context));
+}
+
+int kv_cache_copies(const ShardShape& shape, int gpus) {
+  const int width = tensor_parallel_width(shape, gpus);
+  if (shape.attention.latent) {
+    return width;
+  }
+  const int kv_heads = shape.attention.kv_heads;
+  return kv_heads > 0 && width > kv_heads ? width / kv_heads : 1;
 }
 
 Offload offload(const OffloadInput& input) {
@@ -154,7 +220,11 @@ Offload offload(const OffloadInput& input) {
   Offload result;
   // Usable HBM: every GPU's capacity less the reserved fraction.
   result.hbm = input.gpu->hbm_capacity * (gpus * (1.0 - input.hbm_reserve));
-  result.needed = input.weights + input.kv_cache;
+  if (input.kv_copies < 1) {
+    throw InputError("offloading needs at least one copy of the KV cache");
+  }
+  result.kv_held = input.kv_cache * input.kv_copies;
+  result.needed = input.weights + result.kv_held;
   result.spilled = std::max(result.needed - result.hbm, Bytes::of(0));
   result.resident = result.needed - result.spilled;
   // Decode is memory-bound: a step reads every byte of weights and KV once, spread evenly

@@ -7,6 +7,7 @@
 #include "icx/comm_time.hpp"
 #include "icx/error.hpp"
 #include "icx/host_link.hpp"
+#include "icx/topology.hpp"
 
 namespace icx {
 
@@ -102,19 +103,47 @@ bool shard_fits(const Cluster& cluster, const Workload& workload, int shards) {
 
 } // namespace
 
+std::optional<ClusterProblem> cluster_problem(const Cluster& cluster, int catalog_domain,
+                                              std::string_view domain_from,
+                                              std::span<const Link> links) {
+  const Gpu& gpu = *cluster.gpu;
+  std::optional<std::string> problem = gpu_link_problem(gpu, *cluster.scale_up);
+  if (!problem) {
+    problem = domain_size_problem(*cluster.scale_up, cluster.domain);
+  }
+  if (problem) {
+    return ClusterProblem{ClusterPart::scale_up, *problem};
+  }
+  const Link& out = *cluster.scale_out;
+  problem = gpu_link_problem(gpu, out);
+  if (!problem) {
+    problem = scale_out_problem(out, cluster.gpus, catalog_domain, domain_from, links);
+  }
+  if (!problem && out.tier != Tier::scale_out) {
+    problem = domain_size_problem(out, cluster.gpus);
+  }
+  if (problem) {
+    return ClusterProblem{ClusterPart::scale_out, *problem};
+  }
+  return std::nullopt;
+}
+
 Layout recommend_layout(const Cluster& cluster, const Workload& workload) {
   const Model& model = *workload.model;
   const int domain = std::min(cluster.domain, cluster.gpus);
   const Strategy inner = model.is_moe() ? Strategy::expert : Strategy::tensor;
   const bool inner_allowed = allowed_on(inner, cluster.scale_up->tier);
-  // A tensor group must divide the attention heads, an expert group the experts.
+  // A tensor group must split the attention heads (tensor_group_allowed), an expert group
+  // divide the experts.
   const int divisible = model.is_moe() ? model.experts : model.attention_heads;
   const int limit = inner_allowed ? std::gcd(domain, divisible) : 1;
+  const AttentionShape attention = attention_shape(model);
 
   Layout layout;
   int group = 1;
   for (int g = 1; g <= limit; ++g) {
-    if (limit % g == 0 && cluster.gpus % g == 0) {
+    if (limit % g == 0 && cluster.gpus % g == 0 &&
+        (model.is_moe() || tensor_group_allowed(attention, g))) {
       group = g;
       if (shard_fits(cluster, workload, g)) {
         break;
@@ -151,10 +180,8 @@ Placement evaluate_layout(const Cluster& cluster, const Workload& workload, cons
     throw InputError(fmt::format("expert parallel (ep {}) needs an MoE model; {} is dense",
                                  layout.ep, model.id));
   }
-  if (model.attention_heads % layout.tp != 0) {
-    throw InputError(fmt::format("tp {} does not divide the model's {} attention heads; use a "
-                                 "divisor of {}",
-                                 layout.tp, model.attention_heads, model.attention_heads));
+  if (const auto problem = tensor_group_problem(attention_shape(model), layout.tp)) {
+    throw GroupError(fmt::format("tp {}: {}", layout.tp, *problem));
   }
   if (layout.pp > model.layers) {
     throw InputError(fmt::format("pp {} exceeds the model's {} layers", layout.pp, model.layers));

@@ -1,7 +1,10 @@
 #include "icx/tp_report.hpp"
 
+#include <fmt/format.h>
+
 #include "icx/collectives.hpp"
 #include "icx/comm_time.hpp"
+#include "icx/error.hpp"
 #include "icx/host_link.hpp"
 
 namespace icx {
@@ -40,13 +43,24 @@ TpReport tensor_parallel_report(const Catalog& catalog, const TpRequest& request
       wire.gpu = &gpu_for_link(catalog, *time.link, wire.gpu_native);
     }
     wire.gpus = request.gpus.value_or(wire.gpu->scale_up_domain);
+    std::optional<std::string> problem = tensor_allreduce_problem(request.attention, wire.gpus);
+    if (!problem) {
+      problem = domain_size_problem(*time.link, wire.gpus);
+    }
+    if (!problem && request.gpu != nullptr) {
+      problem = gpu_link_problem(*request.gpu, *time.link);
+    }
+    if (problem) {
+      throw GroupError(request.gpus ? *problem
+                                    : fmt::format("{} (the group is the {}-GPU scale-up domain of "
+                                                  "catalog gpu '{}', scale_up_domain)",
+                                                  *problem, wire.gpus, wire.gpu->id));
+    }
     const CollectiveRequest one{Collective::all_reduce, Algorithm::ring, wire.gpus, report.message};
     const CommTime comm = comm_time(*time.link, report.traffic.per_pass, one,
                                     report.traffic.allreduces_per_layer * request.shape.layers);
     wire.expected = comm.expected;
-    if (wire.gpus < min_collective_gpus) {
-      wire.expected_unavailable = "a group of one GPU exchanges nothing";
-    } else if (const auto why = expected_unavailable_reason(*time.link, one.algorithm)) {
+    if (const auto why = expected_unavailable_reason(*time.link, one.algorithm)) {
       wire.expected_unavailable = *why;
     } else {
       wire.crossover = crossover_size(*time.link, one);
@@ -54,9 +68,8 @@ TpReport tensor_parallel_report(const Catalog& catalog, const TpRequest& request
     if (request.active_params > 0 && request.dtype != nullptr) {
       wire.rate = compute_rate(*wire.gpu, *request.dtype, catalog.dtypes(),
                                request.utilization.value_or(wire.gpu->achievable_mfu));
-      const Seconds comm_judged = wire.gpus < min_collective_gpus ? Seconds::of(0) : comm.judged();
       wire.verdict =
-          judge(Strategy::tensor, time.link, comm_judged, compute_time_of(request, wire));
+          judge(Strategy::tensor, time.link, comm.judged(), compute_time_of(request, wire));
       wire.verdict->expected_model = comm.expected.has_value();
     }
     report.wires.push_back(std::move(wire));

@@ -74,6 +74,9 @@ struct Link : Entry {
   /// Measured host-to-device copy bandwidth (nvbandwidth), for host links where one is
   /// published; the source text names the measurement.
   std::optional<BytesPerSecond> measured_host_to_device;
+  /// Most GPUs one domain of this link can join (an NVLink Switch system, a PCIe hierarchy);
+  /// absent for a switched network fabric, which the catalog does not bound.
+  std::optional<int> max_domain_gpus;
   /// Absent where no published measurement fixes the expected model's parameters.
   std::optional<ExpectedModel> expected;
 };
@@ -83,7 +86,8 @@ struct Gpu : Entry {
   BytesPerSecond hbm_bandwidth;
   /// Dense (no sparsity) peak compute, by dtype id.
   std::map<std::string, FlopsPerSecond, std::less<>> dense_peak;
-  /// Id of the link that joins this GPU to its peers inside the scale-up domain.
+  /// Id of the link that joins this GPU to its peers inside the scale-up domain; the only
+  /// scale-up-tier link the GPU has (host and scale-out links suit any GPU).
   std::string scale_up_link;
   /// GPUs in one scale-up (NVLink) domain.
   int scale_up_domain = 0;

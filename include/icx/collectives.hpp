@@ -90,7 +90,8 @@ double wire_factor(Collective op, Algorithm algorithm, int gpus);
 std::int64_t ring_steps(Collective op, int gpus);
 
 /// Headline model: 2·S (all-reduce) or S bytes at the headline bandwidth (the fast end of a
-/// range). Throws InputError for fewer than two GPUs or a size that is not positive.
+/// range). Throws InputError for fewer than two GPUs, more than the link's domain holds
+/// (domain_size_problem), or a size that is not positive.
 CollectiveCost headline_collective(const Link& link, const CollectiveRequest& request);
 
 /// Why `algorithm` cannot run `op` on `link` at all, whatever parameters a catalog gives it

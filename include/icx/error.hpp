@@ -20,6 +20,13 @@ public:
   using InputError::InputError;
 };
 
+/// A group of GPUs that cannot exist (icx/topology.hpp): the message says which rule it breaks
+/// and which catalog field says so.
+class GroupError : public InputError {
+public:
+  using InputError::InputError;
+};
+
 /// An id that names nothing in the catalog; the message lists what is known and the
 /// nearest match.
 class LookupError : public InputError {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "icx/catalog.hpp"
+#include "icx/topology.hpp"
 #include "icx/units.hpp"
 
 namespace icx {
@@ -21,14 +22,13 @@ Bytes weight_bytes(double parameters, double bytes_per_element);
 /// What sets how a model's weights can be split over GPUs.
 struct ShardShape {
   int layers = 0;
-  /// KV heads; 0 when unknown (a custom model), which skips the tensor-parallel part.
-  int kv_heads = 0;
+  /// Which tensor-parallel group sizes the model allows (icx/topology.hpp).
+  AttentionShape attention;
 };
 
 /// Why `gpus` GPUs cannot each hold a share of the weights, or nothing when they can. The
-/// GPUs must form t × p: t tensor-parallel GPUs that each hold whole KV heads (t divides
-/// kv_heads, so t is at most gcd(gpus, kv_heads)) and p pipeline stages of at least one
-/// layer each (p <= layers).
+/// GPUs must form t × p: a tensor-parallel group of t GPUs that tensor_group_problem
+/// accepts, and p pipeline stages of at least one layer each (p <= layers).
 std::optional<std::string> shard_problem(const ShardShape& shape, int gpus);
 
 /// The largest GPU count not above `gpus` that shard_problem accepts.
@@ -89,25 +89,45 @@ struct ColdStart {
 /// stage bounding the whole. Throws InputError on a GPU count below 1 or a missing link.
 ColdStart cold_start(const ColdStartInput& input);
 
+/// The tensor-parallel group `gpus` GPUs form (the layout offload assumes): the widest that
+/// leaves at most one pipeline stage per layer, preferring one that splits the KV heads to
+/// one that replicates them; pipeline stages for the rest.
+int tensor_parallel_width(const ShardShape& shape, int gpus);
+
 /// The part of a model that sets its KV cache.
 struct KvShape {
   int layers = 0;
   int kv_heads = 0;
   int head_dim = 0;
   double bytes_per_element = 0;
+  /// Values cached per token and layer by multi-head latent attention (kv_lora_rank +
+  /// qk_rope_head_dim); 0: keys and values per KV head.
+  int latent_dim = 0;
 };
 
-/// KV cache of `batch` sequences of `context` tokens each.
+/// A model's KV shape with `bytes_per_element` per cached value.
+KvShape kv_shape(const Model& model, double bytes_per_element);
+
+/// KV cache of `batch` sequences of `context` tokens each, one copy.
 Bytes kv_cache_bytes(const KvShape& shape, std::int64_t batch, std::int64_t context);
+
+/// How many copies of the KV cache `gpus` GPUs hold, split as tensor_parallel_width says.
+/// Latent attention: every tensor-parallel rank holds the whole latent cache (it is not split
+/// by head; vLLM and SGLang without data-parallel attention), so t copies. Otherwise KV heads
+/// are split over the ranks, replicated only when the group is wider than the KV heads.
+int kv_cache_copies(const ShardShape& shape, int gpus);
 
 struct OffloadInput {
   Bytes weights;
+  /// One copy of the KV cache.
   Bytes kv_cache;
   const Gpu* gpu = nullptr;
   int gpus = 0;
   /// Fraction of each GPU's HBM kept free (activations, runtime, fragmentation), in [0, 1).
   double hbm_reserve = 0;
   std::span<const Link* const> host_links;
+  /// Copies of the KV cache the GPUs hold (kv_cache_copies).
+  int kv_copies = 1;
 };
 
 /// One decode step with the spilled bytes streamed over one host link.
@@ -128,7 +148,9 @@ struct HostLinkStep {
 struct Offload {
   /// Usable HBM of all GPUs together.
   Bytes hbm;
-  /// Weights plus KV cache.
+  /// Every copy of the KV cache the GPUs hold.
+  Bytes kv_held;
+  /// Weights plus the KV cache held.
   Bytes needed;
   /// What does not fit in HBM and lives in host memory.
   Bytes spilled;

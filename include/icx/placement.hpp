@@ -4,7 +4,9 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "icx/catalog.hpp"
@@ -29,6 +31,23 @@ struct Cluster {
   /// Between domains; unused when the cluster is a single domain.
   const Link* scale_out = nullptr;
 };
+
+/// The part of a cluster a contradiction lies in.
+enum class ClusterPart { scale_up, scale_out };
+
+struct ClusterProblem {
+  ClusterPart part = ClusterPart::scale_up;
+  std::string reason;
+};
+
+/// Why the parts of `cluster` contradict each other, or nothing (icx/topology.hpp): the GPU
+/// on a scale-up link it does not have, more GPUs in a domain than its link joins, or a link
+/// other than a scale-out link between separate domains. `catalog_domain` is the GPUs the
+/// catalog puts in one scale-up domain (`domain_from` names the entry); `links` gives the
+/// scale-out links to suggest.
+std::optional<ClusterProblem> cluster_problem(const Cluster& cluster, int catalog_domain,
+                                              std::string_view domain_from,
+                                              std::span<const Link> links);
 
 struct Workload {
   const Model* model = nullptr;

@@ -12,6 +12,7 @@
 #include "icx/catalog.hpp"
 #include "icx/compute.hpp"
 #include "icx/tensor_parallel.hpp"
+#include "icx/topology.hpp"
 #include "icx/verdict.hpp"
 
 namespace icx {
@@ -23,6 +24,8 @@ std::string_view to_string(Phase phase);
 
 struct TpRequest {
   ActivationShape shape;
+  /// The model's heads, which set the group sizes it allows; unknown heads allow any.
+  AttentionShape attention;
   /// Parameters; 0 when unknown (a custom model without a count): no compute, no verdict.
   double total_params = 0;
   double active_params = 0;
@@ -44,7 +47,7 @@ struct TpWire {
   /// Headline time of the pass's traffic (fast and slow end of a bandwidth range).
   Range<Seconds> headline;
   /// Expected-model time of the pass's all-reduces; absent with the reason when the link
-  /// has no expected-model parameters (or the group is one GPU).
+  /// has no expected-model parameters.
   std::optional<Seconds> expected;
   std::string expected_unavailable;
   /// The all-reduce size at which the expected model's latency and bandwidth terms match.
@@ -64,6 +67,9 @@ struct TpReport {
   std::vector<TpWire> wires;
 };
 
+/// Throws GroupError when a wire's group cannot exist: fewer than two GPUs or a size the
+/// model's heads do not allow (tensor_allreduce_problem), more GPUs than the link's domain
+/// holds, or a given GPU on a scale-up link it does not have (icx/topology.hpp).
 TpReport tensor_parallel_report(const Catalog& catalog, const TpRequest& request,
                                 std::span<const Link* const> links);
 

@@ -82,6 +82,7 @@ Command setup_links(CLI::App& app) {
         {"counts", Align::left},
         {"each way", Align::right},
         {"latency", Align::right},
+        {"max GPUs", Align::right},
         {"expected model", Align::left},
         {"host→GPU measured", Align::right}},
        [](const Link& l) -> std::vector<std::string> {
@@ -97,6 +98,7 @@ Command setup_links(CLI::App& app) {
                                                                              : "each way",
                  format_range(l.per_direction_bandwidth),
                  format_range(l.latency),
+                 l.max_domain_gpus ? std::to_string(*l.max_domain_gpus) : "-",
                  expected,
                  l.measured_host_to_device ? format_rate(*l.measured_host_to_device) : "-"};
        },
@@ -107,6 +109,7 @@ Command setup_links(CLI::App& app) {
          j["headline_convention"] = to_string(l.headline_convention);
          j["per_direction_bandwidth_bytes_per_s"] = json_range(l.per_direction_bandwidth);
          j["latency_seconds"] = json_range(l.latency);
+         j["max_domain_gpus"] = l.max_domain_gpus ? Json(*l.max_domain_gpus) : Json();
          Json expected;
          if (l.expected) {
            expected["efficiency"] = json_number(l.expected->efficiency);

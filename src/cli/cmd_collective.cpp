@@ -15,6 +15,7 @@
 #include "icx/limits.hpp"
 #include "icx/lookup.hpp"
 #include "icx/number_text.hpp"
+#include "icx/topology.hpp"
 #include "json_output.hpp"
 #include "output.hpp"
 #include "table.hpp"
@@ -296,6 +297,9 @@ int run_collective(const CollectiveOptions& options) {
       for_flag("--wire", [&]() -> const Link& { return catalog.link(options.wire); });
   if (const auto reason = algorithm_unsupported_reason(link, op, algorithm)) {
     throw UsageError(fmt::format("--algo {}: {}; use --algo ring", to_string(algorithm), *reason));
+  }
+  if (const auto problem = domain_size_problem(link, options.gpus)) {
+    throw UsageError(fmt::format("--gpus {}: {}", options.gpus, *problem));
   }
   if (algorithm == Algorithm::nvls) {
     if (!link.expected || !link.expected->in_network_reduction) {

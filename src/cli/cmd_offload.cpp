@@ -44,8 +44,34 @@ struct OffloadRun {
   std::optional<std::int64_t> context;
   Bytes weights;
   Bytes kv_cache;
+  /// Tensor-parallel ranks the GPUs form, and the copies of the KV cache they hold.
+  int tp_width = 1;
+  int kv_copies = 1;
   Offload result;
 };
+
+/// How one token's KV cache is counted: "61 layers × (512 + 64) latent" or
+/// "2 × 80 layers × 8 KV heads × 128 head dim".
+std::string kv_formula(const Model& model) {
+  if (model.latent_attention) {
+    return fmt::format("{} layers × ({} + {}) latent", model.layers,
+                       model.latent_attention->kv_lora_rank,
+                       model.latent_attention->qk_rope_head_dim);
+  }
+  return fmt::format("2 × {} layers × {} KV heads × {} head dim", model.layers, model.kv_heads,
+                     model.head_dim);
+}
+
+/// Why the GPUs hold more than one copy of the KV cache.
+std::string kv_copies_reason(const OffloadRun& run) {
+  if (run.model.model.latent_attention) {
+    return fmt::format("each of {} tensor-parallel ranks holds the whole latent cache, not split "
+                       "by head",
+                       run.tp_width);
+  }
+  return fmt::format("a {}-GPU tensor-parallel group replicates the {} KV heads", run.tp_width,
+                     run.model.model.kv_heads);
+}
 
 /// The KV cache of --batch sequences of --context tokens, or none without those flags.
 Bytes kv_cache(const OffloadOptions& options, const ResolvedModel& model) {
@@ -62,9 +88,8 @@ Bytes kv_cache(const OffloadOptions& options, const ResolvedModel& model) {
     throw UsageError("--batch: the KV cache needs the model's KV heads and head dimension, which "
                      "a custom model (--hidden, --layers) does not give; use --model ID");
   }
-  const KvShape shape{model.model.layers, model.model.kv_heads, model.model.head_dim,
-                      model.dtype.bytes_per_element};
-  return kv_cache_bytes(shape, *options.batch, *options.context);
+  return kv_cache_bytes(kv_shape(model.model, model.dtype.bytes_per_element), *options.batch,
+                        *options.context);
 }
 
 std::string hbm_from(const OffloadRun& run) {
@@ -95,14 +120,17 @@ void print_table(const OffloadRun& run) {
 
   TextTable memory({{"memory", Align::left}, {"bytes", Align::right}, {"from", Align::left}});
   memory.add_row({"weights", format_bytes(run.weights), describe_weights(run.model)});
-  memory.add_row(
-      {"KV cache", format_bytes(run.kv_cache),
-       run.batch
-           ? fmt::format("2 × {} layers × {} KV heads × {} head dim × {} B × {} × {}",
-                         run.model.model.layers, run.model.model.kv_heads, run.model.model.head_dim,
-                         run.model.dtype.bytes_per_element, *run.batch, *run.context)
-           : "-"});
-  memory.add_row({"needed", format_bytes(r.needed), "weights + KV cache"});
+  memory.add_row({"KV cache", format_bytes(run.kv_cache),
+                  run.batch
+                      ? fmt::format("{} × {} B × {} × {}", kv_formula(run.model.model),
+                                    run.model.dtype.bytes_per_element, *run.batch, *run.context)
+                      : "-"});
+  if (run.kv_copies > 1) {
+    memory.add_row({"KV held", format_bytes(r.kv_held),
+                    fmt::format("KV cache × {}: {}", run.kv_copies, kv_copies_reason(run))});
+  }
+  memory.add_row({"needed", format_bytes(r.needed),
+                  run.kv_copies > 1 ? "weights + KV held" : "weights + KV cache"});
   memory.add_row({"HBM", format_bytes(r.hbm), hbm_from(run)});
   memory.add_row({"in HBM", format_bytes(r.resident), "read from HBM every step"});
   memory.add_row({"spilled", format_bytes(r.spilled),
@@ -137,7 +165,14 @@ void print_table(const OffloadRun& run) {
             "  spill over its own link, not overlapped with its HBM reads.\n"
             "HBM ÷ link: how many times slower per byte the host tier is than HBM. one way: the "
             "headline\n"
-            "figure counted in one direction; measured: host-to-device copy bandwidth.\n\n");
+            "figure counted in one direction; measured: host-to-device copy bandwidth.\n");
+  if (run.batch && run.model.model.latent_attention) {
+    print_out("KV cache: latent attention caches one latent per token and layer, shared by "
+              "every head, so\n  each of the {} tensor-parallel ranks holds all of it (as vLLM "
+              "and SGLang do without data-parallel\n  attention).\n",
+              run.tp_width);
+  }
+  print_out("\n");
   std::vector<const Entry*> sources;
   if (!run.model.custom()) {
     sources.push_back(&run.model.model);
@@ -174,9 +209,22 @@ Derivations derive(const OffloadRun& run) {
   Derivations d;
   d.push_back({"weights", describe_weights(run.model), run.weights.value(),
                format_count(run.weights.value()) + " B"});
+  if (run.batch) {
+    d.push_back({"KV cache",
+                 fmt::format("{} × {} B × {} sequences × {} tokens", kv_formula(run.model.model),
+                             run.model.dtype.bytes_per_element, *run.batch, *run.context),
+                 run.kv_cache.value(), format_count(run.kv_cache.value()) + " B"});
+    d.push_back({"KV held",
+                 fmt::format("{} B × {} ({})", format_count(run.kv_cache.value()), run.kv_copies,
+                             run.kv_copies > 1 ? kv_copies_reason(run)
+                             : run.model.model.latent_attention
+                                 ? "one rank: the whole latent cache"
+                                 : "KV heads split over the tensor-parallel ranks"),
+                 r.kv_held.value(), format_count(r.kv_held.value()) + " B"});
+  }
   d.push_back({"needed",
-               fmt::format("{} B weights + {} B KV cache", format_count(run.weights.value()),
-                           format_count(run.kv_cache.value())),
+               fmt::format("{} B weights + {} B KV held", format_count(run.weights.value()),
+                           format_count(r.kv_held.value())),
                r.needed.value(), format_count(r.needed.value()) + " B"});
   d.push_back({"HBM",
                fmt::format("{} GPUs × {} × (1 − {})", run.gpus, format_bytes(run.gpu->hbm_capacity),
@@ -220,6 +268,8 @@ Json to_json(const OffloadRun& run) {
   }
   doc["weights_bytes"] = json_number(run.weights.value());
   doc["kv_cache_bytes"] = json_number(run.kv_cache.value());
+  doc["kv_cache_copies"] = run.kv_copies;
+  doc["kv_held_bytes"] = json_number(r.kv_held.value());
   doc["hbm_bytes"] = json_number(r.hbm.value());
   doc["needed_bytes"] = json_number(r.needed.value());
   doc["resident_bytes"] = json_number(r.resident.value());
@@ -254,10 +304,14 @@ int run_offload(const OffloadOptions& options) {
   run.context = options.context;
   run.weights = weight_bytes(run.model.model.total_params, run.model.dtype.bytes_per_element);
   run.kv_cache = kv_cache(options, run.model);
+  const ShardShape shard{run.model.model.layers, attention_shape(run.model.model)};
+  run.tp_width = tensor_parallel_width(shard, run.gpus);
+  run.kv_copies = kv_cache_copies(shard, run.gpus);
   const std::vector<std::string> ids =
       options.host_links.empty() ? std::vector<std::string>{"pcie5"} : options.host_links;
   const std::vector<const Link*> links = host_links(catalog, "--host-link", ids);
-  run.result = offload({run.weights, run.kv_cache, run.gpu, run.gpus, run.hbm_reserve, links});
+  run.result = offload(
+      {run.weights, run.kv_cache, run.gpu, run.gpus, run.hbm_reserve, links, run.kv_copies});
   const Style style = style_of(options.common);
   emit(style, to_json(run), "host_links", style.explain ? derive(run) : Derivations{},
        [&] { print_table(run); });

@@ -12,6 +12,7 @@
 #include "common.hpp"
 #include "icx/limits.hpp"
 #include "icx/placement.hpp"
+#include "icx/topology.hpp"
 #include "json_output.hpp"
 #include "output.hpp"
 #include "table.hpp"
@@ -41,6 +42,25 @@ struct ResolvedCluster {
   Cluster cluster;
   std::string system_id;
 };
+
+/// Rejects a cluster whose parts contradict each other (cluster_problem), naming the flag
+/// that chose the part. `domain` is the GPUs the catalog puts in one scale-up domain.
+void check_hardware(const Catalog& catalog, const PlaceOptions& o, const System* system, int domain,
+                    const Cluster& c) {
+  const std::string domain_from = system ? fmt::format("catalog system '{}'", system->id)
+                                         : fmt::format("catalog gpu '{}'", c.gpu->id);
+  const auto problem = cluster_problem(c, domain, domain_from, catalog.links());
+  if (!problem) {
+    return;
+  }
+  const std::string flag =
+      problem->part == ClusterPart::scale_out
+          ? (!o.scale_out.empty() ? "--scale-out " + o.scale_out : "--system " + o.system)
+      : !o.scale_up.empty()    ? "--scale-up " + o.scale_up
+      : !o.compute.gpu.empty() ? "--gpu " + o.compute.gpu
+                               : "--system " + o.system;
+  throw UsageError(fmt::format("{}: {}", flag, problem->reason));
+}
 
 ResolvedCluster resolve_cluster(const Catalog& catalog, const PlaceOptions& o) {
   ResolvedCluster r;
@@ -83,6 +103,11 @@ ResolvedCluster resolve_cluster(const Catalog& catalog, const PlaceOptions& o) {
                                  c.gpus, c.domain));
   } else {
     c.scale_out = c.scale_up;
+  }
+  check_hardware(catalog, o, system, domain, c);
+  if (c.scale_out == c.scale_up && c.gpus > c.domain) {
+    // Nodes joined by their own scale-up link lie in one domain (check_hardware): NVL72 trays.
+    c.domain = std::min(domain, c.gpus);
   }
   return r;
 }
@@ -297,6 +322,11 @@ int run_place(const PlaceOptions& o) {
   workload.tokens = o.tokens;
   workload.rate = resolve_rate(catalog, *rc.cluster.gpu, model.dtype, o.compute);
   workload.memory_reserve = o.reserve;
+  if (o.tp) {
+    if (const auto problem = tensor_group_problem(attention_shape(model.model), *o.tp)) {
+      throw UsageError(fmt::format("--tp {}: {}", *o.tp, *problem));
+    }
+  }
   const std::optional<Layout> given = given_layout(o, rc.cluster.gpus);
   const Layout layout = given.value_or(recommend_layout(rc.cluster, workload));
   Placement placement;

@@ -12,6 +12,8 @@
 #include "commands.hpp"
 #include "common.hpp"
 #include "icx/limits.hpp"
+#include "icx/lookup.hpp"
+#include "icx/topology.hpp"
 #include "icx/tp_report.hpp"
 #include "json_output.hpp"
 #include "output.hpp"
@@ -39,6 +41,47 @@ struct TpOptions {
   std::optional<int> gpus;
   std::vector<std::string> wires;
 };
+
+struct SkippedWire {
+  const Link* link = nullptr;
+  std::string reason;
+};
+
+struct WireChoice {
+  std::vector<const Link*> links;
+  /// Links left out of an implicit "every link" list: the group cannot exist on them.
+  std::vector<SkippedWire> skipped;
+};
+
+/// The wires --wire names, each checked against --gpu and --gpus; without --wire (or with
+/// 'all'), every link the group can use, with the others listed as skipped.
+WireChoice choose_wires(const Catalog& catalog, const TpOptions& options, const Gpu* gpu) {
+  WireChoice choice;
+  const bool every =
+      options.wires.empty() ||
+      std::ranges::any_of(options.wires, [](const auto& id) { return fold_case(id) == "all"; });
+  for (const Link* link : links_named(catalog, "--wire", options.wires)) {
+    const std::optional<std::string> problem = group_link_problem(gpu, options.gpus, *link);
+    if (!problem) {
+      choice.links.push_back(link);
+    } else if (every) {
+      choice.skipped.push_back({link, *problem});
+    } else {
+      throw UsageError(fmt::format("--wire {}: {}", link->id, *problem));
+    }
+  }
+  if (choice.links.empty()) {
+    throw UsageError(
+        fmt::format("--wire: no link can carry this group; {}", choice.skipped.front().reason));
+  }
+  return choice;
+}
+
+void print_skipped(const std::vector<SkippedWire>& skipped) {
+  for (const SkippedWire& wire : skipped) {
+    print_out("not shown: {}: {}\n", wire.link->id, wire.reason);
+  }
+}
 
 /// What one pass is: "one prefill pass of 4096 tokens" or "one decode step, 8 sequences".
 std::string pass_name(Phase phase) {
@@ -212,7 +255,8 @@ void print_table(const Style& style, const ResolvedModel& model, const TpRequest
             ok_ratio, marginal_ratio, fmt::join(reasons, "\n"));
 }
 
-Json to_json(const ResolvedModel& model, const TpRequest& request, const TpReport& report) {
+Json to_json(const ResolvedModel& model, const TpRequest& request, const TpReport& report,
+             const std::vector<SkippedWire>& skipped) {
   const TensorParallelTraffic& traffic = report.traffic;
   Json doc = json_document("icx.tp/1");
   doc["phase"] = to_string(request.phase);
@@ -266,6 +310,16 @@ Json to_json(const ResolvedModel& model, const TpRequest& request, const TpRepor
     wires.push_back(std::move(j));
   }
   doc["wires"] = std::move(wires);
+  if (!skipped.empty()) {
+    Json not_shown = Json::array();
+    for (const SkippedWire& wire : skipped) {
+      Json j;
+      j["id"] = wire.link->id;
+      j["reason"] = wire.reason;
+      not_shown.push_back(std::move(j));
+    }
+    doc["skipped_wires"] = std::move(not_shown);
+  }
   return doc;
 }
 
@@ -283,8 +337,8 @@ int run_tp(const TpOptions& options) {
                                                    : options.batch.value_or(default_decode_batch);
   const Catalog catalog = load_catalog(options.common);
   const ResolvedModel model = resolve_model(catalog, options.model);
-  const std::vector<const Link*> links = links_named(catalog, "--wire", options.wires);
   request.shape = {model.model.hidden, model.model.layers, model.dtype.bytes_per_element};
+  request.attention = attention_shape(model.model);
   request.total_params = model.model.total_params;
   request.active_params = model.model.active_params;
   request.dtype = &model.dtype;
@@ -294,11 +348,26 @@ int run_tp(const TpOptions& options) {
     request.gpu =
         &for_flag("--gpu", [&]() -> const Gpu& { return catalog.gpu(options.compute.gpu); });
   }
-  const TpReport report = tensor_parallel_report(catalog, request, links);
+  const std::string gpus_flag =
+      options.gpus ? fmt::format("--gpus {}", *options.gpus) : std::string("--gpus");
+  if (options.gpus) {
+    if (const auto problem = tensor_allreduce_problem(request.attention, *options.gpus)) {
+      throw UsageError(fmt::format("{}: {}", gpus_flag, *problem));
+    }
+  }
+  const WireChoice wires = choose_wires(catalog, options, request.gpu);
+  TpReport report;
+  try {
+    report = tensor_parallel_report(catalog, request, wires.links);
+  } catch (const GroupError& error) {
+    throw UsageError(fmt::format("{}: {}", gpus_flag, error.what()));
+  }
   const Style style = style_of(options.common);
-  emit(style, to_json(model, request, report), "wires",
-       style.explain ? derive(model, request, report) : Derivations{},
-       [&] { print_table(style, model, request, report, request.gpu != nullptr); });
+  emit(style, to_json(model, request, report, wires.skipped), "wires",
+       style.explain ? derive(model, request, report) : Derivations{}, [&] {
+         print_table(style, model, request, report, request.gpu != nullptr);
+         print_skipped(wires.skipped);
+       });
   return 0;
 }
 

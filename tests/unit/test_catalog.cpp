@@ -376,5 +376,39 @@ TEST(CatalogErrors, StorageScopeMustBeKnown) {
             "user.json: /storage/0/scope: 'rack' is not one of: per-node, shared");
 }
 
+TEST(Catalog, ReadsALinksDomainBoundAndLatentAttention) {
+  Catalog catalog = small_catalog();
+  EXPECT_FALSE(catalog.link("roce").max_domain_gpus.has_value());
+  catalog.overlay_text(R"({"links": [{"id": "nvlink4", "name": "NVLink 4", "connects": "GPU",
+    "tier": "scale-up", "headline_GBps": 900, "headline_convention": "both-directions-summed",
+    "per_direction_GBps": 450, "latency_us": 1, "max_domain_gpus": 256, "source": "s"}],
+    "models": [{"id": "mla", "name": "MLA", "hidden": 7168, "layers": 61, "total_params": 671e9,
+    "default_dtype": "bf16", "attention_heads": 128, "kv_heads": 128, "head_dim": 128,
+    "intermediate_size": 18432, "vocab_size": 129280, "kv_lora_rank": 512,
+    "qk_rope_head_dim": 64, "source": "s"}]})",
+                       "user.json");
+  EXPECT_EQ(catalog.link("nvlink4").max_domain_gpus, 256);
+  const Model& mla = catalog.model("mla");
+  ASSERT_TRUE(mla.latent_attention.has_value());
+  EXPECT_EQ(mla.latent_attention->kv_lora_rank, 512);
+  EXPECT_EQ(mla.latent_attention->qk_rope_head_dim, 64);
+  EXPECT_FALSE(catalog.model("m70").latent_attention.has_value());
+}
+
+TEST(CatalogErrors, ContradictoryHardwareIsRejected) {
+  // A GPU whose domain exceeds its link's bound.
+  EXPECT_NE(error_of(R"({"links": [{"id": "nvlink4", "name": "NVLink 4", "connects": "GPU",
+    "tier": "scale-up", "headline_GBps": 900, "headline_convention": "both-directions-summed",
+    "per_direction_GBps": 450, "latency_us": 1, "max_domain_gpus": 4, "source": "s"}]})")
+                .find("gpu 'h100': scale_up_domain 8: nvlink4 connects at most 4 GPUs"),
+            std::string::npos);
+  // A system whose scale-up link is not its GPU's, or whose nodes are joined by a scale-up link.
+  EXPECT_NE(error_of(R"({"systems": [{"id": "s", "name": "S", "gpu": "h100", "gpus_per_node": 8,
+    "scale_up_link": "roce", "scale_up_domain": 8, "scale_out_link": "nvlink4",
+    "source": "s"}]})")
+                .find("system 's': scale_out_link 'nvlink4' is a scale-up link"),
+            std::string::npos);
+}
+
 } // namespace
 } // namespace icx

@@ -144,33 +144,70 @@ TEST(ColdStart, RejectsNoGpusAndNoLink) {
   EXPECT_THROW((void)cold_start({Bytes::of(1e9), 1, 1, nullptr, nullptr}), InputError);
 }
 
-TEST(ShardRule, TensorParallelOverKvHeadsTimesPipelineOverLayers) {
-  const ShardShape shape{80, 8}; // 80 layers, 8 KV heads
-  for (int gpus : {1, 2, 3, 4, 5, 8, 16, 80, 88, 640}) {
-    EXPECT_FALSE(shard_problem(shape, gpus).has_value()) << gpus;
+// 70B-class: 80 layers, 64 query heads, 8 KV heads. Allowed tensor-parallel groups: the
+// divisors of 64 (1, 2, 4, 8 split the KV heads; 16, 32, 64 replicate them whole).
+const ShardShape llama70b{80, {64, 8, false, "catalog model '70b'"}};
+
+TEST(ShardRule, TensorParallelOverHeadsTimesPipelineOverLayers) {
+  for (int gpus : {1, 2, 3, 4, 5, 8, 16, 80, 82, 88, 640, 5120}) {
+    EXPECT_FALSE(shard_problem(llama70b, gpus).has_value()) << gpus;
   }
-  // 81 = 1 × 81: gcd(81, 8) = 1, so 81 pipeline stages for 80 layers.
-  EXPECT_TRUE(shard_problem(shape, 81).has_value());
-  // 641 is odd: gcd 1, 641 stages; 648 = 8 × 81: 81 stages.
-  EXPECT_TRUE(shard_problem(shape, 641).has_value());
-  EXPECT_TRUE(shard_problem(shape, 648).has_value());
-  EXPECT_TRUE(shard_problem(shape, 0).has_value());
-  EXPECT_EQ(largest_usable_gpus(shape, 81), 80);
-  // n usable needs n / gcd(n, 8) <= 80, so n <= 80 × 8 = 640.
-  EXPECT_EQ(largest_usable_gpus(shape, 1000000), 640);
+  // 81 = 3^4: only t = 1 divides it, so 81 pipeline stages for 80 layers.
+  EXPECT_TRUE(shard_problem(llama70b, 81).has_value());
+  // 641 is prime: 641 stages; 648 = 8 × 81: the widest t is 8, 81 stages.
+  EXPECT_TRUE(shard_problem(llama70b, 641).has_value());
+  EXPECT_TRUE(shard_problem(llama70b, 648).has_value());
+  EXPECT_TRUE(shard_problem(llama70b, 0).has_value());
+  EXPECT_EQ(largest_usable_gpus(llama70b, 81), 80);
+  // The widest split: 64 heads, one per GPU, × 80 single-layer stages = 5,120 GPUs.
+  EXPECT_EQ(largest_usable_gpus(llama70b, 1000000), 5120);
 }
 
 TEST(ShardRule, MessageNamesTheNumbers) {
-  const auto problem = shard_problem({80, 8}, 81);
+  const auto problem = shard_problem(llama70b, 81);
   ASSERT_TRUE(problem.has_value());
-  EXPECT_EQ(*problem, "81 GPUs cannot split 8 KV heads and 80 layers: tensor parallelism over "
-                      "whole KV heads spans at most gcd(81, 8) = 1 of them, leaving 81 pipeline "
-                      "stages for 80 layers; use t × p GPUs with t dividing 8 and p at most 80 "
-                      "(the largest such count up to 81 is 80)");
+  EXPECT_EQ(*problem, "81 GPUs cannot split catalog model '70b' with 80 layers: its widest "
+                      "tensor-parallel group within 81 GPUs is 1 (whole attention heads; KV "
+                      "heads split or replicated), leaving 81 pipeline stages for 80 layers; use "
+                      "t × p GPUs with t one of 1, 2, 4, 8, 16, 32, 64 and p at most 80 (the "
+                      "largest such count up to 81 is 80)");
 }
 
 TEST(ShardRule, UnknownHeadsSkipTheCheck) {
-  EXPECT_FALSE(shard_problem({80, 0}, 1000).has_value());
+  EXPECT_FALSE(shard_problem({80, {}}, 1000).has_value());
+}
+
+TEST(ShardRule, TensorParallelWidthPrefersSplittingKvHeads) {
+  // 16 GPUs: t = 16 would replicate the 8 KV heads; t = 8 × 2 stages splits them.
+  EXPECT_EQ(tensor_parallel_width(llama70b, 16), 8);
+  EXPECT_EQ(kv_cache_copies(llama70b, 16), 1);
+  // 5,120 GPUs: only t = 64 leaves at most 80 stages; each KV head is held 64 / 8 = 8 times.
+  EXPECT_EQ(tensor_parallel_width(llama70b, 5120), 64);
+  EXPECT_EQ(kv_cache_copies(llama70b, 5120), 8);
+}
+
+TEST(KvCache, LatentAttentionHoldsOneLatentPerTokenAndLayer) {
+  // DeepSeek-V3: 61 layers × (kv_lora_rank 512 + qk_rope_head_dim 64) × 2 B (BF16)
+  // = 61 × 576 × 2 = 70,272 B per token.
+  Model model;
+  model.layers = 61;
+  model.kv_heads = 128;
+  model.head_dim = 128;
+  model.latent_attention = Model::LatentAttention{1536, 512, 64, 128, 128};
+  const KvShape shape = kv_shape(model, 2);
+  EXPECT_EQ(shape.latent_dim, 576);
+  EXPECT_EQ(kv_cache_bytes(shape, 1, 1).value(), 70272.0);
+  // 64 sequences × 32,768 tokens: 70,272 × 2,097,152 = 147,371,065,344 B.
+  EXPECT_EQ(kv_cache_bytes(shape, 64, 32768).value(), 147371065344.0);
+}
+
+TEST(KvCache, LatentCacheIsHeldWholeByEveryTensorParallelRank) {
+  // 128 query heads, latent attention: 8 GPUs form one 8-wide group, each rank holding the
+  // whole latent cache.
+  const ShardShape deepseek{61, {128, 128, true, "catalog model 'deepseek-v3'"}};
+  EXPECT_EQ(tensor_parallel_width(deepseek, 8), 8);
+  EXPECT_EQ(kv_cache_copies(deepseek, 8), 8);
+  EXPECT_EQ(kv_cache_copies(deepseek, 1), 1);
 }
 
 TEST(KvCache, TwoTensorsPerLayerPerToken) {
@@ -217,6 +254,17 @@ TEST(Offload, AModelThatFitsSpillsNothing) {
   EXPECT_EQ(r.resident.value(), 20e9);
   EXPECT_DOUBLE_EQ(r.links[0].step.value(), r.step_all_hbm.value());
   EXPECT_DOUBLE_EQ(r.links[0].slowdown, 1.0);
+}
+
+TEST(Offload, EveryCopyOfTheKvCacheIsHeld) {
+  // 16 GB weights + 3 copies × 30 GB KV = 106 GB on one 80 GB GPU: 26 GB spill.
+  const std::vector<const Link*> links{&pcie5};
+  const Offload r = offload({Bytes::of(16e9), Bytes::of(30e9), &h100, 1, 0, links, 3});
+  EXPECT_EQ(r.kv_held.value(), 90e9);
+  EXPECT_EQ(r.needed.value(), 106e9);
+  EXPECT_EQ(r.spilled.value(), 26e9);
+  EXPECT_THROW((void)offload({Bytes::of(16e9), Bytes::of(30e9), &h100, 1, 0, links, 0}),
+               InputError);
 }
 
 TEST(Offload, GpusShareHbmAndTheSpill) {

@@ -139,5 +139,44 @@ TEST_F(PlacementTest, BadLayoutsAreErrors) {
                InputError); // expert parallel on a dense model
 }
 
+TEST_F(PlacementTest, TensorGroupsSplitOrReplicateKvHeads) {
+  // 40 query heads, 10 KV heads: tp 4 divides 40 but neither divides 10 nor is a multiple of
+  // it; tp 20 replicates each KV head twice.
+  Model model = make_dense(5120, 40, 13e9, 40);
+  model.kv_heads = 10;
+  EXPECT_THROW((void)evaluate_layout(cluster(8, 8, nvlink), workload(model), Layout{4, 1, 1, 2}),
+               InputError);
+  EXPECT_NO_THROW(
+      (void)evaluate_layout(cluster(20, 20, nvlink), workload(model), Layout{20, 1, 1, 1}));
+  // 26 GB of weights: 64 GB usable holds it on one GPU, so the rule keeps tp at 1; with a
+  // 15 % budget (12 GB) it needs 4 GPUs, which the KV heads forbid: tp 2 × pp 2.
+  Workload tight = workload(model);
+  tight.memory_reserve = 0.85;
+  const Layout layout = recommend_layout(cluster(8, 8, nvlink), tight);
+  EXPECT_EQ(layout.tp, 2);
+  EXPECT_EQ(layout.pp, 2);
+}
+
+TEST_F(PlacementTest, ContradictoryClustersAreNamedByPart) {
+  const std::vector<Link> links{nvlink, ndr, pcie};
+  // The GPU's own link inside, InfiniBand between: consistent.
+  EXPECT_FALSE(cluster_problem(cluster(16, 8, nvlink), 8, "catalog gpu 'g'", links).has_value());
+  // A scale-up link the GPU does not have.
+  const Link other = make_link("other", Tier::scale_up, 900);
+  const auto up = cluster_problem(cluster(8, 8, other), 8, "catalog gpu 'g'", links);
+  ASSERT_TRUE(up.has_value());
+  EXPECT_EQ(up->part, ClusterPart::scale_up);
+  // Two 8-GPU domains joined by the scale-up link.
+  Cluster joined = cluster(16, 8, nvlink);
+  joined.scale_out = &nvlink;
+  const auto out = cluster_problem(joined, 8, "catalog gpu 'g'", links);
+  ASSERT_TRUE(out.has_value());
+  EXPECT_EQ(out->part, ClusterPart::scale_out);
+  // Nodes of 4 inside one 16-GPU domain may be joined by it.
+  Cluster trays = cluster(16, 4, nvlink);
+  trays.scale_out = &nvlink;
+  EXPECT_FALSE(cluster_problem(trays, 16, "catalog gpu 'g'", links).has_value());
+}
+
 } // namespace
 } // namespace icx

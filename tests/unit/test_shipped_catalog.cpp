@@ -1,6 +1,7 @@
 // Pins the shipped catalog's headline figures to the seed chapter's table and the vendors'
 // datasheets, so a data edit that changes them is caught.
 #include "icx/catalog.hpp"
+#include "icx/host_link.hpp"
 
 #include <fstream>
 #include <sstream>
@@ -123,6 +124,21 @@ TEST(ShippedCatalog, StorageTiersFromTheDatasheets) {
   EXPECT_EQ(shipped().storage("page-cache").read_bandwidth.high.value(), 307.2e9); // 8 × 38.4
   EXPECT_EQ(shipped().storage("nfs").scope, StorageScope::shared);
   EXPECT_EQ(shipped().storage("s3").scope, StorageScope::per_node);
+}
+
+TEST(ShippedCatalog, DomainBoundsOfTheLinks) {
+  // NVLink Switch: 576 Blackwell GPUs, 256 Hopper; HGX A100: 16; MI300X: 8 fully connected.
+  EXPECT_EQ(shipped().link("nvlink5").max_domain_gpus, 576);
+  EXPECT_EQ(shipped().link("nvlink4").max_domain_gpus, 256);
+  EXPECT_EQ(shipped().link("nvlink3").max_domain_gpus, 16);
+  EXPECT_EQ(shipped().link("infinity-fabric").max_domain_gpus, 8);
+  EXPECT_FALSE(shipped().link("ib-ndr").max_domain_gpus.has_value());
+}
+
+TEST(ShippedCatalog, DeepSeekV3LatentKvCache) {
+  // 61 layers × (512 + 64) values × 2 B (BF16) = 70,272 B per token.
+  const Model& model = shipped().model("deepseek-v3");
+  EXPECT_EQ(kv_cache_bytes(kv_shape(model, 2), 1, 1).value(), 70272.0);
 }
 
 } // namespace

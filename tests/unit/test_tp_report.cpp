@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include "icx/error.hpp"
+
 namespace icx {
 namespace {
 
@@ -90,6 +92,40 @@ TEST(TpReport, NoParametersNoVerdict) {
   r.active_params = 0;
   const std::vector<const Link*> links{&c.link("pc")};
   EXPECT_FALSE(tensor_parallel_report(c, r, links).wires[0].verdict.has_value());
+}
+
+TEST(TpReport, RejectsGroupsThatCannotExist) {
+  const Catalog c = catalog();
+  const std::vector<const Link*> links{&c.link("nv")};
+  TpRequest r = seed_request(c);
+  r.attention = {64, 8, false, "catalog model 'm'"};
+  r.gpus = 1; // no all-reduce in a group of one
+  EXPECT_THROW((void)tensor_parallel_report(c, r, links), InputError);
+  r.gpus = 3; // does not divide 64 heads
+  EXPECT_THROW((void)tensor_parallel_report(c, r, links), InputError);
+  r.gpus = 8;
+  EXPECT_NO_THROW((void)tensor_parallel_report(c, r, links));
+}
+
+TEST(TpReport, RejectsAGpuOnAnotherScaleUpLink) {
+  Catalog c = catalog();
+  c.overlay_text(R"({"links": [
+      {"id": "xg", "name": "XG", "connects": "c", "tier": "scale-up", "headline_GBps": 896,
+       "headline_convention": "both-directions-summed", "per_direction_GBps": 448,
+       "latency_us": 1, "max_domain_gpus": 8, "source": "s"}]})",
+                 "more.json");
+  TpRequest r = seed_request(c);
+  r.gpu = &c.gpu("g");
+  r.gpus = 8;
+  const std::vector<const Link*> foreign{&c.link("xg")};
+  EXPECT_THROW((void)tensor_parallel_report(c, r, foreign), InputError);
+  // A host link suits any GPU.
+  const std::vector<const Link*> host{&c.link("pc")};
+  EXPECT_NO_THROW((void)tensor_parallel_report(c, r, host));
+  // Beyond the link's 8-GPU domain, even without a GPU named.
+  r.gpu = nullptr;
+  r.gpus = 16;
+  EXPECT_THROW((void)tensor_parallel_report(c, r, foreign), InputError);
 }
 
 } // namespace

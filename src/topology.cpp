@@ -1,0 +1,143 @@
+#include "icx/topology.hpp"
+
+#include <algorithm>
+#include <vector>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "icx/collectives.hpp"
+#include "icx/lookup.hpp"
+
+namespace icx {
+
+namespace {
+
+bool divides_query_heads(const AttentionShape& shape, int size) {
+  return shape.attention_heads < 1 || shape.attention_heads % size == 0;
+}
+
+bool splits_or_replicates_kv_heads(const AttentionShape& shape, int size) {
+  return shape.latent || shape.kv_heads < 1 || shape.kv_heads % size == 0 ||
+         size % shape.kv_heads == 0;
+}
+
+/// Group sizes from `from` up to the attention heads that the model allows.
+std::vector<int> valid_sizes(const AttentionShape& shape, int from) {
+  std::vector<int> sizes;
+  for (int size = from; size <= shape.attention_heads; ++size) {
+    if (tensor_group_allowed(shape, size)) {
+      sizes.push_back(size);
+    }
+  }
+  return sizes;
+}
+
+std::string size_hint(const AttentionShape& shape, int from) {
+  const std::vector<int> sizes = valid_sizes(shape, from);
+  return sizes.empty() ? std::string("no tensor-parallel group fits this model")
+                       : fmt::format("use one of {}", fmt::join(sizes, ", "));
+}
+
+std::optional<std::string> divisibility_problem(const AttentionShape& shape, int size, int from) {
+  if (!divides_query_heads(shape, size)) {
+    return fmt::format("a tensor-parallel group of {} GPUs does not divide the {} attention "
+                       "heads of {} (attention_heads); {}",
+                       size, shape.attention_heads, shape.model, size_hint(shape, from));
+  }
+  if (!splits_or_replicates_kv_heads(shape, size)) {
+    return fmt::format("a tensor-parallel group of {} GPUs neither divides the {} KV heads of "
+                       "{} (kv_heads) nor replicates them whole; {}",
+                       size, shape.kv_heads, shape.model, size_hint(shape, from));
+  }
+  return std::nullopt;
+}
+
+} // namespace
+
+bool tensor_group_allowed(const AttentionShape& shape, int size) {
+  return size >= 1 && divides_query_heads(shape, size) &&
+         splits_or_replicates_kv_heads(shape, size);
+}
+
+AttentionShape attention_shape(const Model& model) {
+  AttentionShape shape;
+  shape.attention_heads = model.attention_heads;
+  shape.kv_heads = model.kv_heads;
+  shape.latent = model.latent_attention.has_value();
+  // A Hugging Face config is read with its path as the model's id and origin.
+  shape.model = model.origin == model.id ? fmt::format("config {}", model.id)
+                                         : fmt::format("catalog model '{}'", model.id);
+  return shape;
+}
+
+std::optional<std::string> tensor_group_problem(const AttentionShape& shape, int size) {
+  if (size < 1) {
+    return fmt::format("a group of {} GPUs is empty; at least one GPU is needed", size);
+  }
+  return divisibility_problem(shape, size, 1);
+}
+
+std::optional<std::string> tensor_allreduce_problem(const AttentionShape& shape, int size) {
+  if (size < min_collective_gpus) {
+    return fmt::format("a tensor-parallel group needs at least {} GPUs; {} GPU has no all-reduce",
+                       min_collective_gpus, size);
+  }
+  return divisibility_problem(shape, size, min_collective_gpus);
+}
+
+bool link_is(const Link& link, std::string_view id) {
+  const std::string folded = fold_case(id);
+  return fold_case(link.id) == folded ||
+         std::ranges::any_of(link.aliases,
+                             [&](const std::string& alias) { return fold_case(alias) == folded; });
+}
+
+std::optional<std::string> gpu_link_problem(const Gpu& gpu, const Link& link) {
+  if (link.tier != Tier::scale_up || link_is(link, gpu.scale_up_link)) {
+    return std::nullopt;
+  }
+  return fmt::format("{} has no {} link: its scale-up link is {} (catalog gpu '{}', "
+                     "scale_up_link); use {} or a host or scale-out link",
+                     gpu.id, link.id, gpu.scale_up_link, gpu.id, gpu.scale_up_link);
+}
+
+std::optional<std::string> domain_size_problem(const Link& link, int gpus) {
+  if (!link.max_domain_gpus || gpus <= *link.max_domain_gpus) {
+    return std::nullopt;
+  }
+  return fmt::format("{} connects at most {} GPUs in one domain (catalog link '{}', "
+                     "max_domain_gpus)",
+                     link.id, *link.max_domain_gpus, link.id);
+}
+
+std::optional<std::string> group_link_problem(const Gpu* gpu, std::optional<int> gpus,
+                                              const Link& link) {
+  if (gpu != nullptr) {
+    if (auto problem = gpu_link_problem(*gpu, link)) {
+      return problem;
+    }
+  }
+  return gpus ? domain_size_problem(link, *gpus) : std::nullopt;
+}
+
+std::optional<std::string> scale_out_problem(const Link& link, int gpus, int domain,
+                                             std::string_view domain_from,
+                                             std::span<const Link> links) {
+  if (link.tier == Tier::scale_out || gpus <= domain) {
+    return std::nullopt;
+  }
+  std::vector<std::string> scale_out;
+  for (const Link& candidate : links) {
+    if (candidate.tier == Tier::scale_out) {
+      scale_out.push_back(candidate.id);
+    }
+  }
+  return fmt::format("{} is a {} link: it joins nodes only inside one scale-up domain, and {} "
+                     "GPUs exceed the {}-GPU domain ({}, scale_up_domain); between domains use "
+                     "a scale-out link: {}",
+                     link.id, to_string(link.tier), gpus, domain, domain_from,
+                     fmt::join(scale_out, ", "));
+}
+
+} // namespace icx

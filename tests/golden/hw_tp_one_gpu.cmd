@@ -1,0 +1,2 @@
+args: tp --model 70b --gpus 1
+exit: 2
