@@ -173,10 +173,8 @@ void Catalog::check_references() const {
     // The parts of a system must agree: its GPU has its scale-up link, the link joins its
     // domain, and separate domains are joined by a scale-out link.
     const Link& up = link(system.scale_up_link);
-    std::optional<std::string> problem = gpu_link_problem(gpu(system.gpu), up);
-    if (!problem) {
-      problem = domain_size_problem(up, system.scale_up_domain);
-    }
+    std::optional<std::string> problem =
+        group_link_problem(&gpu(system.gpu), system.scale_up_domain, up);
     if (!problem && link(system.scale_out_link).tier != Tier::scale_out) {
       problem = fmt::format("scale_out_link '{}' is a {} link; nodes are joined by a scale-out "
                             "link",

@@ -107,10 +107,7 @@ std::optional<ClusterProblem> cluster_problem(const Cluster& cluster, int catalo
                                               std::string_view domain_from,
                                               std::span<const Link> links) {
   const Gpu& gpu = *cluster.gpu;
-  std::optional<std::string> problem = gpu_link_problem(gpu, *cluster.scale_up);
-  if (!problem) {
-    problem = domain_size_problem(*cluster.scale_up, cluster.domain);
-  }
+  std::optional<std::string> problem = group_link_problem(&gpu, cluster.domain, *cluster.scale_up);
   if (problem) {
     return ClusterProblem{ClusterPart::scale_up, *problem};
   }

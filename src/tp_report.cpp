@@ -45,10 +45,7 @@ TpReport tensor_parallel_report(const Catalog& catalog, const TpRequest& request
     wire.gpus = request.gpus.value_or(wire.gpu->scale_up_domain);
     std::optional<std::string> problem = tensor_allreduce_problem(request.attention, wire.gpus);
     if (!problem) {
-      problem = domain_size_problem(*time.link, wire.gpus);
-    }
-    if (!problem && request.gpu != nullptr) {
-      problem = gpu_link_problem(*request.gpu, *time.link);
+      problem = group_link_problem(request.gpu, wire.gpus, *time.link);
     }
     if (problem) {
       throw GroupError(request.gpus ? *problem

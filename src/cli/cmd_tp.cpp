@@ -350,11 +350,6 @@ int run_tp(const TpOptions& options) {
   }
   const std::string gpus_flag =
       options.gpus ? fmt::format("--gpus {}", *options.gpus) : std::string("--gpus");
-  if (options.gpus) {
-    if (const auto problem = tensor_allreduce_problem(request.attention, *options.gpus)) {
-      throw UsageError(fmt::format("{}: {}", gpus_flag, *problem));
-    }
-  }
   const WireChoice wires = choose_wires(catalog, options, request.gpu);
   TpReport report;
   try {
