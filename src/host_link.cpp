@@ -29,16 +29,11 @@ Bytes weight_bytes(double parameters, double bytes_per_element) {
 
 namespace {
 
-/// Tensor-parallel group sizes the model allows (1: no tensor parallelism).
+/// Tensor-parallel group sizes the model allows that divide `gpus` (1: no tensor
+/// parallelism); the heads are known.
 std::vector<int> tensor_group_sizes(const ShardShape& shape, int gpus) {
-  std::vector<int> sizes;
-  const int largest =
-      shape.attention.attention_heads > 0 ? std::min(gpus, shape.attention.attention_heads) : gpus;
-  for (int size = 1; size <= largest; ++size) {
-    if (gpus % size == 0 && tensor_group_allowed(shape.attention, size)) {
-      sizes.push_back(size);
-    }
-  }
+  std::vector<int> sizes = allowed_group_sizes(shape.attention);
+  std::erase_if(sizes, [gpus](int size) { return size > gpus || gpus % size != 0; });
   return sizes;
 }
 
@@ -64,12 +59,7 @@ std::optional<std::string> shard_problem(const ShardShape& shape, int gpus) {
     return std::nullopt;
   }
   const int widest = tensor_group_sizes(shape, gpus).back();
-  std::vector<int> sizes;
-  for (int size = 1; size <= shape.attention.attention_heads; ++size) {
-    if (tensor_group_allowed(shape.attention, size)) {
-      sizes.push_back(size);
-    }
-  }
+  const std::vector<int> sizes = allowed_group_sizes(shape.attention);
   return fmt::format("{} GPUs cannot split {} with {} layers: its widest tensor-parallel group "
                      "within {} GPUs is {} (whole attention heads; KV heads split or replicated), "
                      "leaving {} pipeline stages for {} layers; use t × p GPUs with t one of {} "
@@ -86,8 +76,8 @@ int largest_usable_gpus(const ShardShape& shape, int gpus) {
   // Every usable count is t × p with t an allowed group and p <= layers; the largest up to
   // `gpus` for a given t is t × min(layers, gpus / t).
   int largest = 1;
-  for (int size = 1; size <= std::min(gpus, shape.attention.attention_heads); ++size) {
-    if (tensor_group_allowed(shape.attention, size)) {
+  for (const int size : allowed_group_sizes(shape.attention)) {
+    if (size <= gpus) {
       largest = std::max(largest, size * std::min(shape.layers, gpus / size));
     }
   }

@@ -22,19 +22,8 @@ bool splits_or_replicates_kv_heads(const AttentionShape& shape, int size) {
          size % shape.kv_heads == 0;
 }
 
-/// Group sizes from `from` up to the attention heads that the model allows.
-std::vector<int> valid_sizes(const AttentionShape& shape, int from) {
-  std::vector<int> sizes;
-  for (int size = from; size <= shape.attention_heads; ++size) {
-    if (tensor_group_allowed(shape, size)) {
-      sizes.push_back(size);
-    }
-  }
-  return sizes;
-}
-
 std::string size_hint(const AttentionShape& shape, int from) {
-  const std::vector<int> sizes = valid_sizes(shape, from);
+  const std::vector<int> sizes = allowed_group_sizes(shape, from);
   return sizes.empty() ? std::string("no tensor-parallel group fits this model")
                        : fmt::format("use one of {}", fmt::join(sizes, ", "));
 }
@@ -58,6 +47,16 @@ std::optional<std::string> divisibility_problem(const AttentionShape& shape, int
 bool tensor_group_allowed(const AttentionShape& shape, int size) {
   return size >= 1 && divides_query_heads(shape, size) &&
          splits_or_replicates_kv_heads(shape, size);
+}
+
+std::vector<int> allowed_group_sizes(const AttentionShape& shape, int from) {
+  std::vector<int> sizes;
+  for (int size = std::max(from, 1); size <= shape.attention_heads; ++size) {
+    if (tensor_group_allowed(shape, size)) {
+      sizes.push_back(size);
+    }
+  }
+  return sizes;
 }
 
 AttentionShape attention_shape(const Model& model) {

@@ -8,6 +8,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "icx/catalog.hpp"
 
@@ -31,6 +32,10 @@ AttentionShape attention_shape(const Model& model);
 /// Whether a tensor-parallel group of `size` GPUs can split the model's attention: the rule
 /// tensor_group_problem explains.
 bool tensor_group_allowed(const AttentionShape& shape, int size);
+
+/// Every group size from `from` up to the attention heads that tensor_group_allowed accepts,
+/// ascending (empty when the heads are unknown).
+std::vector<int> allowed_group_sizes(const AttentionShape& shape, int from = 1);
 
 /// Why a tensor-parallel group of `size` GPUs cannot split the model's attention, or nothing
 /// (a group of 1 is no split and always possible). Each GPU holds whole query heads, so
