@@ -1,7 +1,6 @@
 #include "icx/nccl_log.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <limits>

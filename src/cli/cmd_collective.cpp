@@ -1,6 +1,5 @@
 // icx collective: one collective operation (or a sweep of sizes) on one wire, headline and
 // expected time, algbw and busbw, as nccl-tests reports them.
-#include <charconv>
 #include <cstdint>
 #include <memory>
 #include <optional>

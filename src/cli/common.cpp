@@ -1,7 +1,6 @@
 #include "common.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <optional>
 

@@ -3,13 +3,14 @@
 #include <algorithm>
 #include <array>
 #include <cerrno>
-#include <charconv>
+#include <cstdint>
 #include <cstdlib>
 #include <sys/ioctl.h>
 #include <system_error>
 #include <unistd.h>
 
 #include "icx/lookup.hpp"
+#include "icx/number_text.hpp"
 #include "table.hpp"
 
 namespace icx::cli {
@@ -101,15 +102,12 @@ std::optional<std::size_t> output_width(std::optional<std::size_t> tty_columns,
   if (columns == nullptr) {
     return std::nullopt;
   }
-  constexpr std::size_t max_columns = 9999;
-  const std::string_view text(columns);
-  std::size_t value = 0;
-  const auto [stop, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (error != std::errc() || stop != text.data() + text.size() || value == 0 ||
-      value > max_columns) {
+  constexpr std::int64_t max_columns = 9999;
+  const std::optional<std::int64_t> value = parse_whole(columns);
+  if (!value || *value == 0 || *value > max_columns) {
     return std::nullopt;
   }
-  return value;
+  return static_cast<std::size_t>(*value);
 }
 
 std::string to_ascii(std::string_view text) {
