@@ -167,7 +167,7 @@ std::int64_t ring_steps(Collective op, int gpus) {
 
 CollectiveCost headline_collective(const Link& link, const CollectiveRequest& request) {
   check_request(link, request);
-  // The seed chapter's model: an all-reduce moves ~2·S bytes per GPU, other operations S.
+  // The textbook arithmetic: an all-reduce moves ~2·S bytes per GPU, other operations S.
   const double traffic_factor = request.op == Collective::all_reduce ? 2.0 : 1.0;
   return cost_of(request, request.size * traffic_factor / link.headline_bandwidth.high);
 }

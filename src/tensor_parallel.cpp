@@ -9,7 +9,7 @@ namespace {
 // after the attention block and after the MLP.
 constexpr int allreduces_per_layer = 2;
 // Headline all-reduce: each GPU sends and receives about twice the buffer (a ring
-// all-reduce's 2(n-1)/n, rounded up to 2 for any n), per the seed chapter.
+// all-reduce's 2(n-1)/n, rounded up to 2 for any n), the textbook arithmetic.
 constexpr double headline_allreduce_factor = 2.0;
 } // namespace
 

@@ -64,7 +64,7 @@ struct ExpectedModel {
 struct Link : Entry {
   std::string connects;
   Tier tier = Tier::scale_up;
-  /// Per-GPU bandwidth as vendors and the seed chapter's table quote it.
+  /// Per-GPU bandwidth as vendors and the textbook table quote it.
   Range<BytesPerSecond> headline_bandwidth;
   /// Which directions the headline figure counts.
   Convention headline_convention = Convention::each_way;

@@ -1,6 +1,6 @@
 // Collective operations over n GPUs on one link, under both cost models.
 //
-// Headline (the seed chapter's model): an all-reduce of an S-byte buffer moves about 2·S
+// Headline (the textbook arithmetic): an all-reduce of an S-byte buffer moves about 2·S
 // bytes per GPU, any other collective S bytes, at the link's headline (vendor) bandwidth;
 // no latency, no GPU-count factor.
 //

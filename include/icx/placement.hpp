@@ -97,7 +97,7 @@ struct Placement {
   Level level = Level::ok;
 };
 
-/// The seed's rule as a layout: shard inside the scale-up domain (tensor parallel, or expert
+/// The textbook placement rule as a layout: shard inside the scale-up domain (tensor parallel, or expert
 /// parallel for an MoE model, with the smallest group whose shard fits; pipeline instead
 /// when the domain's link does not allow them), pipeline across domains only when the
 /// weights do not fit one domain, replicas for the rest.

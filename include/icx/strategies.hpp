@@ -1,4 +1,4 @@
-// Traffic of each way of splitting a model, and the seed chapter's rule for which wire
+// Traffic of each way of splitting a model, and the textbook rule for which wire
 // each may live on.
 #pragma once
 
@@ -30,7 +30,7 @@ Bytes expert_parallel_bytes(const ActivationShape& shape, std::int64_t tokens,
 /// the stages−1 boundaries once, point to point.
 Bytes pipeline_parallel_bytes(const ActivationShape& shape, std::int64_t tokens, int stages);
 
-/// The seed chapter's placement rule: tensor parallel only on scale-up links (NVLink
+/// The textbook placement rule: tensor parallel only on scale-up links (NVLink
 /// domain, NVL72); expert parallel on scale-up links; pipeline on any link (it tolerates
 /// PCIe and InfiniBand); replicas need no link at all.
 bool allowed_on(Strategy strategy, Tier tier);

@@ -1,4 +1,4 @@
-// Tensor-parallel communication under the headline model (the seed chapter's model):
+// Tensor-parallel communication under the headline model (the textbook arithmetic):
 // all-reduces of the activations, timed at the link's headline per-GPU bandwidth.
 #pragma once
 

@@ -203,8 +203,9 @@ void print_table(const Style& style, const ResolvedModel& model, const TpRequest
     }
   }
   print_out("{}\n", wires.render(style.width));
-  print_out("headline = traffic per {} / headline bandwidth (the seed chapter's model: no "
-            "latency, both directions as the vendor counts them); a range gives fast–slow ends.\n",
+  print_out("headline = traffic per {} / headline bandwidth (vendor bandwidth, no latency: the "
+            "textbook arithmetic, both directions as the vendor counts them); a range gives "
+            "fast–slow ends.\n",
             pass);
   print_out("expected = {} ring all-reduces of {} each over the GPUs, per-direction bandwidth × "
             "measured efficiency plus per-step latency (see 'icx collective'){}.\n",

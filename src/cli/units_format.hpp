@@ -1,5 +1,5 @@
 // The one unit formatter for human output: SI decimal prefixes (1 MB = 10^6 B, as the
-// seed chapter and vendors quote), three significant digits, trailing zeros dropped.
+// textbook and vendors quote), three significant digits, trailing zeros dropped.
 #pragma once
 
 #include <string>
