@@ -156,8 +156,9 @@ foreach(subcommand IN LISTS subcommands)
   string(APPEND page ".SS \"icx ${subcommand}\"\n${description}\n${help_roff}")
 endforeach()
 string(APPEND page ".SH SEE ALSO\n")
-string(APPEND page "README.md in the package's documentation directory (the cost models, "
-                   "the JSON contract of each command, and the catalog format).\n")
+string(APPEND page "README.md and docs/ in the package's documentation directory: one page "
+                   "per command with its JSON contract, docs/models.md (the cost models), "
+                   "docs/catalog.md (the catalog format).\n")
 
 file(WRITE "${OUTPUT}.tmp" "${page}")
 file(RENAME "${OUTPUT}.tmp" "${OUTPUT}")

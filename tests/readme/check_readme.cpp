@@ -1,12 +1,21 @@
-// Runs every "$ icx ..." example in README.md and checks that the lines shown under it
-// appear, in order and contiguous, in what the real binary prints (stdout then stderr), so
-// the README cannot drift from the program. A command ending in "; echo $?" also checks the
-// exit status line. A line "…" stands for any number of lines left out.
-//   check_readme <README.md> <icx binary>
+// Runs every "$ icx ..." example of one Markdown page (README.md or docs/*.md) from the
+// directory it is started in (the repository root, as a reader who cloned the repository
+// types it) and checks that the lines shown under it appear, in order and contiguous, in
+// what the real binary prints (stdout then stderr), so the page cannot drift from the
+// program. A command ending in "; echo $?" also checks the exit status line. A line "…"
+// stands for any number of lines left out. Also fails when
+//   - an example prints "cannot open" that its shown output does not (a path in the page
+//     that does not exist from the repository root);
+//   - an example writes a file (-o, --output, >) outside /tmp, which would dirty the tree;
+//   - a relative link of the page names a file that does not exist.
+//   check_readme <page.md> <icx binary>
+//   check_readme --links-only <page.md>       (a page without examples)
 #include <array>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <sys/wait.h>
@@ -109,28 +118,107 @@ bool contains(const std::vector<std::string>& actual, const std::vector<std::str
   return true;
 }
 
+bool mentions(const std::vector<std::string>& lines, const std::string& text) {
+  for (const std::string& line : lines) {
+    if (line.find(text) != std::string::npos) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/// Why the example must not run: it writes a file (the word after -o, --output or a
+/// redirection) outside /tmp, into the source tree; or "".
+std::string writes_into_tree(const std::string& command) {
+  static const std::regex written(R"((?:^|\s)(?:-o|--output|>|>>)\s*(?:=\s*)?(\S+))");
+  for (std::sregex_iterator it(command.begin(), command.end(), written), end; it != end; ++it) {
+    const std::string target = (*it)[1].str();
+    if (target.rfind("/tmp/", 0) != 0 && target.rfind("/dev/", 0) != 0) {
+      return "it would write '" + target + "' into the source tree; write under /tmp/ instead";
+    }
+  }
+  return "";
+}
+
+/// Why the example's output is wrong, or "".
+std::string wrong_output(const Example& example, const std::vector<std::string>& actual) {
+  if (!contains(actual, example.shown)) {
+    return "its output differs";
+  }
+  const std::string missing_file = "cannot open";
+  if (mentions(actual, missing_file) && !mentions(example.shown, missing_file)) {
+    return "it prints 'cannot open' (a path that does not exist from the repository root)";
+  }
+  return "";
+}
+
+/// Relative links of the page ("[text](path)" or "[text](path#anchor)") whose file is missing.
+std::vector<std::string> broken_links(const std::filesystem::path& page) {
+  std::ifstream in(page);
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::string body = text.str();
+  static const std::regex link(R"(\]\(([^)#\s]+)(#[^)\s]*)?\))");
+  std::vector<std::string> broken;
+  for (std::sregex_iterator it(body.begin(), body.end(), link), end; it != end; ++it) {
+    const std::string target = (*it)[1].str();
+    if (target.find("://") != std::string::npos || target.rfind("mailto:", 0) == 0) {
+      continue;
+    }
+    if (!std::filesystem::exists(page.parent_path() / target)) {
+      broken.push_back(target);
+    }
+  }
+  return broken;
+}
+
+void print_failure(const std::string& page, const Example& example, const std::string& why,
+                   const std::vector<std::string>& actual) {
+  std::cerr << page << ":" << example.line << ": 'icx " << example.command << "': " << why
+            << (actual.empty() ? "\n" : "; it now prints:\n");
+  for (const std::string& line : actual) {
+    std::cerr << "  " << line << "\n";
+  }
+}
+
+int check_links(const std::string& page) {
+  const std::vector<std::string> broken = broken_links(page);
+  for (const std::string& target : broken) {
+    std::cerr << page << ": link to '" << target << "', which does not exist\n";
+  }
+  return static_cast<int>(broken.size());
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
+  if (argc == 3 && std::string(argv[1]) == "--links-only") {
+    const int failed = check_links(argv[2]);
+    std::cout << "links: " << failed << " broken\n";
+    return failed == 0 ? 0 : 1;
+  }
   if (argc != 3) {
-    std::cerr << "usage: check_readme <README.md> <icx>\n";
+    std::cerr << "usage: check_readme <page.md> <icx> | --links-only <page.md>   (run from the "
+                 "repository root)\n";
     return 2;
   }
-  const std::vector<Example> examples = read_examples(argv[1]);
+  const std::string page = argv[1];
+  const std::vector<Example> examples = read_examples(page);
   int passed = 0;
-  int failed = 0;
+  int failed = check_links(page);
   for (const Example& example : examples) {
-    const std::vector<std::string> actual = run(argv[2], example.command);
-    if (contains(actual, example.shown)) {
+    std::vector<std::string> actual;
+    std::string why = writes_into_tree(example.command);
+    if (why.empty()) {
+      actual = run(argv[2], example.command);
+      why = wrong_output(example, actual);
+    }
+    if (why.empty()) {
       ++passed;
       continue;
     }
     ++failed;
-    std::cerr << "README.md:" << example.line << ": output of 'icx " << example.command
-              << "' differs; it now prints:\n";
-    for (const std::string& line : actual) {
-      std::cerr << "  " << line << "\n";
-    }
+    print_failure(page, example, why, actual);
   }
   std::cout << passed << " passed, " << failed << " failed\n";
   return failed == 0 && passed > 0 ? 0 : 1;
