@@ -1,11 +1,13 @@
 #include "icx/place_report.hpp"
 
 #include <algorithm>
+#include <utility>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include "icx/strategies.hpp"
+#include "icx/topology.hpp"
 #include "icx/units_format.hpp"
 #include "icx/verdict_text.hpp"
 
@@ -142,6 +144,9 @@ Workload workload_of(const Catalog& catalog, const PlaceRequest& request) {
 
 } // namespace
 
+LayoutError::LayoutError(std::string at_fault, const std::string& reason)
+    : InputError(reason), degree(std::move(at_fault)) {}
+
 ClusterError::ClusterError(ClusterIssue what_is_wrong, ClusterPart where, const Cluster& so_far,
                            const std::string& reason)
     : InputError(reason), issue(what_is_wrong), part(where), cluster(so_far) {}
@@ -188,12 +193,17 @@ PlaceReport place_report(const Catalog& catalog, const PlaceRequest& request) {
   report.nodes = (c.gpus + c.gpus_per_node - 1) / c.gpus_per_node;
   report.workload = workload_of(catalog, request);
   report.recommended = !request.layout.given();
+  if (const std::optional<int> tp = request.layout.tp) {
+    if (const auto problem = tensor_group_problem(attention_shape(*request.model), *tp)) {
+      throw LayoutError(fmt::format("tp {}", *tp), *problem);
+    }
+  }
   const Layout layout = report.recommended ? recommend_layout(c, report.workload)
                                            : given_layout(request.layout, c.gpus);
   try {
     report.placement = evaluate_layout(c, report.workload, layout);
   } catch (const InputError& error) {
-    throw LayoutError(error.what());
+    throw LayoutError("", error.what());
   }
   const Placement& p = report.placement;
   if (report.recommended) {

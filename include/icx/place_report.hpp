@@ -80,10 +80,13 @@ struct PlaceRequest {
   LayoutRequest layout;
 };
 
-/// A given layout that cannot run on the cluster (evaluate_layout's reasons).
+/// A given layout that cannot run on the cluster.
 class LayoutError : public InputError {
 public:
-  using InputError::InputError;
+  LayoutError(std::string at_fault, const std::string& reason);
+  /// The one degree at fault with its value ("tp 3": the model's heads do not split so), or
+  /// empty when the degrees together are (evaluate_layout's reasons).
+  std::string degree;
 };
 
 struct PlaceReport {
@@ -107,7 +110,8 @@ struct PlaceReport {
   Derivations derivations;
 };
 
-/// Throws LayoutError when the given layout cannot run (evaluate_layout).
+/// Throws LayoutError when the given layout cannot run: a tensor degree the model's heads do
+/// not allow (checked first), or evaluate_layout's reasons.
 PlaceReport place_report(const Catalog& catalog, const PlaceRequest& request);
 
 /// The "icx.place/1" document: cluster, model, layout, memory, strategies, verdict.

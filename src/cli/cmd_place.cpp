@@ -11,7 +11,6 @@
 #include "common.hpp"
 #include "icx/limits.hpp"
 #include "icx/place_report.hpp"
-#include "icx/topology.hpp"
 #include "output.hpp"
 #include "table.hpp"
 #include "terminal.hpp"
@@ -158,16 +157,12 @@ int run_place(const PlaceOptions& o) {
   request.utilization = o.compute.mfu;
   request.memory_reserve = o.reserve;
   request.layout = {o.tp, o.pp, o.ep, o.dp};
-  if (o.tp) {
-    if (const auto problem = tensor_group_problem(attention_shape(model.model), *o.tp)) {
-      throw UsageError(fmt::format("--tp {}: {}", *o.tp, *problem));
-    }
-  }
   PlaceReport report;
   try {
     report = place_report(catalog, request);
   } catch (const LayoutError& error) {
-    throw UsageError(fmt::format("--tp/--pp/--ep/--dp: {}", error.what()));
+    const std::string flag = error.degree.empty() ? "--tp/--pp/--ep/--dp" : "--" + error.degree;
+    throw UsageError(fmt::format("{}: {}", flag, error.what()));
   }
   const Style style = style_of(o.common);
   emit(style, report, "strategies", style.explain ? report.derivations : Derivations{}, [&] {

@@ -115,11 +115,23 @@ TEST_F(PlaceReportTest, GivenLayoutFillsReplicasAndNamesTheNodeBoundary) {
   EXPECT_EQ(r.verdict_reason, "tensor: " + r.strategy_reasons[0]);
 }
 
-TEST_F(PlaceReportTest, AWrongProductIsALayoutError) {
+TEST_F(PlaceReportTest, LayoutErrorsNameTheDegreeAtFault) {
   PlaceRequest req = request(16, nvlink, dense70);
   req.layout.tp = 4;
-  req.layout.dp = 2; // 4 × 2 = 8 GPUs, not 16
-  EXPECT_THROW((void)place_report(catalog, req), LayoutError);
+  req.layout.dp = 2; // 4 × 2 = 8 GPUs, not 16: the degrees together are at fault
+  try {
+    (void)place_report(catalog, req);
+    FAIL() << "tp 4 × dp 2 on 16 GPUs";
+  } catch (const LayoutError& e) {
+    EXPECT_TRUE(e.degree.empty());
+  }
+  req.layout.tp = 3; // 64 heads do not split in 3, whatever the product
+  try {
+    (void)place_report(catalog, req);
+    FAIL() << "tp 3 on 64 heads";
+  } catch (const LayoutError& e) {
+    EXPECT_EQ(e.degree, "tp 3");
+  }
 }
 
 TEST_F(PlaceReportTest, WeightsThatDoNotFitSayHowMuch) {
