@@ -11,19 +11,12 @@ namespace icx {
 namespace {
 
 using test::make_dense;
-using test::make_dtype;
-using test::make_gpu;
 using test::make_link;
 
 // Links without expected-model parameters, so every time is the headline one: bytes over the
 // vendor bandwidth. The GPU: 80 GB (64 GB usable at a 20 % reserve), 989 TFLOP/s × 0.5.
-class PlaceReportTest : public ::testing::Test {
+class PlaceReportTest : public ::testing::Test, protected test::ClusterParts {
 protected:
-  Link nvlink = make_link("nvlink4", Tier::scale_up, 900);
-  Link ndr = make_link("ib-ndr", Tier::scale_out, 50);
-  Link pcie = make_link("pcie4", Tier::host, 32);
-  Gpu gpu = make_gpu("nvlink4", 8);
-  Dtype bf16 = make_dtype("bf16", 2);
   Model dense70 = make_dense(8192, 80, 70e9, 64);
   Catalog catalog;
 

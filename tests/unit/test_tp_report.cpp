@@ -31,6 +31,17 @@ Catalog catalog() {
   return c;
 }
 
+/// The catalog above and a scale-up link of another vendor, joining at most 8 GPUs.
+Catalog with_foreign_link() {
+  Catalog c = catalog();
+  c.overlay_text(R"({"links": [
+      {"id": "xg", "name": "XG", "connects": "c", "tier": "scale-up", "headline_GBps": 896,
+       "headline_convention": "both-directions-summed", "per_direction_GBps": 448,
+       "latency_us": 1, "max_domain_gpus": 8, "source": "s"}]})",
+                 "more.json");
+  return c;
+}
+
 TpRequest seed_request(const Catalog& c) {
   TpRequest r;
   r.shape = {8192, 80, 2.0};
@@ -109,12 +120,7 @@ TEST(TpReport, RejectsGroupsThatCannotExist) {
 }
 
 TEST(TpReport, RejectsAGpuOnAnotherScaleUpLink) {
-  Catalog c = catalog();
-  c.overlay_text(R"({"links": [
-      {"id": "xg", "name": "XG", "connects": "c", "tier": "scale-up", "headline_GBps": 896,
-       "headline_convention": "both-directions-summed", "per_direction_GBps": 448,
-       "latency_us": 1, "max_domain_gpus": 8, "source": "s"}]})",
-                 "more.json");
+  const Catalog c = with_foreign_link();
   TpRequest r = seed_request(c);
   r.gpu = &c.gpu("g");
   r.gpus = 8;
@@ -210,14 +216,9 @@ TEST(TpReport, WithoutParametersTheLegendAsksForThem) {
 }
 
 TEST(TpReport, WiresTheGroupCannotUseAreSkipped) {
-  Catalog c = catalog();
-  c.overlay_text(R"({"links": [
-      {"id": "xg", "name": "XG", "connects": "c", "tier": "scale-up", "headline_GBps": 896,
-       "headline_convention": "both-directions-summed", "per_direction_GBps": 448,
-       "latency_us": 1, "max_domain_gpus": 4, "source": "s"}]})",
-                 "more.json");
+  const Catalog c = with_foreign_link();
   const std::vector<const Link*> links{&c.link("nv"), &c.link("xg")};
-  // Eight GPUs of g: g lacks xg, and xg joins only four.
+  // Eight GPUs of g: g lacks xg.
   const WireChoice choice = wires_for_group(&c.gpu("g"), 8, links);
   EXPECT_EQ(choice.usable, std::vector<const Link*>{&c.link("nv")});
   ASSERT_EQ(choice.skipped.size(), 1U);
