@@ -172,6 +172,28 @@ int run_place(const PlaceOptions& o) {
   return 0;
 }
 
+/// --system, --gpus, --gpus-per-node, --scale-up, --scale-out, --gpu and --mfu.
+void add_cluster_options(CLI::App& app, PlaceOptions& options) {
+  app.add_option("-s,--system", options.system,
+                 "Catalog system: a node or rack (see 'icx systems')")
+      ->type_name("ID");
+  app.add_option("-g,--gpus", options.gpus, "GPUs in the cluster; default: one node")
+      ->type_name("N")
+      ->transform(whole_number(1, limits::max_domain));
+  app.add_option("--gpus-per-node", options.gpus_per_node,
+                 "GPUs per node; default: the system's, else the GPU's scale-up domain")
+      ->type_name("N")
+      ->transform(whole_number(1, limits::max_domain));
+  app.add_option("--scale-up", options.scale_up, "Link inside a node; default: the GPU's")
+      ->type_name("LINK");
+  app.add_option("--scale-out", options.scale_out, "Link between nodes; default: the system's")
+      ->type_name("LINK");
+  add_compute_options(app, options.compute);
+  app.get_option("--gpu")->description(
+      "GPU in each node (see 'icx gpus'); default: the --system's. Without --system: a cluster "
+      "of --gpus of them on their own scale-up link");
+}
+
 } // namespace
 
 Command setup_place(CLI::App& app) {
@@ -180,23 +202,7 @@ Command setup_place(CLI::App& app) {
       "place", "Recommend (or judge) a layout of a model on a cluster: which split goes on "
                "which wire");
   add_model_options(*sub, o->model);
-  sub->add_option("-s,--system", o->system, "Catalog system: a node or rack (see 'icx systems')")
-      ->type_name("ID");
-  sub->add_option("-g,--gpus", o->gpus, "GPUs in the cluster; default: one node")
-      ->type_name("N")
-      ->transform(whole_number(1, limits::max_domain));
-  sub->add_option("--gpus-per-node", o->gpus_per_node,
-                  "GPUs per node; default: the system's, else the GPU's scale-up domain")
-      ->type_name("N")
-      ->transform(whole_number(1, limits::max_domain));
-  sub->add_option("--scale-up", o->scale_up, "Link inside a node; default: the GPU's")
-      ->type_name("LINK");
-  sub->add_option("--scale-out", o->scale_out, "Link between nodes; default: the system's")
-      ->type_name("LINK");
-  add_compute_options(*sub, o->compute);
-  sub->get_option("--gpu")->description(
-      "GPU in each node (see 'icx gpus'); default: the --system's. Without --system: a cluster "
-      "of --gpus of them on their own scale-up link");
+  add_cluster_options(*sub, *o);
   sub->add_option("-t,--tokens", o->tokens, "Tokens in the prefill batch judged")
       ->type_name("N")
       ->default_str("4096")

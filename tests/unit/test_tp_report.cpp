@@ -103,7 +103,12 @@ TEST(TpReport, NoParametersNoVerdict) {
   r.total_params = 0;
   r.active_params = 0;
   const std::vector<const Link*> links{&c.link("pc")};
-  EXPECT_FALSE(tensor_parallel_report(c, r, links).wires[0].verdict.has_value());
+  const TpReport report = tensor_parallel_report(c, r, links);
+  EXPECT_FALSE(report.wires[0].verdict.has_value());
+  EXPECT_FALSE(report.judged());
+  EXPECT_TRUE(report.wires[0].reason.empty());
+  EXPECT_EQ(report.legend.lines.back(),
+            "verdicts need the model's parameter count: pass --params N.");
 }
 
 TEST(TpReport, RejectsGroupsThatCannotExist) {
@@ -200,19 +205,6 @@ TEST(TpReport, DecodeLegendCountsWeightBytes) {
   EXPECT_EQ(report.legend.lines[3], "compute = 140 GB of weights / GPUs / HBM bandwidth (a decode "
                                     "step reads every weight once; KV-cache reads not counted); "
                                     "the GPU is g, as --gpu says");
-}
-
-TEST(TpReport, WithoutParametersTheLegendAsksForThem) {
-  const Catalog c = catalog();
-  TpRequest r = seed_request(c);
-  r.total_params = 0;
-  r.active_params = 0;
-  const std::vector<const Link*> links{&c.link("nv")};
-  const TpReport report = tensor_parallel_report(c, r, links);
-  EXPECT_FALSE(report.judged());
-  EXPECT_TRUE(report.wires[0].reason.empty());
-  EXPECT_EQ(report.legend.lines.back(),
-            "verdicts need the model's parameter count: pass --params N.");
 }
 
 TEST(TpReport, WiresTheGroupCannotUseAreSkipped) {
