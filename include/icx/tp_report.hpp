@@ -1,5 +1,6 @@
 // Tensor parallelism on each wire: the pass's all-reduce traffic, its time under the
-// headline and expected models, the compute it should hide behind, and a verdict.
+// headline and expected models, the compute it should hide behind, a verdict and its reason,
+// the legends that say how each column was computed, and the --explain derivations.
 #pragma once
 
 #include <cstdint>
@@ -11,6 +12,8 @@
 
 #include "icx/catalog.hpp"
 #include "icx/compute.hpp"
+#include "icx/derivation.hpp"
+#include "icx/json_values.hpp"
 #include "icx/tensor_parallel.hpp"
 #include "icx/topology.hpp"
 #include "icx/verdict.hpp"
@@ -22,7 +25,13 @@ enum class Phase { prefill, decode };
 
 std::string_view to_string(Phase phase);
 
+/// What one pass of a phase is called: "prefill pass", "decode step".
+std::string_view pass_name(Phase phase);
+
 struct TpRequest {
+  /// Echoed in the report: the model's id and the fields the user replaced.
+  std::string model_id;
+  std::vector<std::string> overridden;
   ActivationShape shape;
   /// The model's heads, which set the group sizes it allows; unknown heads allow any.
   AttentionShape attention;
@@ -42,6 +51,10 @@ struct TpRequest {
   std::optional<double> utilization;
 };
 
+/// A request for `model` in `dtype`: its id, shape, heads and parameters; the pass, the
+/// group and the GPU are left to fill.
+TpRequest tp_request_for(const Model& model, const Dtype& dtype);
+
 struct TpWire {
   const Link* link = nullptr;
   /// Headline time of the pass's traffic (fast and slow end of a bandwidth range).
@@ -58,13 +71,63 @@ struct TpWire {
   int gpus = 0;
   std::optional<ComputeRate> rate;
   std::optional<Verdict> verdict;
+  /// Why the verdict is what it is, quoting its numbers; empty without a verdict.
+  std::string reason;
+};
+
+/// A link the group cannot use, and why (icx/topology.hpp).
+struct SkippedWire {
+  const Link* link = nullptr;
+  std::string reason;
+};
+
+struct WireChoice {
+  std::vector<const Link*> usable;
+  std::vector<SkippedWire> skipped;
+};
+
+/// The links of `links` a group of `gpus` GPUs (absent: the domain) of `gpu` (nullptr: the
+/// link's own GPU) can use, and the others with the reason (group_link_problem).
+WireChoice wires_for_group(const Gpu* gpu, std::optional<int> gpus,
+                           std::span<const Link* const> links);
+
+/// One row of the traffic table: "per layer", 268 MB, "2 all-reduces".
+struct TpTrafficTerm {
+  std::string quantity;
+  Bytes bytes;
+  /// What it is made of.
+  std::string from;
+};
+
+/// What each column means and what was assumed, from the report's own figures.
+struct TpLegend {
+  /// Wires without expected-model parameters, by id.
+  std::vector<std::string> no_expected_model;
+  /// GPUs that compute on a wire that is not their scale-up link, each once.
+  std::vector<std::string> assumed_gpus;
+  /// Prefill: each distinct rate assumed, "h100-sxm 989 TFLOP/s (bf16) × 0.5".
+  std::vector<std::string> assumed_rates;
+  /// The legend as printed under the wires: "headline = …", "expected = …", "crossover = …",
+  /// then "compute = …" and the verdict thresholds (or what a verdict needs).
+  std::vector<std::string> lines;
 };
 
 struct TpReport {
+  TpRequest request;
   TensorParallelTraffic traffic;
   /// One all-reduce's buffer, B·H·b bytes (the nccl-tests message size).
   Bytes message;
+  /// Every weight, total params × bytes per element (what a decode step reads).
+  Bytes weights;
+  /// Per all-reduce, per layer, per pass.
+  std::vector<TpTrafficTerm> traffic_terms;
   std::vector<TpWire> wires;
+  /// Links of an implicit "every link" list the group cannot use.
+  std::vector<SkippedWire> skipped;
+  TpLegend legend;
+  Derivations derivations;
+  /// Some wire has a verdict (the model's parameter count is known).
+  [[nodiscard]] bool judged() const;
 };
 
 /// Throws GroupError when a wire's group cannot exist: fewer than two GPUs or a size the
@@ -72,5 +135,12 @@ struct TpReport {
 /// holds, or a given GPU on a scale-up link it does not have (icx/topology.hpp).
 TpReport tensor_parallel_report(const Catalog& catalog, const TpRequest& request,
                                 std::span<const Link* const> links);
+
+/// The same over `wires.usable`, listing `wires.skipped` in the report.
+TpReport tensor_parallel_report(const Catalog& catalog, const TpRequest& request,
+                                const WireChoice& wires);
+
+/// The "icx.tp/1" document: phase, model, tokens, traffic, wires, skipped_wires.
+void to_json(Json& json, const TpReport& report);
 
 } // namespace icx

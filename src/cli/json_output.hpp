@@ -1,28 +1,12 @@
-// The one JSON writer: deterministic key order, base SI units, a schema tag first.
+// The one JSON writer: documents built from icx/json_values.hpp, written whole to stdout.
 #pragma once
 
 #include <string_view>
 
-#include <nlohmann/json.hpp>
-
 #include "icx/catalog.hpp"
-#include "icx/units.hpp"
+#include "icx/json_values.hpp"
 
 namespace icx::cli {
-
-using Json = nlohmann::ordered_json;
-
-/// A new document whose first key is "schema".
-Json json_document(std::string_view schema);
-
-/// A number as JSON: whole values become integers (byte counts print exactly), others stay
-/// floating point.
-Json json_number(double value);
-
-/// [low, high] in base units.
-template <class Q> Json json_range(const Range<Q>& range) {
-  return Json::array({json_number(range.low.value()), json_number(range.high.value())});
-}
 
 /// The fields every catalog entry prints: id, name, aliases, source.
 Json json_entry(const Entry& entry);

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "common.hpp"
+#include "icx/derivation.hpp"
 #include "icx/verdict.hpp"
 #include "json_output.hpp"
 
@@ -29,19 +30,6 @@ struct Style {
 /// The style the flags ask for (see use_color for colour "auto"); ASCII with --ascii or
 /// when the locale is not UTF-8; tables fitted to the terminal's width.
 Style style_of(const CommonOptions& options);
-
-/// One derivation for --explain: "per all-reduce = 2 × 4096 × 8192 × 2 B = 134,217,728 B".
-struct Derivation {
-  std::string quantity;
-  /// The formula with the values substituted.
-  std::string formula;
-  /// The result in base units (bytes, seconds, bytes/s, FLOP) for JSON.
-  double value = 0;
-  /// The result as printed, with its unit.
-  std::string shown;
-};
-
-using Derivations = std::vector<Derivation>;
 
 /// Prints the result in the chosen format: `table()` for a table; the document for JSON
 /// (with an "explain" array when asked); the array at `rows_key` as CSV.

@@ -48,4 +48,14 @@ inline Model make_dense(int hidden, int layers, double params, int heads) {
   return model;
 }
 
+/// Parts of an H100-like cluster: NVLink 4 inside a node of 8, InfiniBand NDR between
+/// nodes, PCIe 4 as the slow alternative, BF16 weights.
+struct ClusterParts {
+  Link nvlink = make_link("nvlink4", Tier::scale_up, 900);
+  Link ndr = make_link("ib-ndr", Tier::scale_out, 50);
+  Link pcie = make_link("pcie4", Tier::host, 32);
+  Gpu gpu = make_gpu("nvlink4", 8);
+  Dtype bf16 = make_dtype("bf16", 2);
+};
+
 } // namespace icx::test

@@ -11,17 +11,10 @@ namespace icx {
 namespace {
 
 using test::make_dense;
-using test::make_dtype;
-using test::make_gpu;
 using test::make_link;
 
-class PlacementTest : public ::testing::Test {
+class PlacementTest : public ::testing::Test, protected test::ClusterParts {
 protected:
-  Link nvlink = make_link("nvlink4", Tier::scale_up, 900);
-  Link ndr = make_link("ib-ndr", Tier::scale_out, 50);
-  Link pcie = make_link("pcie4", Tier::host, 32);
-  Gpu gpu = make_gpu("nvlink4", 8);
-  Dtype bf16 = make_dtype("bf16", 2);
   std::vector<Dtype> dtypes{bf16};
 
   Cluster cluster(int gpus, int domain, const Link& up) const {

@@ -1,5 +1,6 @@
 #include "icx/tp_report.hpp"
 
+#include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -27,6 +28,17 @@ Catalog catalog() {
               "dense_tflops": {"bf16": 1000}, "scale_up_link": "nv", "scale_up_domain": 8,
               "achievable_mfu": 0.5, "reference": true, "source": "s"}]})",
                  "test.json");
+  return c;
+}
+
+/// The catalog above and a scale-up link of another vendor, joining at most 8 GPUs.
+Catalog with_foreign_link() {
+  Catalog c = catalog();
+  c.overlay_text(R"({"links": [
+      {"id": "xg", "name": "XG", "connects": "c", "tier": "scale-up", "headline_GBps": 896,
+       "headline_convention": "both-directions-summed", "per_direction_GBps": 448,
+       "latency_us": 1, "max_domain_gpus": 8, "source": "s"}]})",
+                 "more.json");
   return c;
 }
 
@@ -91,7 +103,12 @@ TEST(TpReport, NoParametersNoVerdict) {
   r.total_params = 0;
   r.active_params = 0;
   const std::vector<const Link*> links{&c.link("pc")};
-  EXPECT_FALSE(tensor_parallel_report(c, r, links).wires[0].verdict.has_value());
+  const TpReport report = tensor_parallel_report(c, r, links);
+  EXPECT_FALSE(report.wires[0].verdict.has_value());
+  EXPECT_FALSE(report.judged());
+  EXPECT_TRUE(report.wires[0].reason.empty());
+  EXPECT_EQ(report.legend.lines.back(),
+            "verdicts need the model's parameter count: pass --params N.");
 }
 
 TEST(TpReport, RejectsGroupsThatCannotExist) {
@@ -108,12 +125,7 @@ TEST(TpReport, RejectsGroupsThatCannotExist) {
 }
 
 TEST(TpReport, RejectsAGpuOnAnotherScaleUpLink) {
-  Catalog c = catalog();
-  c.overlay_text(R"({"links": [
-      {"id": "xg", "name": "XG", "connects": "c", "tier": "scale-up", "headline_GBps": 896,
-       "headline_convention": "both-directions-summed", "per_direction_GBps": 448,
-       "latency_us": 1, "max_domain_gpus": 8, "source": "s"}]})",
-                 "more.json");
+  const Catalog c = with_foreign_link();
   TpRequest r = seed_request(c);
   r.gpu = &c.gpu("g");
   r.gpus = 8;
@@ -126,6 +138,105 @@ TEST(TpReport, RejectsAGpuOnAnotherScaleUpLink) {
   r.gpu = nullptr;
   r.gpus = 16;
   EXPECT_THROW((void)tensor_parallel_report(c, r, foreign), InputError);
+}
+
+TEST(TpReport, WeightsAndTrafficTermsFromTheShape) {
+  const Catalog c = catalog();
+  const std::vector<const Link*> links{&c.link("nv")};
+  const TpReport report = tensor_parallel_report(c, seed_request(c), links);
+  // BF16: 2 bytes per parameter.
+  EXPECT_EQ(report.weights.value(), 2 * 70e9);
+  ASSERT_EQ(report.traffic_terms.size(), 3U);
+  // 2 × 4096 tokens × 8192 hidden × 2 B; two per layer; 80 layers.
+  EXPECT_EQ(report.traffic_terms[0].bytes.value(), 2 * 4096.0 * 8192 * 2);
+  EXPECT_EQ(report.traffic_terms[0].from, "2 × 4096 tokens × 8192 hidden × 2 B");
+  EXPECT_EQ(report.traffic_terms[1].bytes.value(), 2 * 2 * 4096.0 * 8192 * 2);
+  EXPECT_EQ(report.traffic_terms[1].from, "2 all-reduces");
+  EXPECT_EQ(report.traffic_terms[2].quantity, "per prefill pass");
+  EXPECT_EQ(report.traffic_terms[2].bytes.value(), 80 * 2 * 2 * 4096.0 * 8192 * 2);
+  EXPECT_EQ(report.traffic_terms[2].from, "80 layers");
+  ASSERT_FALSE(report.derivations.empty());
+  EXPECT_EQ(report.derivations[0].formula, report.traffic_terms[0].from);
+  EXPECT_EQ(report.derivations[0].value, 134217728.0);
+}
+
+TEST(TpReport, LegendNamesEachAssumptionOnce) {
+  const Catalog c = catalog();
+  const std::vector<const Link*> links{&c.link("nv"), &c.link("pc")};
+  const TpReport report = tensor_parallel_report(c, seed_request(c), links);
+  // g is native to nv; on pc it is assumed. Both wires compute at the same rate: one entry.
+  EXPECT_EQ(report.legend.assumed_gpus, std::vector<std::string>{"g"});
+  EXPECT_EQ(report.legend.assumed_rates, std::vector<std::string>{"g 1 PFLOP/s (bf16) × 0.5"});
+  EXPECT_EQ(report.legend.no_expected_model, std::vector<std::string>{"pc"});
+  ASSERT_EQ(report.legend.lines.size(), 5U);
+  EXPECT_EQ(report.legend.lines[0].rfind("headline = traffic per prefill pass / ", 0), 0U);
+  // 2 all-reduces × 80 layers of 4096 × 8192 × 2 B = 67.1 MB each.
+  EXPECT_EQ(report.legend.lines[1].rfind("expected = 160 ring all-reduces of 67.1 MB each", 0), 0U);
+  EXPECT_NE(report.legend.lines[1].find("; no expected model for pc."), std::string::npos);
+  EXPECT_NE(report.legend.lines[3].find("the GPU is the one whose scale-up link is the wire, "
+                                        "else g (change with --gpu)"),
+            std::string::npos);
+  EXPECT_EQ(report.legend.lines[4].rfind("verdict: ok ≤ 0.25× compute", 0), 0U);
+}
+
+TEST(TpReport, ReasonsQuoteTheVerdictsNumbers) {
+  const Catalog c = catalog();
+  const std::vector<const Link*> links{&c.link("pc")};
+  const TpReport report = tensor_parallel_report(c, seed_request(c), links);
+  // 21.5 GB over 64 GB/s = 336 ms against 2 × 70e9 × 4096 / 8 / 5e14 = 143 ms of compute,
+  // and tensor parallel off NVLink breaks the placement rule.
+  EXPECT_EQ(report.wires[0].reason,
+            "tensor parallel belongs on a scale-up (NVLink) link, not a host link like pc: "
+            "336 ms of all-reduce (headline model) vs 143 ms of compute per prefill pass "
+            "(2.34×)");
+}
+
+TEST(TpReport, DecodeLegendCountsWeightBytes) {
+  const Catalog c = catalog();
+  TpRequest r = seed_request(c);
+  r.phase = Phase::decode;
+  r.tokens = 1;
+  r.gpu = &c.gpu("g");
+  const std::vector<const Link*> links{&c.link("nv")};
+  const TpReport report = tensor_parallel_report(c, r, links);
+  EXPECT_EQ(report.traffic_terms[2].quantity, "per decode step");
+  EXPECT_TRUE(report.legend.assumed_rates.empty());
+  EXPECT_EQ(report.legend.lines[0].rfind("headline = traffic per decode step / ", 0), 0U);
+  EXPECT_EQ(report.legend.lines[3], "compute = 140 GB of weights / GPUs / HBM bandwidth (a decode "
+                                    "step reads every weight once; KV-cache reads not counted); "
+                                    "the GPU is g, as --gpu says");
+}
+
+TEST(TpReport, WiresTheGroupCannotUseAreSkipped) {
+  const Catalog c = with_foreign_link();
+  const std::vector<const Link*> links{&c.link("nv"), &c.link("xg")};
+  // Eight GPUs of g: g lacks xg.
+  const WireChoice choice = wires_for_group(&c.gpu("g"), 8, links);
+  EXPECT_EQ(choice.usable, std::vector<const Link*>{&c.link("nv")});
+  ASSERT_EQ(choice.skipped.size(), 1U);
+  EXPECT_EQ(choice.skipped[0].link, &c.link("xg"));
+  TpRequest r = seed_request(c);
+  r.gpus = 8;
+  const Json json = tensor_parallel_report(c, r, choice);
+  EXPECT_EQ(json.at("skipped_wires").size(), 1U);
+  EXPECT_EQ(json.at("skipped_wires").at(0).at("id"), "xg");
+}
+
+TEST(TpReport, JsonCarriesTheReport) {
+  const Catalog c = catalog();
+  TpRequest r = seed_request(c);
+  r.model_id = "m";
+  r.overridden = {"--hidden"};
+  const std::vector<const Link*> links{&c.link("nv")};
+  const Json json = tensor_parallel_report(c, r, links);
+  EXPECT_EQ(json.begin().key(), "schema");
+  EXPECT_EQ(json.at("schema"), "icx.tp/1");
+  EXPECT_EQ(json.at("phase"), "prefill");
+  EXPECT_EQ(json.at("model").at("id"), "m");
+  EXPECT_EQ(json.at("model").at("overridden").at(0), "--hidden");
+  EXPECT_EQ(json.at("traffic").at("total_bytes"), 21474836480);
+  EXPECT_EQ(json.at("wires").at(0).at("compute").at("gpus"), 8);
+  EXPECT_FALSE(json.contains("skipped_wires"));
 }
 
 } // namespace

@@ -1,10 +1,10 @@
-#include "verdict_format.hpp"
+#include "icx/verdict_text.hpp"
 
 #include <fmt/format.h>
 
-#include "units_format.hpp"
+#include "icx/units_format.hpp"
 
-namespace icx::cli {
+namespace icx {
 
 std::string_view traffic_kind(Strategy strategy) {
   switch (strategy) {
@@ -69,9 +69,15 @@ Json verdict_json(Strategy strategy, const Link* wire, const Verdict& verdict,
   return json;
 }
 
+std::string verdict_thresholds() {
+  return fmt::format("ok ≤ {}× compute (hidden by overlap), marginal ≤ {}×, avoid above or off "
+                     "the placement rule; the expected time where there is one",
+                     ok_ratio, marginal_ratio);
+}
+
 std::string describe_rate(const ComputeRate& rate, int gpus) {
   return fmt::format("{} × {} at {} ({}) × {} utilisation", rate.gpu->id, gpus,
                      format_flops_rate(rate.peak), rate.peak_dtype, rate.utilization);
 }
 
-} // namespace icx::cli
+} // namespace icx

@@ -1,13 +1,15 @@
-// How verdicts read: the one place that turns a Verdict into a sentence quoting its numbers.
+// How verdicts read: the one place that turns a Verdict into a sentence quoting its numbers,
+// and into its JSON object.
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "icx/compute.hpp"
+#include "icx/json_values.hpp"
 #include "icx/verdict.hpp"
-#include "json_output.hpp"
 
-namespace icx::cli {
+namespace icx {
 
 /// The collective a strategy's traffic is made of ("all-reduce", "all-to-all", …).
 std::string_view traffic_kind(Strategy strategy);
@@ -21,7 +23,10 @@ std::string verdict_reason(Strategy strategy, const Link* wire, const Verdict& v
 Json verdict_json(Strategy strategy, const Link* wire, const Verdict& verdict,
                   std::string_view phase = "prefill");
 
+/// The thresholds every verdict is judged by: "ok ≤ 0.25× compute (hidden by overlap), …".
+std::string verdict_thresholds();
+
 /// "h100-sxm × 8 at 989 TFLOP/s (bf16) × 0.5 utilisation".
 std::string describe_rate(const ComputeRate& rate, int gpus);
 
-} // namespace icx::cli
+} // namespace icx

@@ -1,4 +1,4 @@
-#include "units_format.hpp"
+#include "icx/units_format.hpp"
 
 #include <array>
 #include <cmath>
@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-namespace icx::cli {
+namespace icx {
 
 namespace {
 
@@ -116,4 +116,4 @@ std::string format_count(double value) {
   return grouped;
 }
 
-} // namespace icx::cli
+} // namespace icx

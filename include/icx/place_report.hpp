@@ -1,0 +1,120 @@
+// A layout of a model on a cluster, recommended by the placement rule or given: each split's
+// traffic, wire, time and verdict, why the layout and the verdict are what they are, what
+// was assumed, and the --explain derivations.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "icx/catalog.hpp"
+#include "icx/derivation.hpp"
+#include "icx/error.hpp"
+#include "icx/json_values.hpp"
+#include "icx/placement.hpp"
+
+namespace icx {
+
+/// A cluster as named: a catalog system, or a GPU alone; a part given replaces the system's.
+struct ClusterRequest {
+  const System* system = nullptr;
+  /// The GPU (the system's unless another was asked for).
+  const Gpu* gpu = nullptr;
+  const Link* scale_up = nullptr;
+  /// Between scale-up domains; nullptr: none, so the GPUs must fit one domain.
+  const Link* scale_out = nullptr;
+  /// Absent: one node.
+  std::optional<int> gpus;
+  /// Absent: the system's, else the GPU's scale-up domain.
+  std::optional<int> gpus_per_node;
+};
+
+/// What is wrong with a cluster request.
+enum class ClusterIssue {
+  /// More GPUs than a node, but not a whole number of nodes.
+  ragged_nodes,
+  /// More GPUs than one scale-up domain, and no scale-out link between domains.
+  needs_scale_out,
+  /// Parts that contradict each other (cluster_problem); `part` says which.
+  contradiction,
+};
+
+class ClusterError : public InputError {
+public:
+  ClusterError(ClusterIssue what_is_wrong, ClusterPart where, const Cluster& so_far,
+               const std::string& reason);
+  ClusterIssue issue;
+  ClusterPart part;
+  /// The cluster as far as it was resolved (its counts and domain).
+  Cluster cluster;
+};
+
+/// The cluster `request` describes, with its defaults filled in; nodes joined by their own
+/// scale-up link form one domain (NVL72 trays). Throws ClusterError; `links` gives the
+/// scale-out links a contradiction suggests.
+Cluster resolve_cluster(const ClusterRequest& request, std::span<const Link> links);
+
+/// Degrees of a layout to judge; none given: the placement rule recommends one.
+struct LayoutRequest {
+  std::optional<int> tp;
+  std::optional<int> pp;
+  std::optional<int> ep;
+  /// Absent: what the other degrees leave of the cluster (when they divide it).
+  std::optional<int> dp;
+  [[nodiscard]] bool given() const { return tp || pp || ep || dp; }
+};
+
+struct PlaceRequest {
+  Cluster cluster;
+  /// The catalog system the cluster is, echoed in the report; nullptr: a custom cluster.
+  const System* system = nullptr;
+  const Model* model = nullptr;
+  const Dtype* dtype = nullptr;
+  /// Tokens in the prefill pass judged.
+  std::int64_t tokens = 0;
+  /// Utilisation of dense peak; absent: the GPU's catalog figure.
+  std::optional<double> utilization;
+  double memory_reserve = default_memory_reserve;
+  LayoutRequest layout;
+};
+
+/// A given layout that cannot run on the cluster.
+class LayoutError : public InputError {
+public:
+  LayoutError(std::string at_fault, const std::string& reason);
+  /// The one degree at fault with its value ("tp 3": the model's heads do not split so), or
+  /// empty when the degrees together are (evaluate_layout's reasons).
+  std::string degree;
+};
+
+struct PlaceReport {
+  Cluster cluster;
+  const System* system = nullptr;
+  /// Nodes the cluster spans, the last one possibly partly used.
+  int nodes = 0;
+  Workload workload;
+  Placement placement;
+  /// The placement rule chose the layout (none was given).
+  bool recommended = false;
+  /// Why the recommended layout is what it is, in the placement rule's words; empty when
+  /// the layout was given.
+  std::vector<std::string> layout_reasons;
+  /// Why each split got its verdict, one per placement.strategies.
+  std::vector<std::string> strategy_reasons;
+  /// Why the layout as a whole got its verdict: it does not fit, or its worst split.
+  std::string verdict_reason;
+  /// The compute rate assumed, "h100-sxm × 8 at 989 TFLOP/s (bf16) × 0.5 utilisation".
+  std::string compute_assumption;
+  Derivations derivations;
+};
+
+/// Throws LayoutError when the given layout cannot run: a tensor degree the model's heads do
+/// not allow (checked first), or evaluate_layout's reasons.
+PlaceReport place_report(const Catalog& catalog, const PlaceRequest& request);
+
+/// The "icx.place/1" document: cluster, model, layout, memory, strategies, verdict.
+void to_json(Json& json, const PlaceReport& report);
+
+} // namespace icx
