@@ -16,26 +16,6 @@
 
 namespace icx {
 
-std::string_view to_string(Tier tier) {
-  switch (tier) {
-  case Tier::scale_up:
-    return "scale-up";
-  case Tier::host:
-    return "host";
-  case Tier::scale_out:
-    return "scale-out";
-  }
-  return "unknown";
-}
-
-std::string_view to_string(Convention convention) {
-  return convention == Convention::both_directions_summed ? "both-directions-summed" : "each-way";
-}
-
-std::string_view to_string(StorageScope scope) {
-  return scope == StorageScope::shared ? "shared" : "per-node";
-}
-
 namespace {
 
 /// Same id replaces the existing entry in place; a new id is appended.
@@ -142,9 +122,10 @@ void Catalog::check_references() const {
       throw CatalogError(fmt::format("{}: gpu '{}': scale_up_link '{}' is not a known link id",
                                      gpu.origin, gpu.id, gpu.scale_up_link));
     }
-    if (const auto problem = domain_size_problem(link(gpu.scale_up_link), gpu.scale_up_domain)) {
+    if (const Check check = check_domain_size(link(gpu.scale_up_link), gpu.scale_up_domain);
+        !check) {
       throw CatalogError(fmt::format("{}: gpu '{}': scale_up_domain {}: {}", gpu.origin, gpu.id,
-                                     gpu.scale_up_domain, *problem));
+                                     gpu.scale_up_domain, check.reason()));
     }
     for (const auto& [dtype, peak] : gpu.dense_peak) {
       if (!known_dtype(dtype)) {
@@ -173,15 +154,16 @@ void Catalog::check_references() const {
     // The parts of a system must agree: its GPU has its scale-up link, the link joins its
     // domain, and separate domains are joined by a scale-out link.
     const Link& up = link(system.scale_up_link);
-    std::optional<std::string> problem =
-        group_link_problem(&gpu(system.gpu), system.scale_up_domain, up);
-    if (!problem && link(system.scale_out_link).tier != Tier::scale_out) {
-      problem = fmt::format("scale_out_link '{}' is a {} link; nodes are joined by a scale-out "
-                            "link",
-                            system.scale_out_link, to_string(link(system.scale_out_link).tier));
+    Check check = check_group_link(&gpu(system.gpu), system.scale_up_domain, up);
+    if (check && link(system.scale_out_link).tier != Tier::scale_out) {
+      check = unexpected(fmt::format("scale_out_link '{}' is a {} link; nodes are joined by a "
+                                     "scale-out link",
+                                     system.scale_out_link,
+                                     to_string(link(system.scale_out_link).tier)));
     }
-    if (problem) {
-      throw CatalogError(fmt::format("{}: system '{}': {}", system.origin, system.id, *problem));
+    if (!check) {
+      throw CatalogError(
+          fmt::format("{}: system '{}': {}", system.origin, system.id, check.reason()));
     }
   }
 }

@@ -10,6 +10,7 @@
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
+#include "icx/catalog_json.hpp"
 #include "icx/error.hpp"
 #include "icx/limits.hpp"
 #include "icx/lookup.hpp"
@@ -87,12 +88,9 @@ Link read_link(ObjectReader& reader, const std::string& origin) {
   Link link;
   read_entry(reader, link, origin);
   link.connects = reader.text("connects");
-  link.tier = reader.choice<Tier>(
-      "tier", {{"scale-up", Tier::scale_up}, {"host", Tier::host}, {"scale-out", Tier::scale_out}});
+  link.tier = reader.choice<Tier>("tier");
   const Range<double> headline = reader.positive_range("headline_GBps", limits::bandwidth_GBps);
-  link.headline_convention = reader.choice<Convention>(
-      "headline_convention", {{"both-directions-summed", Convention::both_directions_summed},
-                              {"each-way", Convention::each_way}});
+  link.headline_convention = reader.choice<Convention>("headline_convention");
   const Range<double> per_direction =
       reader.positive_range("per_direction_GBps", limits::bandwidth_GBps);
   const double directions =
@@ -199,17 +197,16 @@ StorageTier read_storage(ObjectReader& reader, const std::string& origin) {
   read_entry(reader, tier, origin);
   tier.read_bandwidth = gigabytes_range(reader.positive_range("read_GBps", limits::bandwidth_GBps));
   if (reader.has("scope")) {
-    tier.scope = reader.choice<StorageScope>(
-        "scope", {{"per-node", StorageScope::per_node}, {"shared", StorageScope::shared}});
+    tier.scope = reader.choice<StorageScope>("scope");
   }
   return tier;
 }
 
-/// Reads the array at `key` (if present) and rejects an id or alias that two of its entries
+/// Reads the section of `T` (if present) and rejects an id or alias that two of its entries
 /// share.
 template <class T, class ReadOne>
-std::vector<T> read_array(const json& document, std::string_view key, const std::string& origin,
-                          ReadOne read_one) {
+std::vector<T> read_array(const json& document, const std::string& origin, ReadOne read_one) {
+  const std::string_view key = catalog_section<T>;
   std::vector<T> entries;
   if (!document.contains(key)) {
     return entries;
@@ -250,20 +247,27 @@ CatalogEntries parse_catalog(std::string_view text, const std::string& origin) {
             "expected an object of catalog sections (\"links\", \"gpus\", …), got " +
                 describe(document));
   }
-  constexpr std::array sections{"links", "gpus", "models", "dtypes", "systems", "storage"};
+  constexpr std::array sections{catalog_section<Link>,   catalog_section<Gpu>,
+                                catalog_section<Model>,  catalog_section<Dtype>,
+                                catalog_section<System>, catalog_section<StorageTier>};
   for (const auto& [key, value] : document.items()) {
-    if (std::ranges::find(sections, key) == sections.end()) {
+    if (key == "schema") {
+      if (!value.is_string() || value.get<std::string>() != catalog_schema) {
+        fail_at(origin, json::json_pointer() / key,
+                fmt::format("unknown schema {}; known: \"{}\"", value.dump(), catalog_schema));
+      }
+    } else if (std::ranges::find(sections, key) == sections.end()) {
       fail_at(origin, json::json_pointer() / key,
               fmt::format("unknown section; known: {}", fmt::join(sections, ", ")));
     }
   }
   CatalogEntries result;
-  result.links = read_array<Link>(document, "links", origin, read_link);
-  result.gpus = read_array<Gpu>(document, "gpus", origin, read_gpu);
-  result.models = read_array<Model>(document, "models", origin, read_model);
-  result.dtypes = read_array<Dtype>(document, "dtypes", origin, read_dtype);
-  result.systems = read_array<System>(document, "systems", origin, read_system);
-  result.storage = read_array<StorageTier>(document, "storage", origin, read_storage);
+  result.links = read_array<Link>(document, origin, read_link);
+  result.gpus = read_array<Gpu>(document, origin, read_gpu);
+  result.models = read_array<Model>(document, origin, read_model);
+  result.dtypes = read_array<Dtype>(document, origin, read_dtype);
+  result.systems = read_array<System>(document, origin, read_system);
+  result.storage = read_array<StorageTier>(document, origin, read_storage);
   return result;
 }
 

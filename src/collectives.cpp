@@ -27,8 +27,8 @@ void check_request(const Link& link, const CollectiveRequest& request) {
     throw InputError(fmt::format("a collective needs from {} to {} GPUs, got {}",
                                  min_collective_gpus, limits::max_domain, request.gpus));
   }
-  if (const auto problem = domain_size_problem(link, request.gpus)) {
-    throw GroupError(*problem);
+  if (const Check check = check_domain_size(link, request.gpus); !check) {
+    throw GroupError(check.reason());
   }
   if (!(request.size.value() > 0) || !std::isfinite(request.size.value())) {
     throw InputError(fmt::format("message size must be a positive number of bytes, got {}",
@@ -82,47 +82,12 @@ void check_expected(const Link& link, const CollectiveRequest& request) {
 
 } // namespace
 
-std::string_view to_string(Collective op) {
-  switch (op) {
-  case Collective::all_reduce:
-    return "all-reduce";
-  case Collective::all_gather:
-    return "all-gather";
-  case Collective::reduce_scatter:
-    return "reduce-scatter";
-  case Collective::all_to_all:
-    return "all-to-all";
-  case Collective::point_to_point:
-    return "point-to-point";
-  }
-  return "unknown";
-}
-
-std::string_view to_string(Algorithm algorithm) {
-  return algorithm == Algorithm::nvls ? "nvls" : "ring";
-}
-
 std::optional<Collective> collective_from_name(std::string_view name) {
-  const std::string wanted = squeeze(name);
-  for (const Collective op : all_collectives) {
-    if (squeeze(to_string(op)) == wanted) {
-      return op;
-    }
-  }
-  if (wanted == "sendrecv" || wanted == "p2p") {
-    return Collective::point_to_point;
-  }
-  return std::nullopt;
+  return parse_enum<Collective>(name, squeeze);
 }
 
 std::optional<Algorithm> algorithm_from_name(std::string_view name) {
-  const std::string wanted = squeeze(name);
-  for (const Algorithm algorithm : all_algorithms) {
-    if (to_string(algorithm) == wanted) {
-      return algorithm;
-    }
-  }
-  return std::nullopt;
+  return parse_enum<Algorithm>(name, squeeze);
 }
 
 double busbw_factor(Collective op, int gpus) {

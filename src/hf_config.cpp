@@ -110,9 +110,9 @@ void read_attention(ObjectReader& reader, Model& model) {
 
 /// The id of a torch dtype name in the shipped dtype catalog.
 std::string read_torch_dtype(ObjectReader& reader, std::string_view key) {
-  return reader.choice<std::string>(
-      key,
-      {{"bfloat16", "bf16"}, {"float16", "fp16"}, {"float32", "fp32"}, {"float8_e4m3fn", "fp8"}});
+  constexpr std::array<EnumName<std::string_view>, 4> torch_dtypes{
+      {{"bf16", "bfloat16"}, {"fp16", "float16"}, {"fp32", "float32"}, {"fp8", "float8_e4m3fn"}}};
+  return std::string(reader.choice(key, torch_dtypes));
 }
 
 /// The weights' element type: quantization_config's method, else dtype (or the older

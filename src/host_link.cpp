@@ -51,22 +51,22 @@ bool usable(const ShardShape& shape, int gpus) {
 
 } // namespace
 
-std::optional<std::string> shard_problem(const ShardShape& shape, int gpus) {
+Check check_shard(const ShardShape& shape, int gpus) {
   if (gpus < 1) {
-    return fmt::format("{} GPUs: at least one GPU is needed", gpus);
+    return unexpected(fmt::format("{} GPUs: at least one GPU is needed", gpus));
   }
   if (usable(shape, gpus)) {
-    return std::nullopt;
+    return {};
   }
   const int widest = tensor_group_sizes(shape, gpus).back();
   const std::vector<int> sizes = allowed_group_sizes(shape.attention);
-  return fmt::format("{} GPUs cannot split {} with {} layers: its widest tensor-parallel group "
-                     "within {} GPUs is {} (whole attention heads; KV heads split or replicated), "
-                     "leaving {} pipeline stages for {} layers; use t × p GPUs with t one of {} "
-                     "and p at most {} (the largest such count up to {} is {})",
-                     gpus, shape.attention.model, shape.layers, gpus, widest, gpus / widest,
-                     shape.layers, fmt::join(sizes, ", "), shape.layers, gpus,
-                     largest_usable_gpus(shape, gpus));
+  return unexpected(fmt::format(
+      "{} GPUs cannot split {} with {} layers: its widest tensor-parallel group within {} GPUs "
+      "is {} (whole attention heads; KV heads split or replicated), leaving {} pipeline stages "
+      "for {} layers; use t × p GPUs with t one of {} and p at most {} (the largest such count "
+      "up to {} is {})",
+      gpus, shape.attention.model, shape.layers, gpus, widest, gpus / widest, shape.layers,
+      fmt::join(sizes, ", "), shape.layers, gpus, largest_usable_gpus(shape, gpus)));
 }
 
 int largest_usable_gpus(const ShardShape& shape, int gpus) {
@@ -89,10 +89,6 @@ Range<BytesPerSecond> one_way_headline(const Link& link) {
   const double directions =
       link.headline_convention == Convention::both_directions_summed ? 2.0 : 1.0;
   return {link.headline_bandwidth.low / directions, link.headline_bandwidth.high / directions};
-}
-
-std::string_view to_string(LoadStageId id) {
-  return id == LoadStageId::storage_to_host ? "storage-to-host" : "host-to-gpu";
 }
 
 ColdStart cold_start(const ColdStartInput& input) {

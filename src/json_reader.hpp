@@ -2,16 +2,18 @@
 // with the file name and the JSON Pointer of the offending value.
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <filesystem>
-#include <initializer_list>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
-#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "icx/enum_names.hpp"
 #include "icx/limits.hpp"
 #include "icx/units.hpp"
 
@@ -44,20 +46,17 @@ public:
   Range<double> positive_range(std::string_view key, const limits::Bounds& bounds);
   /// A required object; returns its pointer for a nested reader.
   const nlohmann::json& object(std::string_view key);
-  /// A string that must be one of `choices`; returns the chosen value.
-  template <class T>
-  T choice(std::string_view key, std::initializer_list<std::pair<std::string_view, T>> choices) {
+  /// A string that `table` names (icx/enum_names.hpp); returns its value.
+  template <class T, std::size_t N>
+  T choice(std::string_view key, const std::array<EnumName<T>, N>& table) {
     const std::string value = text(key);
-    std::string known;
-    for (const auto& [name, result] : choices) {
-      if (value == name) {
-        return result;
-      }
-      known += known.empty() ? "" : ", ";
-      known += name;
+    if (const std::optional<T> parsed = value_named(table, value)) {
+      return *parsed;
     }
-    fail(key, "'" + value + "' is not one of: " + known);
+    fail(key, "'" + value + "' is not one of: " + joined(names_in(table)));
   }
+  /// A string naming a value of `E`.
+  template <NamedEnum E> E choice(std::string_view key) { return choice(key, enum_names(E{})); }
 
   [[nodiscard]] nlohmann::json::json_pointer pointer_to(std::string_view key) const;
   /// Throws CatalogError for `key` (or for the object itself when `key` is empty).

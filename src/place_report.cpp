@@ -194,8 +194,8 @@ PlaceReport place_report(const Catalog& catalog, const PlaceRequest& request) {
   report.workload = workload_of(catalog, request);
   report.recommended = !request.layout.given();
   if (const std::optional<int> tp = request.layout.tp) {
-    if (const auto problem = tensor_group_problem(attention_shape(*request.model), *tp)) {
-      throw LayoutError(fmt::format("tp {}", *tp), *problem);
+    if (const Check check = check_tensor_group(attention_shape(*request.model), *tp); !check) {
+      throw LayoutError(fmt::format("tp {}", *tp), check.reason());
     }
   }
   const Layout layout = report.recommended ? recommend_layout(c, report.workload)

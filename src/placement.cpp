@@ -107,20 +107,19 @@ std::optional<ClusterProblem> cluster_problem(const Cluster& cluster, int catalo
                                               std::string_view domain_from,
                                               std::span<const Link> links) {
   const Gpu& gpu = *cluster.gpu;
-  std::optional<std::string> problem = group_link_problem(&gpu, cluster.domain, *cluster.scale_up);
-  if (problem) {
-    return ClusterProblem{ClusterPart::scale_up, *problem};
+  if (const Check up = check_group_link(&gpu, cluster.domain, *cluster.scale_up); !up) {
+    return ClusterProblem{ClusterPart::scale_up, up.reason()};
   }
   const Link& out = *cluster.scale_out;
-  problem = gpu_link_problem(gpu, out);
-  if (!problem) {
-    problem = scale_out_problem(out, cluster.gpus, catalog_domain, domain_from, links);
+  Check check = check_gpu_link(gpu, out);
+  if (check) {
+    check = check_scale_out(out, cluster.gpus, catalog_domain, domain_from, links);
   }
-  if (!problem && out.tier != Tier::scale_out) {
-    problem = domain_size_problem(out, cluster.gpus);
+  if (check && out.tier != Tier::scale_out) {
+    check = check_domain_size(out, cluster.gpus);
   }
-  if (problem) {
-    return ClusterProblem{ClusterPart::scale_out, *problem};
+  if (!check) {
+    return ClusterProblem{ClusterPart::scale_out, check.reason()};
   }
   return std::nullopt;
 }
@@ -177,8 +176,8 @@ Placement evaluate_layout(const Cluster& cluster, const Workload& workload, cons
     throw InputError(fmt::format("expert parallel (ep {}) needs an MoE model; {} is dense",
                                  layout.ep, model.id));
   }
-  if (const auto problem = tensor_group_problem(attention_shape(model), layout.tp)) {
-    throw GroupError(fmt::format("tp {}: {}", layout.tp, *problem));
+  if (const Check check = check_tensor_group(attention_shape(model), layout.tp); !check) {
+    throw GroupError(fmt::format("tp {}: {}", layout.tp, check.reason()));
   }
   if (layout.pp > model.layers) {
     throw InputError(fmt::format("pp {} exceeds the model's {} layers", layout.pp, model.layers));

@@ -2,20 +2,6 @@
 
 namespace icx {
 
-std::string_view to_string(Strategy strategy) {
-  switch (strategy) {
-  case Strategy::tensor:
-    return "tensor";
-  case Strategy::expert:
-    return "expert";
-  case Strategy::pipeline:
-    return "pipeline";
-  case Strategy::data:
-    return "data";
-  }
-  return "unknown";
-}
-
 Bytes expert_parallel_bytes(const ActivationShape& shape, std::int64_t tokens,
                             int experts_per_token, int group) {
   if (group <= 1) {

@@ -28,18 +28,20 @@ std::string size_hint(const AttentionShape& shape, int from) {
                        : fmt::format("use one of {}", fmt::join(sizes, ", "));
 }
 
-std::optional<std::string> divisibility_problem(const AttentionShape& shape, int size, int from) {
+Check check_divisibility(const AttentionShape& shape, int size, int from) {
   if (!divides_query_heads(shape, size)) {
-    return fmt::format("a tensor-parallel group of {} GPUs does not divide the {} attention "
-                       "heads of {} (attention_heads); {}",
-                       size, shape.attention_heads, shape.model, size_hint(shape, from));
+    return unexpected(
+        fmt::format("a tensor-parallel group of {} GPUs does not divide the {} attention "
+                    "heads of {} (attention_heads); {}",
+                    size, shape.attention_heads, shape.model, size_hint(shape, from)));
   }
   if (!splits_or_replicates_kv_heads(shape, size)) {
-    return fmt::format("a tensor-parallel group of {} GPUs neither divides the {} KV heads of "
-                       "{} (kv_heads) nor replicates them whole; {}",
-                       size, shape.kv_heads, shape.model, size_hint(shape, from));
+    return unexpected(
+        fmt::format("a tensor-parallel group of {} GPUs neither divides the {} KV heads of "
+                    "{} (kv_heads) nor replicates them whole; {}",
+                    size, shape.kv_heads, shape.model, size_hint(shape, from)));
   }
-  return std::nullopt;
+  return {};
 }
 
 } // namespace
@@ -70,19 +72,20 @@ AttentionShape attention_shape(const Model& model) {
   return shape;
 }
 
-std::optional<std::string> tensor_group_problem(const AttentionShape& shape, int size) {
+Check check_tensor_group(const AttentionShape& shape, int size) {
   if (size < 1) {
-    return fmt::format("a group of {} GPUs is empty; at least one GPU is needed", size);
+    return unexpected(fmt::format("a group of {} GPUs is empty; at least one GPU is needed", size));
   }
-  return divisibility_problem(shape, size, 1);
+  return check_divisibility(shape, size, 1);
 }
 
-std::optional<std::string> tensor_allreduce_problem(const AttentionShape& shape, int size) {
+Check check_tensor_allreduce(const AttentionShape& shape, int size) {
   if (size < min_collective_gpus) {
-    return fmt::format("a tensor-parallel group needs at least {} GPUs; {} GPU has no all-reduce",
-                       min_collective_gpus, size);
+    return unexpected(
+        fmt::format("a tensor-parallel group needs at least {} GPUs; {} GPU has no all-reduce",
+                    min_collective_gpus, size));
   }
-  return divisibility_problem(shape, size, min_collective_gpus);
+  return check_divisibility(shape, size, min_collective_gpus);
 }
 
 bool link_is(const Link& link, std::string_view id) {
@@ -92,39 +95,37 @@ bool link_is(const Link& link, std::string_view id) {
                              [&](const std::string& alias) { return fold_case(alias) == folded; });
 }
 
-std::optional<std::string> gpu_link_problem(const Gpu& gpu, const Link& link) {
+Check check_gpu_link(const Gpu& gpu, const Link& link) {
   if (link.tier != Tier::scale_up || link_is(link, gpu.scale_up_link)) {
-    return std::nullopt;
+    return {};
   }
-  return fmt::format("{} has no {} link: its scale-up link is {} (catalog gpu '{}', "
-                     "scale_up_link); use {} or a host or scale-out link",
-                     gpu.id, link.id, gpu.scale_up_link, gpu.id, gpu.scale_up_link);
+  return unexpected(fmt::format("{} has no {} link: its scale-up link is {} (catalog gpu '{}', "
+                                "scale_up_link); use {} or a host or scale-out link",
+                                gpu.id, link.id, gpu.scale_up_link, gpu.id, gpu.scale_up_link));
 }
 
-std::optional<std::string> domain_size_problem(const Link& link, int gpus) {
+Check check_domain_size(const Link& link, int gpus) {
   if (!link.max_domain_gpus || gpus <= *link.max_domain_gpus) {
-    return std::nullopt;
+    return {};
   }
-  return fmt::format("{} connects at most {} GPUs in one domain (catalog link '{}', "
-                     "max_domain_gpus)",
-                     link.id, *link.max_domain_gpus, link.id);
+  return unexpected(fmt::format("{} connects at most {} GPUs in one domain (catalog link '{}', "
+                                "max_domain_gpus)",
+                                link.id, *link.max_domain_gpus, link.id));
 }
 
-std::optional<std::string> group_link_problem(const Gpu* gpu, std::optional<int> gpus,
-                                              const Link& link) {
+Check check_group_link(const Gpu* gpu, std::optional<int> gpus, const Link& link) {
   if (gpu != nullptr) {
-    if (auto problem = gpu_link_problem(*gpu, link)) {
-      return problem;
+    if (Check check = check_gpu_link(*gpu, link); !check) {
+      return check;
     }
   }
-  return gpus ? domain_size_problem(link, *gpus) : std::nullopt;
+  return gpus ? check_domain_size(link, *gpus) : Check();
 }
 
-std::optional<std::string> scale_out_problem(const Link& link, int gpus, int domain,
-                                             std::string_view domain_from,
-                                             std::span<const Link> links) {
+Check check_scale_out(const Link& link, int gpus, int domain, std::string_view domain_from,
+                      std::span<const Link> links) {
   if (link.tier == Tier::scale_out || gpus <= domain) {
-    return std::nullopt;
+    return {};
   }
   std::vector<std::string> scale_out;
   for (const Link& candidate : links) {
@@ -132,11 +133,11 @@ std::optional<std::string> scale_out_problem(const Link& link, int gpus, int dom
       scale_out.push_back(candidate.id);
     }
   }
-  return fmt::format("{} is a {} link: it joins nodes only inside one scale-up domain, and {} "
-                     "GPUs exceed the {}-GPU domain ({}, scale_up_domain); between domains use "
-                     "a scale-out link: {}",
-                     link.id, to_string(link.tier), gpus, domain, domain_from,
-                     fmt::join(scale_out, ", "));
+  return unexpected(fmt::format(
+      "{} is a {} link: it joins nodes only inside one scale-up domain, and {} "
+      "GPUs exceed the {}-GPU domain ({}, scale_up_domain); between domains use "
+      "a scale-out link: {}",
+      link.id, to_string(link.tier), gpus, domain, domain_from, fmt::join(scale_out, ", ")));
 }
 
 } // namespace icx

@@ -14,10 +14,6 @@
 
 namespace icx {
 
-std::string_view to_string(Phase phase) {
-  return phase == Phase::prefill ? "prefill" : "decode";
-}
-
 std::string_view pass_name(Phase phase) {
   return phase == Phase::prefill ? "prefill pass" : "decode step";
 }
@@ -41,8 +37,8 @@ WireChoice wires_for_group(const Gpu* gpu, std::optional<int> gpus,
                            std::span<const Link* const> links) {
   WireChoice choice;
   for (const Link* link : links) {
-    if (const auto problem = group_link_problem(gpu, gpus, *link)) {
-      choice.skipped.push_back({link, *problem});
+    if (const Check check = check_group_link(gpu, gpus, *link); !check) {
+      choice.skipped.push_back({link, check.reason()});
     } else {
       choice.usable.push_back(link);
     }
@@ -221,15 +217,15 @@ TpWire group_on(const Catalog& catalog, const TpRequest& request, const WireTime
     wire.gpu = &gpu_for_link(catalog, *time.link, wire.gpu_native);
   }
   wire.gpus = request.gpus.value_or(wire.gpu->scale_up_domain);
-  std::optional<std::string> problem = tensor_allreduce_problem(request.attention, wire.gpus);
-  if (!problem) {
-    problem = group_link_problem(request.gpu, wire.gpus, *time.link);
+  Check check = check_tensor_allreduce(request.attention, wire.gpus);
+  if (check) {
+    check = check_group_link(request.gpu, wire.gpus, *time.link);
   }
-  if (problem) {
-    throw GroupError(request.gpus ? *problem
+  if (!check) {
+    throw GroupError(request.gpus ? check.reason()
                                   : fmt::format("{} (the group is the {}-GPU scale-up domain of "
                                                 "catalog gpu '{}', scale_up_domain)",
-                                                *problem, wire.gpus, wire.gpu->id));
+                                                check.reason(), wire.gpus, wire.gpu->id));
   }
   return wire;
 }
@@ -241,10 +237,12 @@ void judge_wire(const Catalog& catalog, const TpReport& report, const WireTime& 
   const CollectiveRequest one{Collective::all_reduce, Algorithm::ring, wire.gpus, report.message};
   const CommTime comm = comm_time(*time.link, report.traffic.per_pass, one,
                                   report.traffic.allreduces_per_layer * request.shape.layers);
-  wire.expected = comm.expected;
   if (const auto why = expected_unavailable_reason(*time.link, one.algorithm)) {
-    wire.expected_unavailable = *why;
+    wire.expected = unexpected(*why);
   } else {
+    if (comm.expected) {
+      wire.expected = *comm.expected;
+    }
     wire.crossover = crossover_size(*time.link, one);
   }
   if (request.active_params > 0 && request.dtype != nullptr) {
@@ -340,7 +338,7 @@ Json wire_json(const TpWire& w, Phase phase) {
   }
   j["expected_seconds"] = w.expected ? json_number(w.expected->value()) : Json();
   if (!w.expected) {
-    j["expected_unavailable"] = w.expected_unavailable;
+    j["expected_unavailable"] = w.expected.reason();
   }
   j["crossover_bytes"] = w.crossover ? json_number(w.crossover->value()) : Json();
   j["compute"] = compute_json(w);

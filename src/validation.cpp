@@ -236,9 +236,9 @@ AccuracyReport check_accuracy(const Catalog& catalog,
     check.bound = accuracy_bound(m.size);
     const CollectiveRequest request{m.op, m.algorithm, m.gpus, m.size};
     if (const auto reason = algorithm_unsupported_reason(link, m.op, m.algorithm)) {
-      check.unavailable = *reason;
+      check.predicted = unexpected(*reason);
     } else if (const auto missing = expected_unavailable_reason(link, m.algorithm)) {
-      check.unavailable = *missing;
+      check.predicted = unexpected(*missing);
     } else {
       check.predicted = expected_collective(link, request);
       check.error = check.bound.metric == Metric::busbw ? check.predicted->busbw / m.busbw - 1.0

@@ -4,18 +4,6 @@
 
 namespace icx {
 
-std::string_view to_string(Level level) {
-  switch (level) {
-  case Level::ok:
-    return "ok";
-  case Level::marginal:
-    return "marginal";
-  case Level::avoid:
-    return "avoid";
-  }
-  return "unknown";
-}
-
 Level level_for_ratio(double ratio) {
   if (ratio <= ok_ratio) {
     return Level::ok;

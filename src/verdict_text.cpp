@@ -1,5 +1,7 @@
 #include "icx/verdict_text.hpp"
 
+#include <array>
+
 #include <fmt/format.h>
 
 #include "icx/units_format.hpp"
@@ -7,31 +9,21 @@
 namespace icx {
 
 std::string_view traffic_kind(Strategy strategy) {
-  switch (strategy) {
-  case Strategy::tensor:
-    return "all-reduce";
-  case Strategy::expert:
-    return "all-to-all";
-  case Strategy::pipeline:
-    return "activation transfer";
-  case Strategy::data:
-    return "traffic";
-  }
-  return "traffic";
+  constexpr std::array<EnumName<Strategy>, 4> kinds{{{Strategy::tensor, "all-reduce"},
+                                                     {Strategy::expert, "all-to-all"},
+                                                     {Strategy::pipeline, "activation transfer"},
+                                                     {Strategy::data, "traffic"}}};
+  return name_in(kinds, strategy);
 }
 
 namespace {
 
 std::string_view consequence(Level level) {
-  switch (level) {
-  case Level::ok:
-    return "hidden by overlap";
-  case Level::marginal:
-    return "hard to hide behind compute";
-  case Level::avoid:
-    return "the wire eats the win";
-  }
-  return "";
+  constexpr std::array<EnumName<Level>, 3> consequences{
+      {{Level::ok, "hidden by overlap"},
+       {Level::marginal, "hard to hide behind compute"},
+       {Level::avoid, "the wire eats the win"}}};
+  return name_in(consequences, level);
 }
 
 } // namespace

@@ -3,6 +3,7 @@
 // new id adds).
 #pragma once
 
+#include <array>
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -11,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "icx/enum_names.hpp"
 #include "icx/units.hpp"
 
 namespace icx {
@@ -19,11 +21,17 @@ namespace icx {
 /// between nodes.
 enum class Tier { scale_up, host, scale_out };
 
+constexpr std::array<EnumName<Tier>, 3> enum_names(Tier /*unused*/) {
+  return {{{Tier::scale_up, "scale-up"}, {Tier::host, "host"}, {Tier::scale_out, "scale-out"}}};
+}
+
 /// How a vendor's bandwidth figure counts directions.
 enum class Convention { both_directions_summed, each_way };
 
-std::string_view to_string(Tier tier);
-std::string_view to_string(Convention convention);
+constexpr std::array<EnumName<Convention>, 2> enum_names(Convention /*unused*/) {
+  return {{{Convention::both_directions_summed, "both-directions-summed"},
+           {Convention::each_way, "each-way"}}};
+}
 
 /// What every catalog entry has: an id, a display name, aliases and a source.
 struct Entry {
@@ -33,6 +41,7 @@ struct Entry {
   std::string source;
   /// The file the entry was read from ("<shipped>/links.json" for the embedded catalog).
   std::string origin;
+  bool operator==(const Entry&) const = default;
 };
 
 /// In-network reduction (NVLink SHARP, "NVLS"): the switch adds the GPUs' buffers, so each GPU
@@ -42,6 +51,7 @@ struct InNetworkReduction {
   double efficiency = 0;
   /// Fixed time of one operation, independent of the GPU count.
   Seconds latency;
+  bool operator==(const InNetworkReduction&) const = default;
 };
 
 /// Parameters of the expected (measured-NCCL) cost model of a link, fitted per link
@@ -59,6 +69,7 @@ struct ExpectedModel {
   /// Present where the link's switches reduce in the network.
   std::optional<InNetworkReduction> in_network_reduction;
   std::string source;
+  bool operator==(const ExpectedModel&) const = default;
 };
 
 struct Link : Entry {
@@ -79,6 +90,7 @@ struct Link : Entry {
   std::optional<int> max_domain_gpus;
   /// Absent where no published measurement fixes the expected model's parameters.
   std::optional<ExpectedModel> expected;
+  bool operator==(const Link&) const = default;
 };
 
 struct Gpu : Entry {
@@ -95,6 +107,7 @@ struct Gpu : Entry {
   double achievable_mfu = 0;
   /// The GPU assumed when nothing names one and no GPU uses the wire as its scale-up link.
   bool reference = false;
+  bool operator==(const Gpu&) const = default;
 };
 
 struct Model : Entry {
@@ -135,12 +148,15 @@ struct Model : Entry {
     int qk_rope_head_dim = 0;
     int qk_nope_head_dim = 0;
     int v_head_dim = 0;
+    bool operator==(const LatentAttention&) const = default;
   };
   std::optional<LatentAttention> latent_attention;
+  bool operator==(const Model&) const = default;
 };
 
 struct Dtype : Entry {
   double bytes_per_element = 0;
+  bool operator==(const Dtype&) const = default;
 };
 
 /// A named cluster building block: a node (or rack) of GPUs and the wires inside and
@@ -153,6 +169,7 @@ struct System : Entry {
   /// GPUs sharing one scale-up (NVLink) domain.
   int scale_up_domain = 0;
   std::string scale_out_link;
+  bool operator==(const System&) const = default;
 };
 
 /// Who shares a storage tier's read bandwidth.
@@ -163,12 +180,15 @@ enum class StorageScope {
   shared
 };
 
-std::string_view to_string(StorageScope scope);
+constexpr std::array<EnumName<StorageScope>, 2> enum_names(StorageScope /*unused*/) {
+  return {{{StorageScope::per_node, "per-node"}, {StorageScope::shared, "shared"}}};
+}
 
 /// Where weights are read from at cold start.
 struct StorageTier : Entry {
   Range<BytesPerSecond> read_bandwidth;
   StorageScope scope = StorageScope::per_node;
+  bool operator==(const StorageTier&) const = default;
 };
 
 /// Every entry of a catalog, section by section, in document order.

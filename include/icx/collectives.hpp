@@ -38,6 +38,7 @@
 #include <string_view>
 
 #include "icx/catalog.hpp"
+#include "icx/enum_names.hpp"
 #include "icx/units.hpp"
 
 namespace icx {
@@ -47,10 +48,20 @@ enum class Collective { all_reduce, all_gather, reduce_scatter, all_to_all, poin
 /// ring: NCCL's ring algorithm; nvls: in-network reduction on NVSwitch (NVLink SHARP).
 enum class Algorithm { ring, nvls };
 
-/// "all-reduce", "all-gather", "reduce-scatter", "all-to-all", "point-to-point".
-std::string_view to_string(Collective op);
-/// "ring", "nvls".
-std::string_view to_string(Algorithm algorithm);
+/// nccl-tests calls point-to-point "sendrecv".
+constexpr std::array<EnumName<Collective>, 7> enum_names(Collective /*unused*/) {
+  return {{{Collective::all_reduce, "all-reduce"},
+           {Collective::all_gather, "all-gather"},
+           {Collective::reduce_scatter, "reduce-scatter"},
+           {Collective::all_to_all, "all-to-all"},
+           {Collective::point_to_point, "point-to-point"},
+           {Collective::point_to_point, "sendrecv"},
+           {Collective::point_to_point, "p2p"}}};
+}
+
+constexpr std::array<EnumName<Algorithm>, 2> enum_names(Algorithm /*unused*/) {
+  return {{{Algorithm::ring, "ring"}, {Algorithm::nvls, "nvls"}}};
+}
 
 inline constexpr std::array all_collectives{Collective::all_reduce, Collective::all_gather,
                                             Collective::reduce_scatter, Collective::all_to_all,
@@ -91,7 +102,7 @@ std::int64_t ring_steps(Collective op, int gpus);
 
 /// Headline model: 2·S (all-reduce) or S bytes at the headline bandwidth (the fast end of a
 /// range). Throws InputError for fewer than two GPUs, more than the link's domain holds
-/// (domain_size_problem), or a size that is not positive.
+/// (check_domain_size), or a size that is not positive.
 CollectiveCost headline_collective(const Link& link, const CollectiveRequest& request);
 
 /// Why `algorithm` cannot run `op` on `link` at all, whatever parameters a catalog gives it

@@ -3,6 +3,7 @@
 // host memory.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -11,6 +12,8 @@
 #include <vector>
 
 #include "icx/catalog.hpp"
+#include "icx/enum_names.hpp"
+#include "icx/expected.hpp"
 #include "icx/topology.hpp"
 #include "icx/units.hpp"
 
@@ -26,12 +29,12 @@ struct ShardShape {
   AttentionShape attention;
 };
 
-/// Why `gpus` GPUs cannot each hold a share of the weights, or nothing when they can. The
-/// GPUs must form t × p: a tensor-parallel group of t GPUs that tensor_group_problem
-/// accepts, and p pipeline stages of at least one layer each (p <= layers).
-std::optional<std::string> shard_problem(const ShardShape& shape, int gpus);
+/// Whether `gpus` GPUs can each hold a share of the weights, and if not why. The GPUs must
+/// form t × p: a tensor-parallel group of t GPUs that check_tensor_group passes, and p
+/// pipeline stages of at least one layer each (p <= layers).
+Check check_shard(const ShardShape& shape, int gpus);
 
-/// The largest GPU count not above `gpus` that shard_problem accepts.
+/// The largest GPU count not above `gpus` that check_shard passes.
 int largest_usable_gpus(const ShardShape& shape, int gpus);
 
 /// A link's headline bandwidth in one direction: the headline figure over the number of
@@ -40,8 +43,10 @@ Range<BytesPerSecond> one_way_headline(const Link& link);
 
 enum class LoadStageId { storage_to_host, host_to_gpu };
 
-/// "storage-to-host" or "host-to-gpu".
-std::string_view to_string(LoadStageId id);
+constexpr std::array<EnumName<LoadStageId>, 2> enum_names(LoadStageId /*unused*/) {
+  return {{{LoadStageId::storage_to_host, "storage-to-host"},
+           {LoadStageId::host_to_gpu, "host-to-gpu"}}};
+}
 
 /// One hop of the load path, timed at its narrowest point.
 struct LoadStage {

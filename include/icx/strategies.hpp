@@ -2,10 +2,12 @@
 // each may live on.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string_view>
 
 #include "icx/catalog.hpp"
+#include "icx/enum_names.hpp"
 #include "icx/tensor_parallel.hpp"
 #include "icx/units.hpp"
 
@@ -13,11 +15,16 @@ namespace icx {
 
 enum class Strategy { tensor, expert, pipeline, data };
 
+constexpr std::array<EnumName<Strategy>, 4> enum_names(Strategy /*unused*/) {
+  return {{{Strategy::tensor, "tensor"},
+           {Strategy::expert, "expert"},
+           {Strategy::pipeline, "pipeline"},
+           {Strategy::data, "data"}}};
+}
+
 /// An all-to-all dispatch sends each token's activation to its experts; the combine brings
 /// the expert outputs back: two all-to-alls per MoE layer.
 constexpr int all_to_alls_per_moe_layer = 2;
-
-std::string_view to_string(Strategy strategy);
 
 /// Expert-parallel traffic per GPU for one forward pass: per MoE layer an all-to-all
 /// dispatch and an all-to-all combine, each moving the tokens' activations to their

@@ -1,7 +1,7 @@
 // Which GPU groups can exist: the tensor-parallel group sizes a model allows, the links a
-// GPU has, and how many GPUs one domain of a link joins. Each rule answers why a group is
-// impossible (one sentence naming the catalog field that says so), or nothing when it is
-// possible; commands turn the answer into an error naming their flag.
+// GPU has, and how many GPUs one domain of a link joins. Each check passes, or fails with why
+// a group is impossible (one sentence naming the catalog field that says so); commands turn
+// the reason into an error naming their flag.
 #pragma once
 
 #include <optional>
@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "icx/catalog.hpp"
+#include "icx/expected.hpp"
 
 namespace icx {
 
@@ -30,47 +31,45 @@ struct AttentionShape {
 AttentionShape attention_shape(const Model& model);
 
 /// Whether a tensor-parallel group of `size` GPUs can split the model's attention: the rule
-/// tensor_group_problem explains.
+/// check_tensor_group explains.
 bool tensor_group_allowed(const AttentionShape& shape, int size);
 
 /// Every group size from `from` up to the attention heads that tensor_group_allowed accepts,
 /// ascending (empty when the heads are unknown).
 std::vector<int> allowed_group_sizes(const AttentionShape& shape, int from = 1);
 
-/// Why a tensor-parallel group of `size` GPUs cannot split the model's attention, or nothing
-/// (a group of 1 is no split and always possible). Each GPU holds whole query heads, so
+/// Whether a tensor-parallel group of `size` GPUs can split the model's attention, and if not
+/// why (a group of 1 is no split and always possible). Each GPU holds whole query heads, so
 /// `size` divides the attention heads; KV heads are split (`size` divides them) or, past
 /// their count, replicated (their count divides `size`), as vLLM, SGLang and TensorRT-LLM
 /// do.
-std::optional<std::string> tensor_group_problem(const AttentionShape& shape, int size);
+Check check_tensor_group(const AttentionShape& shape, int size);
 
-/// As tensor_group_problem, for a group whose all-reduce is being costed: that needs at
+/// As check_tensor_group, for a group whose all-reduce is being costed: that needs at
 /// least two GPUs.
-std::optional<std::string> tensor_allreduce_problem(const AttentionShape& shape, int size);
+Check check_tensor_allreduce(const AttentionShape& shape, int size);
 
 /// Whether `link` is `id` (its id or an alias, case-insensitively).
 bool link_is(const Link& link, std::string_view id);
 
-/// Why `gpu` cannot use `link` between its GPUs, or nothing: a scale-up link other than the
+/// Whether `gpu` can use `link` between its GPUs; it cannot use a scale-up link other than the
 /// GPU's own (catalog scale_up_link). Host and scale-out links suit any GPU.
-std::optional<std::string> gpu_link_problem(const Gpu& gpu, const Link& link);
+Check check_gpu_link(const Gpu& gpu, const Link& link);
 
-/// Why `gpus` GPUs cannot form one domain of `link`, or nothing: more than the link's
+/// Whether `gpus` GPUs can form one domain of `link`: not more than the link's
 /// max_domain_gpus.
-std::optional<std::string> domain_size_problem(const Link& link, int gpus);
+Check check_domain_size(const Link& link, int gpus);
 
-/// Why a group cannot communicate over `link`: `gpu` (when given) lacks the link
-/// (gpu_link_problem), or `gpus` (when given) exceed its domain (domain_size_problem).
-std::optional<std::string> group_link_problem(const Gpu* gpu, std::optional<int> gpus,
-                                              const Link& link);
+/// Whether a group can communicate over `link`: fails when `gpu` (when given) lacks the link
+/// (check_gpu_link), or `gpus` (when given) exceed its domain (check_domain_size).
+Check check_group_link(const Gpu* gpu, std::optional<int> gpus, const Link& link);
 
-/// Why `link` cannot join the nodes of a cluster of `gpus` GPUs whose scale-up domains hold
-/// `domain` GPUs (`domain_from` names the catalog entry that says so), or nothing. Separate
+/// Whether `link` can join the nodes of a cluster of `gpus` GPUs whose scale-up domains hold
+/// `domain` GPUs (`domain_from` names the catalog entry that says so). Separate
 /// domains are joined only by a scale-out link; a scale-up or host link may join nodes only
 /// when every GPU lies in one domain (GB200 NVL72: 18 trays, each its own OS node, in one
 /// 72-GPU NVLink domain). `links` gives the scale-out links to suggest.
-std::optional<std::string> scale_out_problem(const Link& link, int gpus, int domain,
-                                             std::string_view domain_from,
-                                             std::span<const Link> links);
+Check check_scale_out(const Link& link, int gpus, int domain, std::string_view domain_from,
+                      std::span<const Link> links);
 
 } // namespace icx

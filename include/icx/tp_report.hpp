@@ -3,6 +3,7 @@
 // the legends that say how each column was computed, and the --explain derivations.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -13,6 +14,8 @@
 #include "icx/catalog.hpp"
 #include "icx/compute.hpp"
 #include "icx/derivation.hpp"
+#include "icx/enum_names.hpp"
+#include "icx/expected.hpp"
 #include "icx/json_values.hpp"
 #include "icx/tensor_parallel.hpp"
 #include "icx/topology.hpp"
@@ -23,7 +26,9 @@ namespace icx {
 /// prefill: one forward pass over B tokens; decode: one step, B sequences of one token each.
 enum class Phase { prefill, decode };
 
-std::string_view to_string(Phase phase);
+constexpr std::array<EnumName<Phase>, 2> enum_names(Phase /*unused*/) {
+  return {{{Phase::prefill, "prefill"}, {Phase::decode, "decode"}}};
+}
 
 /// What one pass of a phase is called: "prefill pass", "decode step".
 std::string_view pass_name(Phase phase);
@@ -59,10 +64,9 @@ struct TpWire {
   const Link* link = nullptr;
   /// Headline time of the pass's traffic (fast and slow end of a bandwidth range).
   Range<Seconds> headline;
-  /// Expected-model time of the pass's all-reduces; absent with the reason when the link
-  /// has no expected-model parameters.
-  std::optional<Seconds> expected;
-  std::string expected_unavailable;
+  /// Expected-model time of the pass's all-reduces, or why the link has none (no
+  /// expected-model parameters).
+  Expected<Seconds> expected = unexpected("the expected model was not computed");
   /// The all-reduce size at which the expected model's latency and bandwidth terms match.
   std::optional<Bytes> crossover;
   const Gpu* gpu = nullptr;
@@ -131,7 +135,7 @@ struct TpReport {
 };
 
 /// Throws GroupError when a wire's group cannot exist: fewer than two GPUs or a size the
-/// model's heads do not allow (tensor_allreduce_problem), more GPUs than the link's domain
+/// model's heads do not allow (check_tensor_allreduce), more GPUs than the link's domain
 /// holds, or a given GPU on a scale-up link it does not have (icx/topology.hpp).
 TpReport tensor_parallel_report(const Catalog& catalog, const TpRequest& request,
                                 std::span<const Link* const> links);

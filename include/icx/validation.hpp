@@ -3,6 +3,7 @@
 // is held to.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <map>
 #include <optional>
@@ -12,6 +13,8 @@
 
 #include "icx/catalog.hpp"
 #include "icx/collectives.hpp"
+#include "icx/enum_names.hpp"
+#include "icx/expected.hpp"
 #include "icx/units.hpp"
 
 namespace icx {
@@ -44,6 +47,10 @@ std::vector<MeasuredCollective> parse_measurements_csv(std::string_view text,
 
 enum class Metric { busbw, time };
 
+constexpr std::array<EnumName<Metric>, 2> enum_names(Metric /*unused*/) {
+  return {{{Metric::busbw, "busbw"}, {Metric::time, "time"}}};
+}
+
 /// The accuracy target for a message size: busbw within ±10 % from 1 GiB, ±25 % from
 /// 128 MiB, and time within ±50 % below (where run-to-run and version-to-version spread of
 /// published small-message times is itself of that order).
@@ -55,9 +62,8 @@ AccuracyBound accuracy_bound(Bytes size);
 
 struct AccuracyCheck {
   MeasuredCollective measured;
-  /// Absent where the expected model does not cover the row (`unavailable` says why).
-  std::optional<CollectiveCost> predicted;
-  std::string unavailable;
+  /// The expected model's prediction, or why it does not cover the row.
+  Expected<CollectiveCost> predicted = unexpected("not predicted");
   AccuracyBound bound;
   /// predicted / measured - 1 of the bound's metric.
   double error = 0;

@@ -2,9 +2,11 @@
 // communication time compares with the compute it should hide behind?
 #pragma once
 
+#include <array>
 #include <string_view>
 
 #include "icx/catalog.hpp"
+#include "icx/enum_names.hpp"
 #include "icx/strategies.hpp"
 #include "icx/units.hpp"
 
@@ -12,7 +14,9 @@ namespace icx {
 
 enum class Level { ok, marginal, avoid };
 
-std::string_view to_string(Level level);
+constexpr std::array<EnumName<Level>, 3> enum_names(Level /*unused*/) {
+  return {{{Level::ok, "ok"}, {Level::marginal, "marginal"}, {Level::avoid, "avoid"}}};
+}
 
 /// Communication at most this fraction of compute is hidden by overlap: `ok`.
 constexpr double ok_ratio = 0.25;

@@ -1,4 +1,5 @@
-// icx links | gpus | models | dtypes: the catalog, with the source of every figure.
+// icx links | gpus | models | systems | dtypes | storage: the catalog, with the source of every
+// figure.
 #include <algorithm>
 #include <functional>
 #include <memory>
@@ -8,6 +9,7 @@
 
 #include "commands.hpp"
 #include "common.hpp"
+#include "icx/catalog_json.hpp"
 #include "json_output.hpp"
 #include "output.hpp"
 #include "table.hpp"
@@ -18,28 +20,25 @@ namespace icx::cli {
 
 namespace {
 
-/// One listing subcommand: a table (with a sources section) or a JSON array of entries.
+/// One listing subcommand: a table (with a sources section), or as JSON a catalog document
+/// holding the section (a valid --catalog overlay).
 template <class T> struct Listing {
   std::string name;
   std::string description;
-  std::string schema;
   std::function<std::span<const T>(const Catalog&)> entries;
   std::vector<Column> columns;
   std::function<std::vector<std::string>(const T&)> row;
-  std::function<void(Json&, const T&)> fields;
 };
 
 template <class T> int run_listing(const Listing<T>& listing, const CommonOptions& options) {
   const Catalog catalog = load_catalog(options);
-  Json doc = json_document(listing.schema);
+  Json doc = json_document(catalog_schema);
   Json items = Json::array();
   for (const T& entry : listing.entries(catalog)) {
-    Json item = json_entry(entry);
-    listing.fields(item, entry);
-    items.push_back(std::move(item));
+    items.push_back(entry);
   }
-  doc[listing.name] = std::move(items);
-  emit(style_of(options), std::move(doc), listing.name, {}, [&] {
+  doc[std::string(catalog_section<T>)] = std::move(items);
+  emit(style_of(options), std::move(doc), catalog_section<T>, {}, [&] {
     std::vector<Column> columns{{"id", Align::left}, {"name", Align::left}};
     columns.insert(columns.end(), listing.columns.begin(), listing.columns.end());
     TextTable table(columns);
@@ -75,7 +74,6 @@ Command setup_links(CLI::App& app) {
       app,
       {"links",
        "List the links (wires) in the catalog, with bandwidth, latency and source",
-       "icx.links/1",
        [](const Catalog& c) { return c.links(); },
        {{"tier", Align::left},
         {"headline per GPU", Align::right},
@@ -101,31 +99,6 @@ Command setup_links(CLI::App& app) {
                  l.max_domain_gpus ? std::to_string(*l.max_domain_gpus) : "-",
                  expected,
                  l.measured_host_to_device ? format_rate(*l.measured_host_to_device) : "-"};
-       },
-       [](Json& j, const Link& l) {
-         j["connects"] = l.connects;
-         j["tier"] = to_string(l.tier);
-         j["headline_bandwidth_bytes_per_s"] = json_range(l.headline_bandwidth);
-         j["headline_convention"] = to_string(l.headline_convention);
-         j["per_direction_bandwidth_bytes_per_s"] = json_range(l.per_direction_bandwidth);
-         j["latency_seconds"] = json_range(l.latency);
-         j["max_domain_gpus"] = l.max_domain_gpus ? Json(*l.max_domain_gpus) : Json();
-         Json expected;
-         if (l.expected) {
-           expected["efficiency"] = json_number(l.expected->efficiency);
-           expected["step_latency_seconds"] = json_number(l.expected->step_latency.value());
-           expected["ramp_seconds"] = json_number(l.expected->ramp.value());
-           expected["small_message_slowdown"] = json_number(l.expected->small_message_slowdown);
-           if (const auto& nvls = l.expected->in_network_reduction) {
-             expected["in_network_reduction"] = {
-                 {"efficiency", json_number(nvls->efficiency)},
-                 {"latency_seconds", json_number(nvls->latency.value())}};
-           }
-           expected["source"] = l.expected->source;
-         }
-         j["expected"] = std::move(expected);
-         j["host_to_device_bytes_per_s"] =
-             l.measured_host_to_device ? json_number(l.measured_host_to_device->value()) : Json();
        }},
       "icx links --json");
 }
@@ -135,7 +108,6 @@ Command setup_gpus(CLI::App& app) {
       app,
       {"gpus",
        "List the GPUs in the catalog: HBM, dense peak compute, scale-up link and domain",
-       "icx.gpus/1",
        [](const Catalog& c) { return c.gpus(); },
        {{"HBM", Align::right},
         {"HBM bandwidth", Align::right},
@@ -149,18 +121,6 @@ Command setup_gpus(CLI::App& app) {
          return {format_bytes(g.hbm_capacity), format_rate(g.hbm_bandwidth),
                  fmt::format("{}", fmt::join(peaks, ", ")),
                  fmt::format("{} × {}", g.scale_up_domain, g.scale_up_link)};
-       },
-       [](Json& j, const Gpu& g) {
-         j["hbm_bytes"] = json_number(g.hbm_capacity.value());
-         j["hbm_bandwidth_bytes_per_s"] = json_number(g.hbm_bandwidth.value());
-         Json peaks = Json::object();
-         for (const auto& [dtype, peak] : g.dense_peak) {
-           peaks[dtype] = json_number(peak.value());
-         }
-         j["dense_peak_flop_per_s"] = std::move(peaks);
-         j["scale_up_link"] = g.scale_up_link;
-         j["scale_up_domain"] = g.scale_up_domain;
-         j["achievable_mfu"] = json_number(g.achievable_mfu);
        }},
       "icx gpus");
 }
@@ -170,7 +130,6 @@ Command setup_models(CLI::App& app) {
       app,
       {"models",
        "List the models in the catalog with their architecture figures",
-       "icx.models/1",
        [](const Catalog& c) { return c.models(); },
        {{"hidden", Align::right},
         {"layers", Align::right},
@@ -187,20 +146,6 @@ Command setup_models(CLI::App& app) {
                  m.default_dtype,
                  fmt::format("{}/{}", m.attention_heads, m.kv_heads),
                  m.is_moe() ? fmt::format("{} (top {})", m.experts, m.experts_per_token) : "-"};
-       },
-       [](Json& j, const Model& m) {
-         j["hidden"] = m.hidden;
-         j["layers"] = m.layers;
-         j["total_params"] = json_number(m.total_params);
-         j["active_params"] = json_number(m.active_params);
-         j["default_dtype"] = m.default_dtype;
-         j["attention_heads"] = m.attention_heads;
-         j["kv_heads"] = m.kv_heads;
-         j["head_dim"] = m.head_dim;
-         j["intermediate_size"] = m.intermediate_size;
-         j["vocab_size"] = m.vocab_size;
-         j["experts"] = m.experts;
-         j["experts_per_token"] = m.experts_per_token;
        }},
       "icx models");
 }
@@ -210,7 +155,6 @@ Command setup_systems(CLI::App& app) {
       app,
       {"systems",
        "List the systems (nodes and racks) in the catalog, for 'icx place --system'",
-       "icx.systems/1",
        [](const Catalog& c) { return c.systems(); },
        {{"gpu", Align::left},
         {"GPUs per node", Align::right},
@@ -220,30 +164,20 @@ Command setup_systems(CLI::App& app) {
        [](const System& s) -> std::vector<std::string> {
          return {s.gpu, std::to_string(s.gpus_per_node), s.scale_up_link,
                  std::to_string(s.scale_up_domain), s.scale_out_link};
-       },
-       [](Json& j, const System& s) {
-         j["gpu"] = s.gpu;
-         j["gpus_per_node"] = s.gpus_per_node;
-         j["scale_up_link"] = s.scale_up_link;
-         j["scale_up_domain"] = s.scale_up_domain;
-         j["scale_out_link"] = s.scale_out_link;
        }},
       "icx systems");
 }
 
 Command setup_dtypes(CLI::App& app) {
-  return setup_listing<Dtype>(
-      app,
-      {"dtypes",
-       "List the element types and their size in bytes",
-       "icx.dtypes/1",
-       [](const Catalog& c) { return c.dtypes(); },
-       {{"bytes per element", Align::right}},
-       [](const Dtype& d) -> std::vector<std::string> {
-         return {fmt::format("{}", d.bytes_per_element)};
-       },
-       [](Json& j, const Dtype& d) { j["bytes_per_element"] = json_number(d.bytes_per_element); }},
-      "icx dtypes --json");
+  return setup_listing<Dtype>(app,
+                              {"dtypes",
+                               "List the element types and their size in bytes",
+                               [](const Catalog& c) { return c.dtypes(); },
+                               {{"bytes per element", Align::right}},
+                               [](const Dtype& d) -> std::vector<std::string> {
+                                 return {fmt::format("{}", d.bytes_per_element)};
+                               }},
+                              "icx dtypes --json");
 }
 
 Command setup_storage(CLI::App& app) {
@@ -251,16 +185,11 @@ Command setup_storage(CLI::App& app) {
       app,
       {"storage",
        "List the storage tiers weights are loaded from, with read bandwidth and source",
-       "icx.storage/1",
        [](const Catalog& c) { return c.storage_tiers(); },
        {{"read bandwidth", Align::right}, {"shared by", Align::left}},
        [](const StorageTier& t) -> std::vector<std::string> {
          return {format_range(t.read_bandwidth),
                  t.scope == StorageScope::shared ? "all nodes" : "one node"};
-       },
-       [](Json& j, const StorageTier& t) {
-         j["read_bandwidth_bytes_per_s"] = json_range(t.read_bandwidth);
-         j["scope"] = to_string(t.scope);
        }},
       "icx storage");
 }

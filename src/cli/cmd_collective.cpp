@@ -297,8 +297,8 @@ int run_collective(const CollectiveOptions& options) {
   if (const auto reason = algorithm_unsupported_reason(link, op, algorithm)) {
     throw UsageError(fmt::format("--algo {}: {}; use --algo ring", to_string(algorithm), *reason));
   }
-  if (const auto problem = domain_size_problem(link, options.gpus)) {
-    throw UsageError(fmt::format("--gpus {}: {}", options.gpus, *problem));
+  if (const Check check = check_domain_size(link, options.gpus); !check) {
+    throw UsageError(fmt::format("--gpus {}: {}", options.gpus, check.reason()));
   }
   if (algorithm == Algorithm::nvls) {
     if (!link.expected || !link.expected->in_network_reduction) {

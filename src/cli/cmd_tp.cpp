@@ -31,7 +31,7 @@ struct TpOptions {
   CommonOptions common;
   ModelOptions model;
   ComputeOptions compute;
-  std::string phase = "prefill";
+  Phase phase = Phase::prefill;
   std::optional<std::int64_t> tokens;
   std::optional<std::int64_t> batch;
   std::optional<int> gpus;
@@ -129,7 +129,7 @@ void print_report(const Style& style, const ResolvedModel& model, const TpReport
 
 /// --tokens is for a prefill pass and --batch for a decode step.
 Phase phase_of(const TpOptions& options) {
-  const Phase phase = options.phase == "decode" ? Phase::decode : Phase::prefill;
+  const Phase phase = options.phase;
   if (phase == Phase::prefill && options.batch) {
     throw UsageError("--batch is for --phase decode; a prefill pass takes --tokens N");
   }
@@ -184,11 +184,11 @@ Command setup_tp(CLI::App& app) {
       "tp", "Tensor-parallel all-reduce traffic of a prefill pass or decode step, its time on "
             "each wire (headline and expected), and a verdict against compute");
   add_model_options(*sub, options->model);
-  sub->add_option("--phase", options->phase,
+  sub->add_option<Phase, int>("--phase", options->phase,
                   "prefill (one pass over --tokens) or decode (one step of --batch sequences)")
       ->type_name("PHASE")
       ->default_str("prefill")
-      ->check(CLI::IsMember({"prefill", "decode"}));
+      ->transform(enum_choice<Phase>("phase"));
   sub->add_option("-t,--tokens", options->tokens, "Tokens in the prefill pass")
       ->type_name("N")
       ->default_str(std::to_string(default_prefill_tokens))

@@ -92,7 +92,7 @@ Json to_json(const AccuracyReport& report, const std::vector<std::string>& files
       row["within"] = c.within();
     } else {
       row["predicted"] = nullptr;
-      row["unavailable"] = c.unavailable;
+      row["unavailable"] = c.predicted.reason();
     }
     row["source"] = m.source;
     rows.push_back(std::move(row));

@@ -25,13 +25,13 @@ void add_common_options(CLI::App& app, CommonOptions& options) {
                  "table (default), json (one document, base SI units) or csv (the main table's "
                  "rows, base SI units)")
       ->type_name("FORMAT")
-      ->check(CLI::IsMember({"table", "json", "csv"}))
+      ->transform(enum_choice<Format>("format"))
       ->excludes(json);
   app.add_option("--color", options.color,
                  "Colour verdicts: auto (when stdout is a terminal, TERM is not 'dumb' and "
                  "NO_COLOR is unset), always or never")
       ->type_name("WHEN")
-      ->check(CLI::IsMember({"auto", "always", "never"}));
+      ->transform(enum_choice<ColorWhen>("colour choice"));
   app.add_flag("--ascii", options.ascii,
                "Print ASCII only (x, us, - and # bars instead of Unicode); also when the locale is "
                "not UTF-8");
@@ -61,12 +61,14 @@ Catalog load_catalog(const CommonOptions& options) {
 }
 
 void add_model_options(CLI::App& app, ModelOptions& options) {
-  app.add_option("-m,--model", options.model, "Catalog model id or alias (see 'icx models')")
-      ->type_name("ID");
+  CLI::Option* model =
+      app.add_option("-m,--model", options.model, "Catalog model id or alias (see 'icx models')")
+          ->type_name("ID");
   app.add_option("--hf-config", options.hf_config,
                  "Hugging Face config.json describing the model (instead of --model); "
                  "parameters are counted from its architecture")
-      ->type_name("PATH");
+      ->type_name("PATH")
+      ->excludes(model);
   app.add_option("--hidden", options.hidden,
                  "Hidden size; with --layers describes a custom model, with --model overrides it")
       ->type_name("N")
@@ -88,10 +90,6 @@ void add_model_options(CLI::App& app, ModelOptions& options) {
 namespace {
 
 Model read_hf_config_flag(const ModelOptions& options) {
-  if (!options.model.empty()) {
-    throw UsageError("--hf-config: cannot be combined with --model; describe the model with one "
-                     "of them");
-  }
   try {
     Model model = read_hf_config_file(options.hf_config);
     if (model.default_dtype.empty() && options.dtype.empty()) {
@@ -203,6 +201,14 @@ std::string overridden_suffix(const ResolvedModel& model) {
   return model.overridden.empty()
              ? std::string()
              : fmt::format(" [overridden: {}]", fmt::join(model.overridden, ", "));
+}
+
+std::string unknown_name(std::string_view what, std::string_view text,
+                         const std::vector<std::string>& known) {
+  const auto suggestion = nearest(text, known);
+  return fmt::format("unknown {} '{}'; known: {}{}", what, text, fmt::join(known, ", "),
+                     suggestion ? fmt::format(" (did you mean '{}'?)", *suggestion)
+                                : std::string());
 }
 
 // Every number on the command line is decimal. CLI11 reads "010" as octal and "0x10" as hex

@@ -2,18 +2,24 @@
 // validation, and the error type for bad usage.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <CLI/CLI.hpp>
 
 #include "icx/catalog.hpp"
 #include "icx/compute.hpp"
+#include "icx/enum_names.hpp"
 #include "icx/error.hpp"
 #include "icx/limits.hpp"
+#include "terminal.hpp"
 
 namespace icx::cli {
 
@@ -23,10 +29,16 @@ public:
   using std::runtime_error::runtime_error;
 };
 
+enum class Format { table, json, csv };
+
+constexpr std::array<EnumName<Format>, 3> enum_names(Format /*unused*/) {
+  return {{{Format::table, "table"}, {Format::json, "json"}, {Format::csv, "csv"}}};
+}
+
 struct CommonOptions {
   bool json = false;
-  std::string format = "table";
-  std::string color = "auto";
+  Format format = Format::table;
+  ColorWhen color = ColorWhen::automatic;
   bool ascii = false;
   bool explain = false;
   std::vector<std::string> catalogs;
@@ -85,6 +97,30 @@ CLI::Validator decimal_number(const limits::Bounds& bounds);
 
 /// Accepts a decimal fraction from 0 to below 1 (e.g. "0.1"). Use with `->transform`.
 CLI::Validator unit_fraction();
+
+/// "unknown {what} '{text}'; known: a, b, c (did you mean 'b'?)".
+std::string unknown_name(std::string_view what, std::string_view text,
+                         const std::vector<std::string>& known);
+
+/// Binds an option straight to an enum variable: accepts the names in the enum's table
+/// (icx/enum_names.hpp), matched by `parse` (default: exactly); anything else is rejected
+/// with unknown_name. Use with `->transform`, e.g.
+///   app.add_option("--format", options.format)->transform(enum_choice<Format>("format"));
+template <NamedEnum E>
+CLI::Validator enum_choice(std::string what,
+                           std::optional<E> (*parse)(std::string_view) = nullptr) {
+  return CLI::Validator(
+      [what = std::move(what), parse](std::string& text) -> std::string {
+        const std::optional<E> value = parse != nullptr ? parse(text) : parse_enum<E>(text);
+        if (!value) {
+          return unknown_name(what, text, names<E>());
+        }
+        // CLI11 reads an enum option as its underlying number.
+        text = std::to_string(static_cast<std::underlying_type_t<E>>(*value));
+        return {};
+      },
+      "");
+}
 
 /// Adds --gpu ID, --mfu FRACTION.
 struct ComputeOptions {

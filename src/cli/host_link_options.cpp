@@ -29,8 +29,8 @@ ResolvedModel resolve_weights_model(const Catalog& catalog, const WeightsOptions
 
 void check_gpu_count(const ResolvedModel& model, int gpus, const std::string& flag) {
   const ShardShape shape{model.model.layers, attention_shape(model.model)};
-  if (const auto problem = shard_problem(shape, gpus)) {
-    throw UsageError(fmt::format("{}: {}", flag, *problem));
+  if (const Check check = check_shard(shape, gpus); !check) {
+    throw UsageError(fmt::format("{}: {}", flag, check.reason()));
   }
 }
 

@@ -10,15 +10,6 @@
 
 namespace icx::cli {
 
-Json json_entry(const Entry& entry) {
-  Json json = Json::object();
-  json["id"] = entry.id;
-  json["name"] = entry.name;
-  json["aliases"] = entry.aliases;
-  json["source"] = entry.source;
-  return json;
-}
-
 namespace {
 
 /// True when every number in `value` is finite (nlohmann would write the others as null).

@@ -60,9 +60,7 @@ Json derivations_json(const Derivations& derivations) {
 
 Style style_of(const CommonOptions& options) {
   Style style;
-  style.format = options.json || options.format == "json" ? Format::json
-                 : options.format == "csv"                ? Format::csv
-                                                          : Format::table;
+  style.format = options.json ? Format::json : options.format;
   Terminal& term = terminal();
   term.ascii = term.ascii || options.ascii;
   term.wrap = style.format == Format::table;

@@ -16,8 +16,6 @@
 
 namespace icx::cli {
 
-enum class Format { table, json, csv };
-
 struct Style {
   Format format = Format::table;
   bool color = false;

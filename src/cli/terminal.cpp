@@ -83,9 +83,9 @@ bool locale_is_utf8(const Environment& env) {
   return false;
 }
 
-bool use_color(std::string_view when, bool stdout_is_tty, const Environment& env) {
-  if (when != "auto") {
-    return when == "always";
+bool use_color(ColorWhen when, bool stdout_is_tty, const Environment& env) {
+  if (when != ColorWhen::automatic) {
+    return when == ColorWhen::always;
   }
   const char* no_color = env("NO_COLOR");
   const char* term = env("TERM");

@@ -2,6 +2,7 @@
 // from the flags and the environment. Every line icx prints passes through here.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdio>
 #include <functional>
@@ -11,6 +12,8 @@
 #include <utility>
 
 #include <fmt/format.h>
+
+#include "icx/enum_names.hpp"
 
 namespace icx::cli {
 
@@ -23,9 +26,17 @@ const char* process_environment(const char* name);
 /// Whether the first of LC_ALL, LC_CTYPE and LANG that is set names UTF-8 (none set: no).
 bool locale_is_utf8(const Environment& env);
 
-/// --color WHEN: "always", "never", or "auto": stdout is a terminal, TERM is not "dumb"
-/// and NO_COLOR is unset or empty.
-bool use_color(std::string_view when, bool stdout_is_tty, const Environment& env);
+/// --color WHEN.
+enum class ColorWhen { automatic, always, never };
+
+constexpr std::array<EnumName<ColorWhen>, 3> enum_names(ColorWhen /*unused*/) {
+  return {
+      {{ColorWhen::automatic, "auto"}, {ColorWhen::always, "always"}, {ColorWhen::never, "never"}}};
+}
+
+/// Always, never, or automatic: stdout is a terminal, TERM is not "dumb" and NO_COLOR is
+/// unset or empty.
+bool use_color(ColorWhen when, bool stdout_is_tty, const Environment& env);
 
 /// Columns to fit output in: the terminal's (`tty_columns`, when stdout is one), else
 /// $COLUMNS when it is a whole number from 1 to 9999; nullopt: no limit (pipes, files).

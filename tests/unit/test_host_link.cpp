@@ -150,31 +150,32 @@ const ShardShape llama70b{80, {64, 8, false, "catalog model '70b'"}};
 
 TEST(ShardRule, TensorParallelOverHeadsTimesPipelineOverLayers) {
   for (int gpus : {1, 2, 3, 4, 5, 8, 16, 80, 82, 88, 640, 5120}) {
-    EXPECT_FALSE(shard_problem(llama70b, gpus).has_value()) << gpus;
+    EXPECT_TRUE(check_shard(llama70b, gpus)) << gpus;
   }
   // 81 = 3^4: only t = 1 divides it, so 81 pipeline stages for 80 layers.
-  EXPECT_TRUE(shard_problem(llama70b, 81).has_value());
+  EXPECT_FALSE(check_shard(llama70b, 81));
   // 641 is prime: 641 stages; 648 = 8 × 81: the widest t is 8, 81 stages.
-  EXPECT_TRUE(shard_problem(llama70b, 641).has_value());
-  EXPECT_TRUE(shard_problem(llama70b, 648).has_value());
-  EXPECT_TRUE(shard_problem(llama70b, 0).has_value());
+  EXPECT_FALSE(check_shard(llama70b, 641));
+  EXPECT_FALSE(check_shard(llama70b, 648));
+  EXPECT_FALSE(check_shard(llama70b, 0));
   EXPECT_EQ(largest_usable_gpus(llama70b, 81), 80);
   // The widest split: 64 heads, one per GPU, × 80 single-layer stages = 5,120 GPUs.
   EXPECT_EQ(largest_usable_gpus(llama70b, 1000000), 5120);
 }
 
 TEST(ShardRule, MessageNamesTheNumbers) {
-  const auto problem = shard_problem(llama70b, 81);
-  ASSERT_TRUE(problem.has_value());
-  EXPECT_EQ(*problem, "81 GPUs cannot split catalog model '70b' with 80 layers: its widest "
-                      "tensor-parallel group within 81 GPUs is 1 (whole attention heads; KV "
-                      "heads split or replicated), leaving 81 pipeline stages for 80 layers; use "
-                      "t × p GPUs with t one of 1, 2, 4, 8, 16, 32, 64 and p at most 80 (the "
-                      "largest such count up to 81 is 80)");
+  const Check check = check_shard(llama70b, 81);
+  ASSERT_FALSE(check);
+  EXPECT_EQ(check.reason(),
+            "81 GPUs cannot split catalog model '70b' with 80 layers: its widest "
+            "tensor-parallel group within 81 GPUs is 1 (whole attention heads; KV "
+            "heads split or replicated), leaving 81 pipeline stages for 80 layers; use "
+            "t × p GPUs with t one of 1, 2, 4, 8, 16, 32, 64 and p at most 80 (the "
+            "largest such count up to 81 is 80)");
 }
 
 TEST(ShardRule, UnknownHeadsSkipTheCheck) {
-  EXPECT_FALSE(shard_problem({80, {}}, 1000).has_value());
+  EXPECT_TRUE(check_shard({80, {}}, 1000));
 }
 
 TEST(ShardRule, TensorParallelWidthPrefersSplittingKvHeads) {

@@ -29,14 +29,15 @@ TEST(Terminal, LocaleIsUtf8WhenTheFirstSetVariableSaysSo) {
 
 TEST(Terminal, ColourAutoNeedsATerminalThatIsNotDumbAndNoNoColor) {
   const Environment plain = env_of({{"TERM", "xterm-256color"}});
-  EXPECT_TRUE(use_color("auto", true, plain));
-  EXPECT_TRUE(use_color("auto", true, env_of({})));
-  EXPECT_FALSE(use_color("auto", false, plain));
-  EXPECT_FALSE(use_color("auto", true, env_of({{"TERM", "dumb"}})));
-  EXPECT_FALSE(use_color("auto", true, env_of({{"TERM", "xterm"}, {"NO_COLOR", "1"}})));
-  EXPECT_TRUE(use_color("auto", true, env_of({{"TERM", "xterm"}, {"NO_COLOR", ""}})));
-  EXPECT_TRUE(use_color("always", false, env_of({{"TERM", "dumb"}, {"NO_COLOR", "1"}})));
-  EXPECT_FALSE(use_color("never", true, plain));
+  EXPECT_TRUE(use_color(ColorWhen::automatic, true, plain));
+  EXPECT_TRUE(use_color(ColorWhen::automatic, true, env_of({})));
+  EXPECT_FALSE(use_color(ColorWhen::automatic, false, plain));
+  EXPECT_FALSE(use_color(ColorWhen::automatic, true, env_of({{"TERM", "dumb"}})));
+  EXPECT_FALSE(
+      use_color(ColorWhen::automatic, true, env_of({{"TERM", "xterm"}, {"NO_COLOR", "1"}})));
+  EXPECT_TRUE(use_color(ColorWhen::automatic, true, env_of({{"TERM", "xterm"}, {"NO_COLOR", ""}})));
+  EXPECT_TRUE(use_color(ColorWhen::always, false, env_of({{"TERM", "dumb"}, {"NO_COLOR", "1"}})));
+  EXPECT_FALSE(use_color(ColorWhen::never, true, plain));
 }
 
 TEST(Terminal, WidthIsTheTerminalsElseAValidColumns) {

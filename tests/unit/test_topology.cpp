@@ -32,7 +32,7 @@ const AttentionShape gqa{64, 8, false, "catalog model '70b'"};
 TEST(TensorGroup, DividesQueryHeadsAndSplitsOrReplicatesKvHeads) {
   for (int size : {1, 2, 4, 8, 16, 32, 64}) {
     EXPECT_TRUE(tensor_group_allowed(gqa, size)) << size;
-    EXPECT_FALSE(tensor_group_problem(gqa, size).has_value()) << size;
+    EXPECT_TRUE(check_tensor_group(gqa, size)) << size;
   }
   for (int size : {0, 3, 6, 12, 128}) {
     EXPECT_FALSE(tensor_group_allowed(gqa, size)) << size;
@@ -43,7 +43,7 @@ TEST(TensorGroup, DividesQueryHeadsAndSplitsOrReplicatesKvHeads) {
   EXPECT_TRUE(tensor_group_allowed(odd, 20));
   EXPECT_TRUE(tensor_group_allowed(odd, 5));
   EXPECT_FALSE(tensor_group_allowed(odd, 4));
-  EXPECT_EQ(*tensor_group_problem(odd, 4),
+  EXPECT_EQ(check_tensor_group(odd, 4).reason(),
             "a tensor-parallel group of 4 GPUs neither divides the 10 KV heads of catalog model "
             "'x' (kv_heads) nor replicates them whole; use one of 1, 2, 5, 10, 20, 40");
 }
@@ -57,16 +57,16 @@ TEST(TensorGroup, LatentAttentionIgnoresKvHeads) {
 
 TEST(TensorGroup, UnknownHeadsAllowAnySize) {
   EXPECT_TRUE(tensor_group_allowed({}, 7));
-  EXPECT_FALSE(tensor_allreduce_problem({}, 7).has_value());
+  EXPECT_TRUE(check_tensor_allreduce({}, 7));
 }
 
 TEST(TensorGroup, AnAllReduceNeedsTwoGpus) {
-  EXPECT_EQ(*tensor_allreduce_problem(gqa, 1),
+  EXPECT_EQ(check_tensor_allreduce(gqa, 1).reason(),
             "a tensor-parallel group needs at least 2 GPUs; 1 GPU has no all-reduce");
-  EXPECT_EQ(*tensor_allreduce_problem(gqa, 3),
+  EXPECT_EQ(check_tensor_allreduce(gqa, 3).reason(),
             "a tensor-parallel group of 3 GPUs does not divide the 64 attention heads of catalog "
             "model '70b' (attention_heads); use one of 2, 4, 8, 16, 32, 64");
-  EXPECT_FALSE(tensor_allreduce_problem(gqa, 8).has_value());
+  EXPECT_TRUE(check_tensor_allreduce(gqa, 8));
 }
 
 TEST(GpuLink, AGpuUsesOnlyItsOwnScaleUpLink) {
@@ -75,11 +75,11 @@ TEST(GpuLink, AGpuUsesOnlyItsOwnScaleUpLink) {
   const Link pcie = link_of("pcie", Tier::host, 256);
   const Link ib = link_of("ib", Tier::scale_out, std::nullopt);
   const Gpu gpu = gpu_on("g", "nvlink");
-  EXPECT_FALSE(gpu_link_problem(gpu, nvlink).has_value());
-  EXPECT_FALSE(gpu_link_problem(gpu_on("g", "nvlink-alias"), nvlink).has_value());
-  EXPECT_FALSE(gpu_link_problem(gpu, pcie).has_value());
-  EXPECT_FALSE(gpu_link_problem(gpu, ib).has_value());
-  EXPECT_EQ(*gpu_link_problem(gpu, other),
+  EXPECT_TRUE(check_gpu_link(gpu, nvlink));
+  EXPECT_TRUE(check_gpu_link(gpu_on("g", "nvlink-alias"), nvlink));
+  EXPECT_TRUE(check_gpu_link(gpu, pcie));
+  EXPECT_TRUE(check_gpu_link(gpu, ib));
+  EXPECT_EQ(check_gpu_link(gpu, other).reason(),
             "g has no other link: its scale-up link is nvlink (catalog gpu 'g', scale_up_link); "
             "use nvlink or a host or scale-out link");
 }
@@ -87,21 +87,21 @@ TEST(GpuLink, AGpuUsesOnlyItsOwnScaleUpLink) {
 TEST(GroupLink, ChecksTheGpuAndTheGroupSizeWhenGiven) {
   const Link small = link_of("small", Tier::scale_up, 8);
   const Gpu gpu = gpu_on("g", "small");
-  EXPECT_FALSE(group_link_problem(nullptr, std::nullopt, small).has_value());
-  EXPECT_FALSE(group_link_problem(&gpu, 8, small).has_value());
-  EXPECT_TRUE(group_link_problem(&gpu, 9, small).has_value());
+  EXPECT_TRUE(check_group_link(nullptr, std::nullopt, small));
+  EXPECT_TRUE(check_group_link(&gpu, 8, small));
+  EXPECT_FALSE(check_group_link(&gpu, 9, small));
   const Gpu other = gpu_on("h", "other");
-  EXPECT_TRUE(group_link_problem(&other, std::nullopt, small).has_value());
+  EXPECT_FALSE(check_group_link(&other, std::nullopt, small));
 }
 
 TEST(DomainSize, BoundedByTheLinksMaximum) {
   const Link nvlink = link_of("nvlink", Tier::scale_up, 256);
-  EXPECT_FALSE(domain_size_problem(nvlink, 256).has_value());
-  EXPECT_EQ(*domain_size_problem(nvlink, 257),
+  EXPECT_TRUE(check_domain_size(nvlink, 256));
+  EXPECT_EQ(check_domain_size(nvlink, 257).reason(),
             "nvlink connects at most 256 GPUs in one domain (catalog link 'nvlink', "
             "max_domain_gpus)");
   // A switched fabric without a catalog bound takes any count.
-  EXPECT_FALSE(domain_size_problem(link_of("ib", Tier::scale_out, std::nullopt), 1000000));
+  EXPECT_TRUE(check_domain_size(link_of("ib", Tier::scale_out, std::nullopt), 1000000));
 }
 
 TEST(ScaleOut, OnlyAScaleOutLinkJoinsSeparateDomains) {
@@ -109,9 +109,9 @@ TEST(ScaleOut, OnlyAScaleOutLinkJoinsSeparateDomains) {
                                 link_of("ib", Tier::scale_out, std::nullopt),
                                 link_of("roce", Tier::scale_out, std::nullopt)};
   // Trays of one 72-GPU domain may be joined by the domain's own link.
-  EXPECT_FALSE(scale_out_problem(links[0], 72, 72, "catalog system 's'", links).has_value());
-  EXPECT_FALSE(scale_out_problem(links[1], 144, 72, "catalog system 's'", links).has_value());
-  EXPECT_EQ(*scale_out_problem(links[0], 144, 72, "catalog system 's'", links),
+  EXPECT_TRUE(check_scale_out(links[0], 72, 72, "catalog system 's'", links));
+  EXPECT_TRUE(check_scale_out(links[1], 144, 72, "catalog system 's'", links));
+  EXPECT_EQ(check_scale_out(links[0], 144, 72, "catalog system 's'", links).reason(),
             "nvlink is a scale-up link: it joins nodes only inside one scale-up domain, and 144 "
             "GPUs exceed the 72-GPU domain (catalog system 's', scale_up_domain); between domains "
             "use a scale-out link: ib, roce");

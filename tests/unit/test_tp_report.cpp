@@ -77,7 +77,7 @@ TEST(TpReport, HeadlineAndExpectedSideBySide) {
 
   const TpWire& pc = report.wires[1];
   EXPECT_FALSE(pc.expected.has_value());
-  EXPECT_FALSE(pc.expected_unavailable.empty());
+  EXPECT_FALSE(pc.expected.reason().empty());
   EXPECT_FALSE(pc.verdict->expected_model);
   EXPECT_DOUBLE_EQ(pc.verdict->comm.value(), 21474836480.0 / 64e9);
   EXPECT_EQ(pc.gpu->id, "g"); // no GPU is native to pc: the reference GPU

@@ -1,0 +1,39 @@
+// Catalog entries as JSON, in exactly the shape of the catalog files (data/catalog/*.json):
+// what is written reads back through Catalog::overlay_text as the same entry, so a listing
+// printed as JSON is a catalog overlay a user can edit and feed back with --catalog.
+#pragma once
+
+#include <string_view>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "icx/catalog.hpp"
+#include "icx/json_values.hpp"
+
+namespace icx {
+
+/// The "schema" a catalog document may carry (a listing printed as JSON does).
+inline constexpr std::string_view catalog_schema = "icx.catalog/1";
+
+
+void to_json(nlohmann::ordered_json& json, const InNetworkReduction& reduction);
+void to_json(nlohmann::ordered_json& json, const ExpectedModel& model);
+void to_json(nlohmann::ordered_json& json, const Link& link);
+void to_json(nlohmann::ordered_json& json, const Gpu& gpu);
+/// The fields a catalog model has; what only a Hugging Face config gives (tied embeddings,
+/// shared experts, …) is not written.
+void to_json(nlohmann::ordered_json& json, const Model& model);
+void to_json(nlohmann::ordered_json& json, const Dtype& dtype);
+void to_json(nlohmann::ordered_json& json, const System& system);
+void to_json(nlohmann::ordered_json& json, const StorageTier& tier);
+
+/// The catalog section that holds entries of type T ("links", "gpus", …).
+template <class T> inline constexpr std::string_view catalog_section = "";
+template <> inline constexpr std::string_view catalog_section<Link> = "links";
+template <> inline constexpr std::string_view catalog_section<Gpu> = "gpus";
+template <> inline constexpr std::string_view catalog_section<Model> = "models";
+template <> inline constexpr std::string_view catalog_section<Dtype> = "dtypes";
+template <> inline constexpr std::string_view catalog_section<System> = "systems";
+template <> inline constexpr std::string_view catalog_section<StorageTier> = "storage";
+
+} // namespace icx

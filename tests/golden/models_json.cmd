@@ -1,0 +1,2 @@
+args: models --json
+exit: 0
