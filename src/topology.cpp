@@ -7,6 +7,7 @@
 #include <fmt/ranges.h>
 
 #include "icx/collectives.hpp"
+#include "icx/error.hpp"
 #include "icx/lookup.hpp"
 
 namespace icx {
@@ -137,6 +138,13 @@ std::optional<std::string> scale_out_problem(const Link& link, int gpus, int dom
                      "a scale-out link: {}",
                      link.id, to_string(link.tier), gpus, domain, domain_from,
                      fmt::join(scale_out, ", "));
+}
+
+int node_count(int gpus, int gpus_per_node) {
+  if (gpus < 1 || gpus_per_node < 1) {
+    throw InputError("a node count needs at least one GPU, and at least one GPU per node");
+  }
+  return (gpus + gpus_per_node - 1) / gpus_per_node;
 }
 
 } // namespace icx

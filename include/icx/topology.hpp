@@ -73,4 +73,9 @@ std::optional<std::string> scale_out_problem(const Link& link, int gpus, int dom
                                              std::string_view domain_from,
                                              std::span<const Link> links);
 
+/// Nodes that `gpus` GPUs fill at `gpus_per_node` each: ceil(gpus / gpus_per_node), the
+/// last node partly filled when the count does not divide. Throws InputError on a count
+/// below 1.
+int node_count(int gpus, int gpus_per_node);
+
 } // namespace icx

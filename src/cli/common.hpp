@@ -86,6 +86,10 @@ CLI::Validator decimal_number(const limits::Bounds& bounds);
 /// Accepts a decimal fraction from 0 to below 1 (e.g. "0.1"). Use with `->transform`.
 CLI::Validator unit_fraction();
 
+/// Adds --reserve FRACTION (default default_memory_reserve, icx/hbm.hpp): one flag, one
+/// meaning and one help text for every command that checks what fits in HBM.
+CLI::Option* add_reserve_option(CLI::App& app, double& reserve);
+
 /// Adds --gpu ID, --mfu FRACTION.
 struct ComputeOptions {
   std::string gpu;

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "icx/catalog.hpp"
+#include "icx/report_json.hpp"
 #include "icx/units.hpp"
 
 namespace icx::cli {
@@ -15,14 +16,9 @@ using Json = nlohmann::ordered_json;
 /// A new document whose first key is "schema".
 Json json_document(std::string_view schema);
 
-/// A number as JSON: whole values become integers (byte counts print exactly), others stay
-/// floating point.
-Json json_number(double value);
-
-/// [low, high] in base units.
-template <class Q> Json json_range(const Range<Q>& range) {
-  return Json::array({json_number(range.low.value()), json_number(range.high.value())});
-}
+// json_number and json_range (icx/report_json.hpp): one number format for every document.
+using icx::json_number;
+using icx::json_range;
 
 /// The fields every catalog entry prints: id, name, aliases, source.
 Json json_entry(const Entry& entry);
