@@ -9,7 +9,7 @@
 
 #include "commands.hpp"
 #include "common.hpp"
-#include "host_link_explain.hpp"
+#include "host_link_format.hpp"
 #include "host_link_options.hpp"
 #include "icx/coldstart_report.hpp"
 #include "icx/limits.hpp"
@@ -34,39 +34,6 @@ struct ColdstartOptions {
   std::string from;
   std::optional<double> budget;
 };
-
-std::string stage_name(LoadStageId id) {
-  return id == LoadStageId::storage_to_host ? "storage → host" : "host → GPU";
-}
-
-std::string stage_moves(const ColdStartReport& report, const LoadStage& stage) {
-  const std::string bytes = format_bytes(stage.bytes);
-  const int node_gpus = report.load.gpus_on_fullest_node;
-  switch (stage.share) {
-  case StageShare::one_shard:
-    return fmt::format("{} per GPU (its shard)", bytes);
-  case StageShare::all_shards:
-    return fmt::format("{} (every node's shards)", bytes);
-  case StageShare::node_shards:
-    break;
-  }
-  return fmt::format("{} (the node's {} shard{})", bytes, node_gpus, node_gpus == 1 ? "" : "s");
-}
-
-std::string stage_bandwidth(const LoadStage& stage) {
-  const char* how = stage.share == StageShare::one_shard    ? "one way"
-                    : stage.share == StageShare::all_shards ? "shared"
-                                                            : "per node";
-  return fmt::format("{} {}", format_range(stage.bandwidth), how);
-}
-
-std::string expected_bandwidth(const LoadStage& stage) {
-  if (!stage.expected_bandwidth) {
-    return "not measured";
-  }
-  return fmt::format("{} ({})", format_rate(*stage.expected_bandwidth),
-                     stage.id == LoadStageId::host_to_gpu ? "measured" : "catalog");
-}
 
 std::string path_line(const ColdStartReport& report) {
   const std::string link = fmt::format("{} [{}]", report.host_link->name, report.host_link->id);

@@ -10,7 +10,7 @@
 
 #include "commands.hpp"
 #include "common.hpp"
-#include "host_link_explain.hpp"
+#include "host_link_format.hpp"
 #include "host_link_options.hpp"
 #include "icx/limits.hpp"
 #include "icx/offload_report.hpp"
@@ -34,13 +34,6 @@ struct OffloadOptions {
   double reserve = default_memory_reserve;
   std::vector<std::string> host_links;
 };
-
-std::string hbm_from(const OffloadReport& report) {
-  const std::string reserve =
-      report.reserve > 0 ? fmt::format(" × (1 − {} reserved)", report.reserve) : "";
-  return fmt::format("{} GPU{} × {}{}", report.gpus, report.gpus == 1 ? "" : "s",
-                     format_bytes(report.gpu->hbm_capacity), reserve);
-}
 
 void print_header(const ResolvedModel& model, const OffloadReport& report) {
   print_out("Offload to host memory: one decode step with the spill streamed over the host "

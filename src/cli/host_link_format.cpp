@@ -1,4 +1,4 @@
-#include "host_link_explain.hpp"
+#include "host_link_format.hpp"
 
 #include <string>
 #include <string_view>
@@ -15,6 +15,46 @@ std::string kv_cache_terms(const OffloadReport& report, const char* batch, const
   return fmt::format("{} × {} B × {}{} × {}{}", report.kv_per_token_terms,
                      report.dtype->bytes_per_element, report.kv_load->batch, batch,
                      report.kv_load->context, context);
+}
+
+std::string stage_name(LoadStageId id) {
+  return id == LoadStageId::storage_to_host ? "storage → host" : "host → GPU";
+}
+
+std::string stage_moves(const ColdStartReport& report, const LoadStage& stage) {
+  const std::string bytes = format_bytes(stage.bytes);
+  const int node_gpus = report.load.gpus_on_fullest_node;
+  switch (stage.share) {
+  case StageShare::one_shard:
+    return fmt::format("{} per GPU (its shard)", bytes);
+  case StageShare::all_shards:
+    return fmt::format("{} (every node's shards)", bytes);
+  case StageShare::node_shards:
+    break;
+  }
+  return fmt::format("{} (the node's {} shard{})", bytes, node_gpus, node_gpus == 1 ? "" : "s");
+}
+
+std::string stage_bandwidth(const LoadStage& stage) {
+  const char* how = stage.share == StageShare::one_shard    ? "one way"
+                    : stage.share == StageShare::all_shards ? "shared"
+                                                            : "per node";
+  return fmt::format("{} {}", format_range(stage.bandwidth), how);
+}
+
+std::string expected_bandwidth(const LoadStage& stage) {
+  if (!stage.expected_bandwidth) {
+    return "not measured";
+  }
+  return fmt::format("{} ({})", format_rate(*stage.expected_bandwidth),
+                     stage.id == LoadStageId::host_to_gpu ? "measured" : "catalog");
+}
+
+std::string hbm_from(const OffloadReport& report) {
+  const std::string reserve =
+      report.reserve > 0 ? fmt::format(" × (1 − {} reserved)", report.reserve) : "";
+  return fmt::format("{} GPU{} × {}{}", report.gpus, report.gpus == 1 ? "" : "s",
+                     format_bytes(report.gpu->hbm_capacity), reserve);
 }
 
 namespace {
