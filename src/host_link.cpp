@@ -8,6 +8,7 @@
 #include <fmt/ranges.h>
 
 #include "icx/error.hpp"
+#include "icx/hbm.hpp"
 
 namespace icx {
 
@@ -69,6 +70,14 @@ Check check_shard(const ShardShape& shape, int gpus) {
       fmt::join(sizes, ", "), shape.layers, gpus, largest_usable_gpus(shape, gpus)));
 }
 
+ShardShape checked_shard_shape(const Model& model, int gpus) {
+  ShardShape shape{model.layers, attention_shape(model)};
+  if (const Check check = check_shard(shape, gpus); !check) {
+    throw GroupError(check.reason());
+  }
+  return shape;
+}
+
 int largest_usable_gpus(const ShardShape& shape, int gpus) {
   if (shape.attention.attention_heads < 1) {
     return std::max(gpus, 1);
@@ -103,16 +112,17 @@ ColdStart cold_start(const ColdStartInput& input) {
   result.gpus = input.gpus;
   // Equal shards; an uneven split only fills some GPU fuller, so the floor stays a lower bound.
   result.per_gpu = input.weights / static_cast<double>(input.gpus);
-  result.nodes = (input.gpus + input.gpus_per_node - 1) / input.gpus_per_node;
+  result.nodes = node_count(input.gpus, input.gpus_per_node);
   result.gpus_on_fullest_node = std::min(input.gpus, input.gpus_per_node);
 
   if (const StorageTier* tier = input.storage) {
     LoadStage stage;
     stage.id = LoadStageId::storage_to_host;
     // A per-node tier reads its node's shards once; a shared tier reads every node's.
-    stage.bytes = tier->scope == StorageScope::shared
-                      ? input.weights
-                      : result.per_gpu * static_cast<double>(result.gpus_on_fullest_node);
+    const bool shared = tier->scope == StorageScope::shared;
+    stage.share = shared ? StageShare::all_shards : StageShare::node_shards;
+    stage.bytes =
+        shared ? input.weights : result.per_gpu * static_cast<double>(result.gpus_on_fullest_node);
     stage.bandwidth = tier->read_bandwidth;
     stage.seconds = stage.bytes / stage.bandwidth.high;
     stage.expected_bandwidth = stage.bandwidth.high;
@@ -198,14 +208,9 @@ Offload offload(const OffloadInput& input) {
   if (input.gpu == nullptr) {
     throw InputError("offloading needs a GPU");
   }
-  if (!(input.hbm_reserve >= 0 && input.hbm_reserve < 1)) {
-    throw InputError(
-        fmt::format("HBM reserve {} is not a fraction from 0 to below 1", input.hbm_reserve));
-  }
   const double gpus = static_cast<double>(input.gpus);
   Offload result;
-  // Usable HBM: every GPU's capacity less the reserved fraction.
-  result.hbm = input.gpu->hbm_capacity * (gpus * (1.0 - input.hbm_reserve));
+  result.hbm = usable_hbm(*input.gpu, input.gpus, input.hbm_reserve);
   if (input.kv_copies < 1) {
     throw InputError("offloading needs at least one copy of the KV cache");
   }

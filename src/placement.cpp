@@ -6,6 +6,7 @@
 
 #include "icx/comm_time.hpp"
 #include "icx/error.hpp"
+#include "icx/hbm.hpp"
 #include "icx/host_link.hpp"
 #include "icx/topology.hpp"
 
@@ -18,7 +19,7 @@ ActivationShape shape_of(const Workload& w) {
 }
 
 Bytes usable_memory(const Cluster& cluster, const Workload& workload) {
-  return cluster.gpu->hbm_capacity * (1.0 - workload.memory_reserve);
+  return usable_hbm(*cluster.gpu, 1, workload.memory_reserve);
 }
 
 /// Whether every group of `size` consecutive ranks (groups start at multiples of `size`)

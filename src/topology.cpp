@@ -7,6 +7,7 @@
 #include <fmt/ranges.h>
 
 #include "icx/collectives.hpp"
+#include "icx/error.hpp"
 #include "icx/lookup.hpp"
 
 namespace icx {
@@ -138,6 +139,13 @@ Check check_scale_out(const Link& link, int gpus, int domain, std::string_view d
       "GPUs exceed the {}-GPU domain ({}, scale_up_domain); between domains use "
       "a scale-out link: {}",
       link.id, to_string(link.tier), gpus, domain, domain_from, fmt::join(scale_out, ", ")));
+}
+
+int node_count(int gpus, int gpus_per_node) {
+  if (gpus < 1 || gpus_per_node < 1) {
+    throw InputError("a node count needs at least one GPU, and at least one GPU per node");
+  }
+  return (gpus + gpus_per_node - 1) / gpus_per_node;
 }
 
 } // namespace icx

@@ -14,6 +14,7 @@
 #include "icx/catalog.hpp"
 #include "icx/enum_names.hpp"
 #include "icx/expected.hpp"
+#include "icx/hbm.hpp"
 #include "icx/topology.hpp"
 #include "icx/units.hpp"
 
@@ -34,6 +35,10 @@ struct ShardShape {
 /// pipeline stages of at least one layer each (p <= layers).
 Check check_shard(const ShardShape& shape, int gpus);
 
+/// The model's shard shape, once `gpus` GPUs are known to each hold a share of its weights.
+/// Throws GroupError with check_shard's reason when they cannot.
+ShardShape checked_shard_shape(const Model& model, int gpus);
+
 /// The largest GPU count not above `gpus` that check_shard passes.
 int largest_usable_gpus(const ShardShape& shape, int gpus);
 
@@ -48,9 +53,20 @@ constexpr std::array<EnumName<LoadStageId>, 2> enum_names(LoadStageId /*unused*/
            {LoadStageId::host_to_gpu, "host-to-gpu"}}};
 }
 
+/// Whose shards a load stage moves through its narrowest point.
+enum class StageShare {
+  /// One GPU's shard, over that GPU's own host link.
+  one_shard,
+  /// The fullest node's shards, read from a per-node storage tier.
+  node_shards,
+  /// Every node's shards, read from one shared storage tier.
+  all_shards
+};
+
 /// One hop of the load path, timed at its narrowest point.
 struct LoadStage {
   LoadStageId id = LoadStageId::host_to_gpu;
+  StageShare share = StageShare::one_shard;
   /// Bytes through the narrowest point: one node's reads from a per-node tier (all of the
   /// load from a shared tier), or one GPU's shard over its own link.
   Bytes bytes;
@@ -66,7 +82,7 @@ struct LoadStage {
 struct ColdStartInput {
   Bytes weights;
   int gpus = 0;
-  /// GPUs in one node; nodes = ceil(gpus / gpus_per_node).
+  /// GPUs in one node (node_count, icx/topology.hpp).
   int gpus_per_node = 0;
   const Link* host_link = nullptr;
   /// Where the weights are read from; nullptr when they are already in host memory.
@@ -128,8 +144,8 @@ struct OffloadInput {
   Bytes kv_cache;
   const Gpu* gpu = nullptr;
   int gpus = 0;
-  /// Fraction of each GPU's HBM kept free (activations, runtime, fragmentation), in [0, 1).
-  double hbm_reserve = 0;
+  /// Fraction of each GPU's HBM kept free, in [0, 1) (icx/hbm.hpp).
+  double hbm_reserve = default_memory_reserve;
   std::span<const Link* const> host_links;
   /// Copies of the KV cache the GPUs hold (kv_cache_copies).
   int kv_copies = 1;

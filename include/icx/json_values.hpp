@@ -2,6 +2,7 @@
 // numbers, a schema tag first.
 #pragma once
 
+#include <optional>
 #include <string_view>
 
 #include <nlohmann/json.hpp>
@@ -18,6 +19,11 @@ Json json_document(std::string_view schema);
 /// A number as JSON: whole values become integers (byte counts print exactly), others stay
 /// floating point. Throws std::logic_error for a non-finite figure (a bug, never output).
 Json json_number(double value);
+
+/// A quantity in base units, or null when absent.
+template <class Q> Json json_number(const std::optional<Q>& quantity) {
+  return quantity ? json_number(quantity->value()) : Json(nullptr);
+}
 
 /// [low, high] in base units.
 template <class Q> Json json_range(const Range<Q>& range) {

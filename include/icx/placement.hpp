@@ -11,15 +11,11 @@
 
 #include "icx/catalog.hpp"
 #include "icx/compute.hpp"
+#include "icx/hbm.hpp"
 #include "icx/strategies.hpp"
 #include "icx/verdict.hpp"
 
 namespace icx {
-
-/// Fraction of each GPU's memory kept free for activations and the KV cache when deciding
-/// whether the weights fit (serving engines reserve 10–30 %; vLLM's default leaves 10 % of
-/// the GPU unused and needs KV room inside the rest).
-constexpr double default_memory_reserve = 0.2;
 
 struct Cluster {
   const Gpu* gpu = nullptr;
@@ -54,6 +50,7 @@ struct Workload {
   const Dtype* dtype = nullptr;
   std::int64_t tokens = 0;
   ComputeRate rate;
+  /// Fraction of each GPU's HBM kept free (icx/hbm.hpp).
   double memory_reserve = default_memory_reserve;
 };
 
@@ -97,8 +94,8 @@ struct Placement {
   Level level = Level::ok;
 };
 
-/// The textbook placement rule as a layout: shard inside the scale-up domain (tensor parallel, or expert
-/// parallel for an MoE model, with the smallest group whose shard fits; pipeline instead
+/// The textbook placement rule as a layout: shard inside the scale-up domain (tensor parallel, or
+/// expert parallel for an MoE model, with the smallest group whose shard fits; pipeline instead
 /// when the domain's link does not allow them), pipeline across domains only when the
 /// weights do not fit one domain, replicas for the rest.
 Layout recommend_layout(const Cluster& cluster, const Workload& workload);

@@ -72,4 +72,9 @@ Check check_group_link(const Gpu* gpu, std::optional<int> gpus, const Link& link
 Check check_scale_out(const Link& link, int gpus, int domain, std::string_view domain_from,
                       std::span<const Link> links);
 
+/// Nodes that `gpus` GPUs fill at `gpus_per_node` each: ceil(gpus / gpus_per_node), the
+/// last node partly filled when the count does not divide. Throws InputError on a count
+/// below 1.
+int node_count(int gpus, int gpus_per_node);
+
 } // namespace icx

@@ -216,11 +216,7 @@ Command setup_place(CLI::App& app) {
         ->type_name("N")
         ->transform(whole_number(1, limits::max_domain));
   }
-  sub->add_option("--reserve", o->reserve,
-                  "Fraction of GPU memory kept for activations and KV cache when checking fit")
-      ->type_name("FRACTION")
-      ->default_str(fmt::format("{:g}", default_memory_reserve))
-      ->transform(unit_fraction());
+  add_reserve_option(*sub, o->reserve);
   add_explain_option(*sub, o->common);
   add_common_options(*sub, o->common);
   sub->footer("Examples:\n"

@@ -8,6 +8,7 @@
 #include <fmt/ranges.h>
 
 #include "icx/error.hpp"
+#include "icx/hbm.hpp"
 #include "icx/hf_config.hpp"
 #include "icx/limits.hpp"
 #include "icx/lookup.hpp"
@@ -255,6 +256,16 @@ CLI::Validator decimal_number(const limits::Bounds& bounds) {
 
 CLI::Validator unit_fraction() {
   return decimal_in(limits::Bounds{0, 1}, true, "fraction");
+}
+
+CLI::Option* add_reserve_option(CLI::App& app, double& reserve) {
+  return app
+      .add_option("--reserve", reserve,
+                  "Fraction of each GPU's HBM kept free for activations, runtime buffers and any "
+                  "KV cache not counted, e.g. 0.1")
+      ->type_name("FRACTION")
+      ->default_str(fmt::format("{:g}", default_memory_reserve))
+      ->transform(unit_fraction());
 }
 
 } // namespace icx::cli

@@ -121,6 +121,9 @@ CLI::Validator enum_choice(std::string what,
       },
       "");
 }
+/// Adds --reserve FRACTION (default default_memory_reserve, icx/hbm.hpp): one flag, one
+/// meaning and one help text for every command that checks what fits in HBM.
+CLI::Option* add_reserve_option(CLI::App& app, double& reserve);
 
 /// Adds --gpu ID, --mfu FRACTION.
 struct ComputeOptions {

@@ -5,10 +5,6 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "icx/error.hpp"
-#include "icx/host_link.hpp"
-#include "icx/limits.hpp"
-#include "icx/tensor_parallel.hpp"
 #include "units_format.hpp"
 
 namespace icx::cli {
@@ -27,20 +23,35 @@ ResolvedModel resolve_weights_model(const Catalog& catalog, const WeightsOptions
   return resolved;
 }
 
-void check_gpu_count(const ResolvedModel& model, int gpus, const std::string& flag) {
-  const ShardShape shape{model.model.layers, attention_shape(model.model)};
-  if (const Check check = check_shard(shape, gpus); !check) {
-    throw UsageError(fmt::format("{}: {}", flag, check.reason()));
-  }
+namespace {
+
+std::string host_link_help(bool several) {
+  const std::string each = "Host link of each GPU, by id or alias (see 'icx links': tier host)";
+  return several ? each + "; several space- or comma-separated, or 'all': every host link, "
+                          "fastest first"
+                 : each;
 }
 
-const Link& host_link(const Catalog& catalog, const std::string& flag, const std::string& id) {
-  return *links_named(catalog, flag, {id}, Tier::host).front();
+} // namespace
+
+CLI::Option* add_host_link_option(CLI::App& app, std::optional<std::string>& id) {
+  return app.add_option("--host-link", id, host_link_help(false))
+      ->type_name("ID")
+      ->default_str(std::string(default_host_link));
+}
+
+CLI::Option* add_host_link_option(CLI::App& app, std::vector<std::string>& ids) {
+  return app.add_option("--host-link", ids, host_link_help(true))
+      ->type_name("ID")
+      ->default_str(std::string(default_host_link))
+      ->delimiter(',');
 }
 
 std::vector<const Link*> host_links(const Catalog& catalog, const std::string& flag,
                                     const std::vector<std::string>& ids) {
-  return links_named(catalog, flag, ids, Tier::host);
+  return links_named(catalog, flag,
+                     ids.empty() ? std::vector<std::string>{std::string(default_host_link)} : ids,
+                     Tier::host);
 }
 
 std::string describe_weights_model(const ResolvedModel& model) {

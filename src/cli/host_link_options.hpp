@@ -1,15 +1,18 @@
 // What icx coldstart and icx offload share: a model with its parameter count (--params),
-// the GPU count its weights can be split over, and host links chosen by id.
+// the GPU count its weights can be split over, and host links chosen by id (--host-link).
 #pragma once
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <CLI/CLI.hpp>
+#include <fmt/format.h>
 
 #include "common.hpp"
 #include "icx/catalog.hpp"
+#include "icx/error.hpp"
 #include "json_output.hpp"
 
 namespace icx::cli {
@@ -24,15 +27,28 @@ void add_weights_options(CLI::App& app, WeightsOptions& options);
 /// The model with its parameter count; a custom model must give --params.
 ResolvedModel resolve_weights_model(const Catalog& catalog, const WeightsOptions& options);
 
-/// Throws a UsageError naming `flag` when the model's weights cannot be split over `gpus`.
-void check_gpu_count(const ResolvedModel& model, int gpus, const std::string& flag);
+/// The host link a command uses when --host-link is not given.
+constexpr std::string_view default_host_link = "pcie5";
 
-/// A link of the host tier, by id or alias; any other link is an error naming `flag`.
-const Link& host_link(const Catalog& catalog, const std::string& flag, const std::string& id);
+/// Adds --host-link ID: the same flag name and help text on every command.
+CLI::Option* add_host_link_option(CLI::App& app, std::optional<std::string>& id);
+/// The same for several links: space- or comma-separated, or "all".
+CLI::Option* add_host_link_option(CLI::App& app, std::vector<std::string>& ids);
 
-/// The host links named (in order, without repeats); "all": every host link, fastest first.
+/// The host links named by `flag` (in order, without repeats; default_host_link when none);
+/// "all": every host link, fastest first; a link of another tier is an error naming `flag`.
 std::vector<const Link*> host_links(const Catalog& catalog, const std::string& flag,
                                     const std::vector<std::string>& ids);
+
+/// Runs `report`; a GroupError (the weights cannot be split over the GPUs) becomes a usage
+/// error naming --gpus.
+template <class Report> auto for_gpus_flag(Report&& report) {
+  try {
+    return report();
+  } catch (const GroupError& error) {
+    throw UsageError(fmt::format("--gpus: {}", error.what()));
+  }
+}
 
 /// "llama-3.1-70b: 70.6B parameters, bf16 (2 B per element)", with any overridden flags.
 std::string describe_weights_model(const ResolvedModel& model);

@@ -1,2 +1,2 @@
-args: coldstart --model 70b --wire nvlink-c2c
+args: coldstart --model 70b --host-link nvlink-c2c
 exit: 0

@@ -132,6 +132,21 @@ check_whole "${offload[@]}" --context 4096 -- --batch 8 08
 check_whole "${offload[@]}" --batch 8 -- --context 4096 04096
 check_decimal "${offload[@]}" -- --reserve 0.1 00.1
 
+# --host-link names the same kind of link on coldstart and offload, with the same error;
+# coldstart still takes its former name --wire, and an error then names --wire.
+for value in nvlink4 pcie9 ""; do
+  expect_rejected --host-link "${coldstart[@]}" --host-link "$value"
+  expect_rejected --host-link "${offload[@]}" --host-link "$value"
+  cases=$((cases + 1))
+  "$icx" "${coldstart[@]}" --host-link "$value" 2>"$scratch/cold.err" >/dev/null
+  "$icx" "${offload[@]}" --host-link "$value" 2>"$scratch/offload.err" >/dev/null
+  cmp -s "$scratch/cold.err" "$scratch/offload.err" ||
+    fail "--host-link $value: coldstart and offload word the error differently"
+done
+expect_rejected --wire "${coldstart[@]}" --wire nvlink4
+expect_rejected --wire "${coldstart[@]}" --wire pcie5 --host-link pcie5
+expect_same "${coldstart[@]}" --wire nvlink-c2c -- "${coldstart[@]}" --host-link nvlink-c2c
+
 log="$data/nccl-tests/nvl72-gb200-all_reduce.log"
 for value in "${never[@]}" "${not_whole[@]}" "0"; do
   expect_rejected --gpus calibrate "$log" --wire nvlink5 --gpus "$value"

@@ -59,6 +59,9 @@ expect "offload --gpu h1" h100-sxm
 expect "tp --dtype fp" fp8 fp16 fp32
 expect "coldstart --from nvme-gen" nvme-gen4 nvme-gen5
 expect "offload --host-link nvlink-" nvlink-c2c
+expect "coldstart --host-link nvlink-" nvlink-c2c
+expect "coldstart --ho" --host-link
+expect_none "coldstart --w"
 expect "tp --wire = pc" pcie4 pcie5
 expect "tp --catalog $(dirname "$0")/../golden/catalogs/extra_link.json --wire ib-x" ib-xdr
 expect_none "tp --tokens "

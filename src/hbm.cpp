@@ -1,0 +1,20 @@
+#include "icx/hbm.hpp"
+
+#include <fmt/format.h>
+
+#include "icx/error.hpp"
+
+namespace icx {
+
+Bytes usable_hbm(const Gpu& gpu, int gpus, double reserve) {
+  if (gpus < 1) {
+    throw InputError("usable HBM needs at least one GPU");
+  }
+  if (!(reserve >= 0 && reserve < 1)) {
+    throw InputError(fmt::format("HBM reserve {} is not a fraction from 0 to below 1", reserve));
+  }
+  // Every GPU's capacity less the reserved fraction.
+  return gpu.hbm_capacity * (static_cast<double>(gpus) * (1.0 - reserve));
+}
+
+} // namespace icx

@@ -1,0 +1,2 @@
+args: coldstart --model 70b --host-link nvlink4
+exit: 2
