@@ -32,6 +32,10 @@ std::string_view to_string(Convention convention) {
   return convention == Convention::both_directions_summed ? "both-directions-summed" : "each-way";
 }
 
+std::string_view convention_label(Convention convention) {
+  return convention == Convention::both_directions_summed ? "both ways summed" : "each way";
+}
+
 std::string_view to_string(StorageScope scope) {
   return scope == StorageScope::shared ? "shared" : "per-node";
 }

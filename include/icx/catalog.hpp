@@ -24,6 +24,8 @@ enum class Convention { both_directions_summed, each_way };
 
 std::string_view to_string(Tier tier);
 std::string_view to_string(Convention convention);
+/// The convention as a reader says it after a figure: "both ways summed" or "each way".
+std::string_view convention_label(Convention convention);
 
 /// What every catalog entry has: an id, a display name, aliases and a source.
 struct Entry {
@@ -35,8 +37,9 @@ struct Entry {
   std::string origin;
 };
 
-/// In-network reduction (NVLink SHARP, "NVLS"): the switch adds the GPUs' buffers, so each GPU
-/// sends its S bytes once and receives the S-byte result once.
+/// In-network reduction (NVLink SHARP, "NVLS"): the switch adds the GPUs' buffers (or
+/// multicasts them), so each GPU's traffic is at most S each way (in_network_traffic in
+/// collectives.hpp). One set of parameters serves every operation NVLS performs.
 struct InNetworkReduction {
   /// Large-message algorithm bandwidth as a fraction of the per-direction bandwidth.
   double efficiency = 0;

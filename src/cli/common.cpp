@@ -251,4 +251,10 @@ CLI::Validator unit_fraction() {
   return decimal_in(limits::Bounds{0, 1}, true, "fraction");
 }
 
+void require_algorithm(const Link& link, Collective op, Algorithm algorithm) {
+  if (const auto reason = algorithm_unsupported_reason(link, op, algorithm)) {
+    throw UsageError(fmt::format("--algo {}: {}; use --algo ring", to_string(algorithm), *reason));
+  }
+}
+
 } // namespace icx::cli

@@ -11,6 +11,7 @@
 #include <CLI/CLI.hpp>
 
 #include "icx/catalog.hpp"
+#include "icx/collectives.hpp"
 #include "icx/compute.hpp"
 #include "icx/error.hpp"
 #include "icx/limits.hpp"
@@ -96,6 +97,10 @@ void add_compute_options(CLI::App& app, ComputeOptions& options);
 /// The compute rate for `gpu` and `dtype`, at --mfu or the GPU's catalog utilisation.
 ComputeRate resolve_rate(const Catalog& catalog, const Gpu& gpu, const Dtype& dtype,
                          const ComputeOptions& options);
+
+/// Throws UsageError naming --algo when `algorithm` cannot run `op` on `link`
+/// (algorithm_unsupported_reason).
+void require_algorithm(const Link& link, Collective op, Algorithm algorithm);
 
 /// Runs `lookup`, prefixing any LookupError with the flag that named the id.
 template <class Lookup> decltype(auto) for_flag(const std::string& flag, Lookup&& lookup) {

@@ -3,21 +3,14 @@
 
 #include <string_view>
 
-#include <nlohmann/json.hpp>
-
 #include "icx/catalog.hpp"
+#include "icx/json.hpp"
 #include "icx/units.hpp"
 
 namespace icx::cli {
 
-using Json = nlohmann::ordered_json;
-
-/// A new document whose first key is "schema".
-Json json_document(std::string_view schema);
-
-/// A number as JSON: whole values become integers (byte counts print exactly), others stay
-/// floating point.
-Json json_number(double value);
+// json_document and json_number: icx/json.hpp, shared with the core reports.
+using icx::Json;
 
 /// [low, high] in base units.
 template <class Q> Json json_range(const Range<Q>& range) {

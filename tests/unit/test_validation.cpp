@@ -73,7 +73,7 @@ TEST(Validation, BoundsBySize) {
 TEST(Validation, ShippedModelMeetsItsBoundsOnEveryPublishedRow) {
   const Catalog catalog = Catalog::shipped();
   std::vector<MeasuredCollective> rows;
-  for (const ShippedMeasurements& file : shipped_measurements()) {
+  for (const MeasurementsFile& file : shipped_measurements()) {
     for (const MeasuredCollective& row : parse_measurements_csv(file.text, file.name)) {
       rows.push_back(row);
     }
