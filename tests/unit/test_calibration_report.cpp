@@ -1,26 +1,17 @@
 #include "icx/calibration_report.hpp"
 
 #include <string>
+#include <utility>
 
 #include <gtest/gtest.h>
 
 #include "icx/error.hpp"
+#include "test_fixtures.hpp"
 
 namespace icx {
 namespace {
 
-// One NVSwitch link: 450 GB/s each way, ring 0.5 at 1 µs per step, 100 µs ramp, slowdown 0.8.
-Catalog catalog() {
-  Catalog c;
-  c.overlay_text(R"({"links": [
-    {"id": "fast", "name": "Fast", "connects": "GPU", "tier": "scale-up", "headline_GBps": 900,
-     "headline_convention": "both-directions-summed", "per_direction_GBps": 450,
-     "latency_us": 1, "source": "s",
-     "expected": {"efficiency": 0.5, "step_latency_us": 1, "ramp_us": 100,
-                  "small_message_slowdown": 0.8, "source": "prior"}}]})",
-                 "links.json");
-  return c;
-}
+using test::nvswitch_catalog;
 
 /// A log of `test` over 8 ranks whose times the expected model gives with ring efficiency
 /// `efficiency` and 3 µs per step, times `scale`.
@@ -44,6 +35,15 @@ NcclTestLog log_of(const Link& link, const std::string& test, Collective op, dou
   return log;
 }
 
+CalibrationRequest request_for(const Link& link, NcclTestLog log, const std::string& name) {
+  CalibrationRequest request;
+  request.link = &link;
+  request.log = std::move(log);
+  request.log_name = name;
+  request.gpus = 8;
+  return request;
+}
+
 TEST(CalibrationReport, OperationFromTheTestName) {
   EXPECT_EQ(collective_of_test("all_gather_perf"), Collective::all_gather);
   EXPECT_EQ(collective_of_test("alltoall_perf"), Collective::all_to_all);
@@ -61,13 +61,10 @@ TEST(CalibrationReport, OperationFromTheTestName) {
 }
 
 TEST(CalibrationReport, FitsAndBuildsTheOverlayEntry) {
-  const Catalog c = catalog();
+  const Catalog c = nvswitch_catalog();
   const Link& link = c.link("fast");
-  CalibrationRequest request;
-  request.link = &link;
-  request.log = log_of(link, "all_gather_perf", Collective::all_gather, 0.7, 1.0);
-  request.log_name = "ag.log";
-  request.gpus = 8;
+  const CalibrationRequest request = request_for(
+      link, log_of(link, "all_gather_perf", Collective::all_gather, 0.7, 1.0), "ag.log");
   const CalibrationReport report = calibration_report(c, request);
   EXPECT_EQ(report.op, Collective::all_gather);
   // All-gather over 8 GPUs: 7 ring steps of 3 µs = 21 µs, efficiency 0.7.
@@ -96,14 +93,11 @@ TEST(CalibrationReport, FitsAndBuildsTheOverlayEntry) {
 }
 
 TEST(CalibrationReport, SaysWhyAFitMissesItsBounds) {
-  const Catalog c = catalog();
+  const Catalog c = nvswitch_catalog();
   const Link& link = c.link("fast");
-  CalibrationRequest request;
-  request.link = &link;
   // Ten times faster than efficiency 0.5 allows: the fit runs into efficiency 1.
-  request.log = log_of(link, "all_reduce_perf", Collective::all_reduce, 0.5, 0.1);
-  request.log_name = "fast.log";
-  request.gpus = 8;
+  CalibrationRequest request = request_for(
+      link, log_of(link, "all_reduce_perf", Collective::all_reduce, 0.5, 0.1), "fast.log");
   const CalibrationReport report = calibration_report(c, request);
   EXPECT_TRUE(report.fit.efficiency_at_limit);
   EXPECT_FALSE(report.quality.acceptable());

@@ -5,22 +5,12 @@
 
 #include <gtest/gtest.h>
 
+#include "test_fixtures.hpp"
+
 namespace icx {
 namespace {
 
-// One link priced at 450 GB/s each way × 0.8: a 4 GiB ring all-reduce on 8 GPUs runs at
-// about 0.8 × 450 = 360 GB/s busbw.
-Catalog catalog() {
-  Catalog c;
-  c.overlay_text(R"({"links": [
-    {"id": "fast", "name": "Fast", "connects": "GPU", "tier": "scale-up", "headline_GBps": 900,
-     "headline_convention": "both-directions-summed", "per_direction_GBps": 450,
-     "latency_us": 1, "source": "s",
-     "expected": {"efficiency": 0.8, "step_latency_us": 2, "ramp_us": 100,
-                  "small_message_slowdown": 1, "source": "s"}}]})",
-                 "links.json");
-  return c;
-}
+using test::nvswitch_catalog;
 
 constexpr const char* header =
     "hardware,link,gpus,nodes,op,algo,size_bytes,time_us,busbw_GBps,use,source\n";
@@ -32,7 +22,7 @@ TEST(ValidationReport, RowsKeepTheirFileAndAFailureNamesThem) {
                         "x,fast,8,1,all-reduce,ring,4294967296,,700,held-out,twice: out\n"
                         "x,fast,8,1,all-reduce,ring,4294967296,,700,outside,shown only\n";
   const std::vector<MeasurementsFile> files{{"a.csv", a}, {"b.csv", b}};
-  const ValidationReport report = validation_report(catalog(), files);
+  const ValidationReport report = validation_report(nvswitch_catalog(), files);
   EXPECT_EQ(report.files, (std::vector<std::string>{"a.csv", "b.csv"}));
   EXPECT_EQ(report.file_of, (std::vector<std::size_t>{0, 1, 1}));
   EXPECT_FALSE(report.passed());
@@ -52,7 +42,7 @@ TEST(ValidationReport, PassesWhenEveryHeldRowIsWithin) {
   const std::string a =
       std::string(header) + "x,fast,8,1,all-reduce,ring,4294967296,,350,fit,within 10 %\n";
   const std::vector<MeasurementsFile> files{{"a.csv", a}};
-  const ValidationReport report = validation_report(catalog(), files);
+  const ValidationReport report = validation_report(nvswitch_catalog(), files);
   EXPECT_TRUE(report.passed());
   EXPECT_EQ(to_string(Metric::time), "time");
 }
