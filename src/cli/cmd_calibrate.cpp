@@ -4,7 +4,6 @@
 #include <memory>
 #include <optional>
 #include <string>
-#include <system_error>
 #include <vector>
 
 #include <fmt/format.h>
@@ -37,15 +36,6 @@ struct CalibrateOptions {
   bool force = false;
 };
 
-Collective parse_op(const std::string& name) {
-  if (const auto op = collective_from_name(name)) {
-    return *op;
-  }
-  throw UsageError(fmt::format("--op: unknown operation '{}'; known: all-reduce, all-gather, "
-                               "reduce-scatter, all-to-all, point-to-point",
-                               name));
-}
-
 /// --gpus, else the ranks the log lists; the two must agree.
 int gpus_of(const CalibrateOptions& options, const NcclTestLog& log) {
   if (options.gpus && log.ranks && *options.gpus != *log.ranks) {
@@ -76,7 +66,7 @@ CalibrationRequest request_of(const CalibrateOptions& options, const Catalog& ca
       options.log);
   request.log_name = options.log;
   if (!options.op.empty()) {
-    request.op = parse_op(options.op);
+    request.op = parse_collective(options.op, "--op: ");
   }
   request.op = measured_collective(request);
   require_algorithm(*request.link, *request.op, request.algorithm);

@@ -14,7 +14,6 @@
 #include "icx/collective_report.hpp"
 #include "icx/collectives.hpp"
 #include "icx/limits.hpp"
-#include "icx/lookup.hpp"
 #include "icx/topology.hpp"
 #include "output.hpp"
 #include "size_option.hpp"
@@ -31,20 +30,6 @@ struct CollectiveOptions {
   std::string wire;
   std::string algo = "ring";
 };
-
-Collective parse_op(const std::string& name) {
-  if (const auto op = collective_from_name(name)) {
-    return *op;
-  }
-  std::vector<std::string> names;
-  for (const Collective op : all_collectives) {
-    names.emplace_back(to_string(op));
-  }
-  const auto suggestion = nearest(name, names);
-  throw UsageError(
-      fmt::format("unknown operation '{}'; known: {}{}", name, fmt::join(names, ", "),
-                  suggestion ? fmt::format(" (did you mean '{}'?)", *suggestion) : std::string()));
-}
 
 Algorithm parse_algo(const std::string& name) {
   if (const auto algorithm = algorithm_from_name(name)) {
@@ -70,8 +55,8 @@ void check_request(const Link& link, const CollectiveReportRequest& request) {
 }
 
 int run_collective(const CollectiveOptions& options) {
-  CollectiveReportRequest request{parse_op(options.op), parse_algo(options.algo), options.gpus,
-                                  parse_sizes(options.size)};
+  CollectiveReportRequest request{parse_collective(options.op, ""), parse_algo(options.algo),
+                                  options.gpus, parse_sizes(options.size)};
   const Catalog catalog = load_catalog(options.common);
   const Link& link =
       for_flag("--wire", [&]() -> const Link& { return catalog.link(options.wire); });

@@ -251,6 +251,20 @@ CLI::Validator unit_fraction() {
   return decimal_in(limits::Bounds{0, 1}, true, "fraction");
 }
 
+Collective parse_collective(const std::string& name, std::string_view where) {
+  if (const auto op = collective_from_name(name)) {
+    return *op;
+  }
+  std::vector<std::string> names;
+  for (const Collective op : all_collectives) {
+    names.emplace_back(to_string(op));
+  }
+  const auto suggestion = nearest(name, names);
+  throw UsageError(
+      fmt::format("{}unknown operation '{}'; known: {}{}", where, name, fmt::join(names, ", "),
+                  suggestion ? fmt::format(" (did you mean '{}'?)", *suggestion) : std::string()));
+}
+
 void require_algorithm(const Link& link, Collective op, Algorithm algorithm) {
   if (const auto reason = algorithm_unsupported_reason(link, op, algorithm)) {
     throw UsageError(fmt::format("--algo {}: {}; use --algo ring", to_string(algorithm), *reason));

@@ -6,6 +6,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -97,6 +98,10 @@ void add_compute_options(CLI::App& app, ComputeOptions& options);
 /// The compute rate for `gpu` and `dtype`, at --mfu or the GPU's catalog utilisation.
 ComputeRate resolve_rate(const Catalog& catalog, const Gpu& gpu, const Dtype& dtype,
                          const ComputeOptions& options);
+
+/// The operation named `name` (collective_from_name); else UsageError "<where>unknown
+/// operation 'x'; known: …" with the nearest name.
+Collective parse_collective(const std::string& name, std::string_view where);
 
 /// Throws UsageError naming --algo when `algorithm` cannot run `op` on `link`
 /// (algorithm_unsupported_reason).
