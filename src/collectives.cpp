@@ -182,6 +182,14 @@ std::vector<Collective> in_network_collectives() {
   return ops;
 }
 
+std::string in_network_collectives_text() {
+  std::vector<std::string_view> served;
+  for (const Collective op : in_network_collectives()) {
+    served.push_back(to_string(op));
+  }
+  return and_list(served);
+}
+
 double headline_traffic_factor(Collective op) {
   // The textbook arithmetic: an all-reduce moves ~2·S bytes per GPU, other operations S.
   return op == Collective::all_reduce ? 2.0 : 1.0;

@@ -108,6 +108,8 @@ std::optional<DirectionalTraffic> in_network_traffic(Collective op, int gpus);
 
 /// The operations in_network_traffic serves, in all_collectives order.
 std::vector<Collective> in_network_collectives();
+/// Their names as a reader lists them: "all-reduce, all-gather and reduce-scatter".
+std::string in_network_collectives_text();
 
 /// The headline model's bytes per GPU per byte of S: 2 for an all-reduce (the textbook
 /// ~2·S), 1 for every other operation.

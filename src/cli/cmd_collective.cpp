@@ -2,11 +2,9 @@
 // expected time, algbw and busbw, as nccl-tests reports them.
 #include <memory>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include <fmt/format.h>
-#include <fmt/ranges.h>
 
 #include "collective_view.hpp"
 #include "commands.hpp"
@@ -68,15 +66,6 @@ int run_collective(const CollectiveOptions& options) {
   return 0;
 }
 
-std::string algo_help() {
-  std::vector<std::string_view> served;
-  for (const Collective op : in_network_collectives()) {
-    served.push_back(to_string(op));
-  }
-  return fmt::format("ring, or nvls: in-network reduction on NVSwitch ({})",
-                     fmt::join(served, ", "));
-}
-
 } // namespace
 
 Command setup_collective(CLI::App& app) {
@@ -98,7 +87,11 @@ Command setup_collective(CLI::App& app) {
   sub->add_option("-w,--wire", options->wire, "Link id or alias (see 'icx links')")
       ->type_name("ID")
       ->required();
-  sub->add_option("--algo", options->algo, algo_help())->type_name("ALGO")->default_str("ring");
+  sub->add_option("--algo", options->algo,
+                  fmt::format("ring, or nvls: in-network reduction on NVSwitch ({})",
+                              in_network_collectives_text()))
+      ->type_name("ALGO")
+      ->default_str("ring");
   add_explain_option(*sub, options->common);
   add_common_options(*sub, options->common);
   sub->footer("Examples:\n"

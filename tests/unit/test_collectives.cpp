@@ -175,6 +175,7 @@ TEST(Collectives, InNetworkTrafficPerGpu) {
   EXPECT_EQ(in_network_collectives(),
             (std::vector<Collective>{Collective::all_reduce, Collective::all_gather,
                                      Collective::reduce_scatter}));
+  EXPECT_EQ(in_network_collectives_text(), "all-reduce, all-gather and reduce-scatter");
   // The busier direction carries S for each of the three: wire factor 1, against the ring's
   // (n-1)/n for all-gather and reduce-scatter.
   EXPECT_DOUBLE_EQ(wire_factor(Collective::reduce_scatter, Algorithm::nvls, 8), 1.0);
