@@ -187,4 +187,8 @@ const StorageTier& Catalog::storage(std::string_view query) const {
   return find(storage_tiers(), query, "storage tier");
 }
 
+std::string_view convention_label(Convention convention) {
+  return convention == Convention::both_directions_summed ? "both ways summed" : "each way";
+}
+
 } // namespace icx

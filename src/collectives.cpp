@@ -22,6 +22,16 @@ std::string squeeze(std::string_view name) {
   return folded;
 }
 
+/// "a", "a and b", "a, b and c".
+std::string and_list(const std::vector<std::string_view>& items) {
+  std::string text;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    text += i == 0 ? "" : (i + 1 == items.size() ? " and " : ", ");
+    text += items[i];
+  }
+  return text;
+}
+
 void check_request(const Link& link, const CollectiveRequest& request) {
   if (request.gpus < min_collective_gpus || request.gpus > limits::max_domain) {
     throw InputError(fmt::format("a collective needs from {} to {} GPUs, got {}",
@@ -49,15 +59,10 @@ struct Terms {
 };
 
 Terms terms_of(const Link& link, const ExpectedModel& model, const CollectiveRequest& request) {
+  const AlgorithmParameters parameters = algorithm_parameters(model, request);
   const double wire = wire_factor(request.op, request.algorithm, request.gpus);
   const BytesPerSecond one_way = link.per_direction_bandwidth.high;
-  if (request.algorithm == Algorithm::nvls) {
-    const InNetworkReduction& nvls = *model.in_network_reduction;
-    return {nvls.latency, request.size * wire / (one_way * nvls.efficiency), model.ramp,
-            model.small_message_slowdown};
-  }
-  return {model.step_latency * static_cast<double>(ring_steps(request.op, request.gpus)),
-          request.size * wire / (one_way * model.efficiency), model.ramp,
+  return {parameters.latency, request.size * wire / (one_way * parameters.efficiency), model.ramp,
           model.small_message_slowdown};
 }
 
@@ -106,12 +111,67 @@ double busbw_factor(Collective op, int gpus) {
 }
 
 double wire_factor(Collective op, Algorithm algorithm, int gpus) {
-  // NVLS: each GPU sends its S bytes to the switch once and reads the S-byte sum once.
-  if (op == Collective::all_reduce && algorithm == Algorithm::nvls) {
-    return 1.0;
+  if (algorithm == Algorithm::nvls) {
+    if (const auto traffic = in_network_traffic(op, gpus)) {
+      // Each direction of a GPU's link has its own bandwidth: the busier one sets the time.
+      return std::max(traffic->sent, traffic->received);
+    }
   }
   // Ring collectives move exactly the bytes nccl-tests' bus-bandwidth factor counts.
   return busbw_factor(op, gpus);
+}
+
+std::optional<DirectionalTraffic> in_network_traffic(Collective op, int gpus) {
+  const double share = 1.0 / gpus; // one GPU's slice of S
+  switch (op) {
+  case Collective::all_reduce:
+    return DirectionalTraffic{1.0, 1.0};
+  case Collective::reduce_scatter:
+    return DirectionalTraffic{1.0, share};
+  case Collective::all_gather:
+    return DirectionalTraffic{share, 1.0};
+  case Collective::all_to_all:
+  case Collective::point_to_point:
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+std::vector<Collective> in_network_collectives() {
+  std::vector<Collective> ops;
+  for (const Collective op : all_collectives) {
+    if (in_network_traffic(op, min_collective_gpus)) {
+      ops.push_back(op);
+    }
+  }
+  return ops;
+}
+
+std::string in_network_collectives_text() {
+  std::vector<std::string_view> served;
+  for (const Collective op : in_network_collectives()) {
+    served.push_back(to_string(op));
+  }
+  return and_list(served);
+}
+
+double headline_traffic_factor(Collective op) {
+  // The textbook arithmetic: an all-reduce moves ~2·S bytes per GPU, other operations S.
+  return op == Collective::all_reduce ? 2.0 : 1.0;
+}
+
+AlgorithmParameters algorithm_parameters(const ExpectedModel& model,
+                                         const CollectiveRequest& request) {
+  if (request.algorithm == Algorithm::nvls) {
+    if (!model.in_network_reduction) {
+      throw InputError("the expected model has no in-network reduction (nvls) parameters");
+    }
+    const InNetworkReduction& nvls = *model.in_network_reduction;
+    return {std::nullopt, nvls.latency, nvls.latency, nvls.efficiency};
+  }
+  const std::int64_t steps = ring_steps(request.op, request.gpus);
+  return {steps, model.step_latency, model.step_latency * static_cast<double>(steps),
+          model.efficiency};
 }
 
 std::int64_t ring_steps(Collective op, int gpus) {
@@ -132,9 +192,8 @@ std::int64_t ring_steps(Collective op, int gpus) {
 
 CollectiveCost headline_collective(const Link& link, const CollectiveRequest& request) {
   check_request(link, request);
-  // The textbook arithmetic: an all-reduce moves ~2·S bytes per GPU, other operations S.
-  const double traffic_factor = request.op == Collective::all_reduce ? 2.0 : 1.0;
-  return cost_of(request, request.size * traffic_factor / link.headline_bandwidth.high);
+  return cost_of(request,
+                 request.size * headline_traffic_factor(request.op) / link.headline_bandwidth.high);
 }
 
 std::optional<std::string> algorithm_unsupported_reason(const Link& link, Collective op,
@@ -142,8 +201,12 @@ std::optional<std::string> algorithm_unsupported_reason(const Link& link, Collec
   if (algorithm != Algorithm::nvls) {
     return std::nullopt;
   }
-  if (op != Collective::all_reduce) {
-    return fmt::format("in-network reduction performs all-reduce only, not {}", to_string(op));
+  if (!in_network_traffic(op, min_collective_gpus)) {
+    std::vector<std::string_view> served;
+    for (const Collective each : in_network_collectives()) {
+      served.push_back(to_string(each));
+    }
+    return fmt::format("in-network reduction performs {}, not {}", and_list(served), to_string(op));
   }
   if (link.tier != Tier::scale_up) {
     return fmt::format("wire '{}' is a {} link; in-network reduction runs inside a scale-up "
@@ -180,7 +243,7 @@ ExpectedTerms expected_terms(const Link& link, const CollectiveRequest& request)
 
 std::optional<Bytes> crossover_size(const Link& link, const CollectiveRequest& request) {
   if (!expected_available(link, request.algorithm) ||
-      (request.algorithm == Algorithm::nvls && request.op != Collective::all_reduce)) {
+      algorithm_unsupported_reason(link, request.op, request.algorithm)) {
     return std::nullopt;
   }
   CollectiveRequest unit = request;

@@ -188,8 +188,8 @@ std::vector<MeasuredCollective> parse_measurements_csv(std::string_view text,
   return rows;
 }
 
-std::vector<ShippedMeasurements> shipped_measurements() {
-  std::vector<ShippedMeasurements> files;
+std::vector<MeasurementsFile> shipped_measurements() {
+  std::vector<MeasurementsFile> files;
   for (const detail::EmbeddedFile& file : detail::embedded_validation_files()) {
     files.push_back({"<shipped>/" + std::string(file.name), file.text});
   }

@@ -33,6 +33,9 @@ constexpr std::array<EnumName<Convention>, 2> enum_names(Convention /*unused*/) 
            {Convention::each_way, "each-way"}}};
 }
 
+/// The convention as a reader says it after a figure: "both ways summed" or "each way".
+std::string_view convention_label(Convention convention);
+
 /// What every catalog entry has: an id, a display name, aliases and a source.
 struct Entry {
   std::string id;
@@ -44,8 +47,9 @@ struct Entry {
   bool operator==(const Entry&) const = default;
 };
 
-/// In-network reduction (NVLink SHARP, "NVLS"): the switch adds the GPUs' buffers, so each GPU
-/// sends its S bytes once and receives the S-byte result once.
+/// In-network reduction (NVLink SHARP, "NVLS"): the switch adds the GPUs' buffers (or
+/// multicasts them), so each GPU's traffic is at most S each way (in_network_traffic in
+/// collectives.hpp). One set of parameters serves every operation NVLS performs.
 struct InNetworkReduction {
   /// Large-message algorithm bandwidth as a fraction of the per-direction bandwidth.
   double efficiency = 0;

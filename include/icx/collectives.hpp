@@ -14,7 +14,9 @@
 // fixed pipeline fill and drain, `ramp`.
 //   ring all-reduce: 2(n-1) steps, wire factor 2(n-1)/n
 //   all-gather, reduce-scatter: n-1 steps, (n-1)/n      all-to-all: n-1 steps, (n-1)/n
-//   point-to-point: 1 step, 1                           nvls all-reduce: wire factor 1
+//   point-to-point: 1 step, 1
+//   nvls (all-reduce, reduce-scatter, all-gather): the larger of the bytes a GPU sends to and
+//   receives from the switch per byte of S (in_network_traffic), 1 for each of the three
 // Reported as nccl-tests does (doc/PERFORMANCE.md): algbw = S / time, busbw = algbw ·
 // busbw_factor (all-reduce 2(n-1)/n for every algorithm, as all_reduce_perf prints it, so
 // NVLS busbw can exceed the ring's per-direction ceiling; all-gather, reduce-scatter,
@@ -36,6 +38,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "icx/catalog.hpp"
 #include "icx/enum_names.hpp"
@@ -45,7 +48,8 @@ namespace icx {
 
 enum class Collective { all_reduce, all_gather, reduce_scatter, all_to_all, point_to_point };
 
-/// ring: NCCL's ring algorithm; nvls: in-network reduction on NVSwitch (NVLink SHARP).
+/// ring: NCCL's ring algorithm; nvls: in-network reduction on NVSwitch (NVLink SHARP), for
+/// the operations in_network_traffic serves.
 enum class Algorithm { ring, nvls };
 
 /// nccl-tests calls point-to-point "sendrecv".
@@ -95,8 +99,47 @@ struct CollectiveCost {
 
 /// nccl-tests' bus-bandwidth factor of an operation over `gpus` GPUs.
 double busbw_factor(Collective op, int gpus);
-/// Bytes each GPU sends (and receives) per byte of S.
+/// Bytes each GPU sends (and receives) per byte of S in its busier direction.
 double wire_factor(Collective op, Algorithm algorithm, int gpus);
+
+/// Bytes one GPU moves per byte of S, each direction on its own.
+struct DirectionalTraffic {
+  double sent = 0;
+  double received = 0;
+};
+
+/// The one rule of which operations in-network reduction (NVLS) performs and what each of
+/// the n GPUs then moves through the switch: all-reduce sends S and receives the S-byte sum;
+/// reduce-scatter sends S and receives its S/n share of the sum; all-gather sends its S/n
+/// share and receives all S (the switch multicasts). nullopt for all-to-all and
+/// point-to-point: nothing to reduce or multicast. NCCL has kernels for all three
+/// (src/device/all_reduce.h, reduce_scatter.h, all_gather.h), though its tuner seldom picks
+/// NVLS for the last two.
+std::optional<DirectionalTraffic> in_network_traffic(Collective op, int gpus);
+
+/// The operations in_network_traffic serves, in all_collectives order.
+std::vector<Collective> in_network_collectives();
+/// Their names as a reader lists them: "all-reduce, all-gather and reduce-scatter".
+std::string in_network_collectives_text();
+
+/// The headline model's bytes per GPU per byte of S: 2 for an all-reduce (the textbook
+/// ~2·S), 1 for every other operation.
+double headline_traffic_factor(Collective op);
+
+/// The expected model's parameters that `algorithm` uses: the ring's step latency and
+/// efficiency, or the in-network reduction's fixed latency and efficiency.
+struct AlgorithmParameters {
+  /// Ring steps; absent for nvls, whose latency is fixed.
+  std::optional<std::int64_t> steps;
+  /// Per step for a ring, per operation for nvls.
+  Seconds unit_latency;
+  /// The whole latency term L.
+  Seconds latency;
+  double efficiency = 0;
+};
+/// Throws InputError when `model` has no in-network reduction and nvls is asked for.
+AlgorithmParameters algorithm_parameters(const ExpectedModel& model,
+                                         const CollectiveRequest& request);
 /// Latency-bound steps of a ring algorithm (2(n-1) for an all-reduce).
 std::int64_t ring_steps(Collective op, int gpus);
 
@@ -106,22 +149,23 @@ std::int64_t ring_steps(Collective op, int gpus);
 CollectiveCost headline_collective(const Link& link, const CollectiveRequest& request);
 
 /// Why `algorithm` cannot run `op` on `link` at all, whatever parameters a catalog gives it
-/// ("in-network reduction performs all-reduce only, not all-gather"), or nullopt when it can:
-/// nvls is an all-reduce, reduced inside a scale-up switch (NVSwitch), so a host or scale-out
-/// link has none. The one rule for every command that prices or fits an algorithm.
+/// ("in-network reduction performs all-reduce, reduce-scatter and all-gather, not
+/// all-to-all"), or nullopt when it can: nvls serves the operations of in_network_traffic,
+/// inside a scale-up switch (NVSwitch), so a host or scale-out link has none. The one rule
+/// for every command that prices or fits an algorithm.
 std::optional<std::string> algorithm_unsupported_reason(const Link& link, Collective op,
                                                         Algorithm algorithm);
 
 /// Why the expected model cannot price `algorithm` on `link` ("… has no expected-model
-/// parameters …"), or nullopt when it can. nvls exists only for all-reduce.
+/// parameters …"), or nullopt when it can.
 std::optional<std::string> expected_unavailable_reason(const Link& link, Algorithm algorithm);
 [[nodiscard]] inline bool expected_available(const Link& link, Algorithm algorithm) {
   return !expected_unavailable_reason(link, algorithm).has_value();
 }
 
 /// Expected model (see the top of this file). Throws InputError when it is unavailable
-/// (the message is the reason), for nvls with any operation but all-reduce, for fewer than
-/// two GPUs and for a size that is not positive.
+/// (the message is the reason), for an operation nvls does not serve, for fewer than two
+/// GPUs and for a size that is not positive.
 CollectiveCost expected_collective(const Link& link, const CollectiveRequest& request);
 
 /// The expected model's latency term L and bandwidth term tb for `request` (no ramp term).
@@ -133,7 +177,7 @@ ExpectedTerms expected_terms(const Link& link, const CollectiveRequest& request)
 
 /// Message size at which the latency term equals the bandwidth term, S = L · bandwidth ·
 /// efficiency / wire_factor: below it a collective is latency-bound. nullopt when the
-/// expected model is unavailable (or nvls is asked for another operation than all-reduce).
+/// expected model is unavailable or the algorithm cannot run the operation.
 /// `request.size` is ignored; throws InputError for fewer than two GPUs.
 std::optional<Bytes> crossover_size(const Link& link, const CollectiveRequest& request);
 

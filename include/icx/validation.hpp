@@ -89,12 +89,13 @@ struct AccuracyReport {
   [[nodiscard]] std::vector<std::size_t> out_of_bound() const;
 };
 
-/// A measurements file shipped inside the binary (tests/data/collectives*.csv).
-struct ShippedMeasurements {
+/// A measurements file: its name and text. shipped_measurements() gives those inside the
+/// binary (tests/data/collectives*.csv).
+struct MeasurementsFile {
   std::string name;
   std::string_view text;
 };
-std::vector<ShippedMeasurements> shipped_measurements();
+std::vector<MeasurementsFile> shipped_measurements();
 
 /// Predicts every row with the expected model of the catalog's link. Throws LookupError for a
 /// row naming an unknown link.

@@ -268,4 +268,17 @@ CLI::Option* add_reserve_option(CLI::App& app, double& reserve) {
       ->transform(unit_fraction());
 }
 
+Collective parse_collective(const std::string& name, std::string_view where) {
+  if (const auto op = collective_from_name(name)) {
+    return *op;
+  }
+  throw UsageError(fmt::format("{}{}", where, unknown_name("operation", name, names<Collective>())));
+}
+
+void require_algorithm(const Link& link, Collective op, Algorithm algorithm) {
+  if (const auto reason = algorithm_unsupported_reason(link, op, algorithm)) {
+    throw UsageError(fmt::format("--algo {}: {}; use --algo ring", to_string(algorithm), *reason));
+  }
+}
+
 } // namespace icx::cli

@@ -15,6 +15,7 @@
 #include <CLI/CLI.hpp>
 
 #include "icx/catalog.hpp"
+#include "icx/collectives.hpp"
 #include "icx/compute.hpp"
 #include "icx/enum_names.hpp"
 #include "icx/error.hpp"
@@ -135,6 +136,14 @@ void add_compute_options(CLI::App& app, ComputeOptions& options);
 /// The compute rate for `gpu` and `dtype`, at --mfu or the GPU's catalog utilisation.
 ComputeRate resolve_rate(const Catalog& catalog, const Gpu& gpu, const Dtype& dtype,
                          const ComputeOptions& options);
+
+/// The operation named `name` (collective_from_name); else UsageError "<where>unknown
+/// operation 'x'; known: …" with the nearest name.
+Collective parse_collective(const std::string& name, std::string_view where);
+
+/// Throws UsageError naming --algo when `algorithm` cannot run `op` on `link`
+/// (algorithm_unsupported_reason).
+void require_algorithm(const Link& link, Collective op, Algorithm algorithm);
 
 /// Runs `lookup`, prefixing any LookupError with the flag that named the id.
 template <class Lookup> decltype(auto) for_flag(const std::string& flag, Lookup&& lookup) {

@@ -110,7 +110,7 @@ TEST(Calibration, InNetworkReductionOnlyOnAScaleUpSwitch) {
   EXPECT_THROW((void)calibrate(host, prior(), Collective::all_reduce, Algorithm::nvls, 8, samples),
                InputError);
   EXPECT_THROW(
-      (void)calibrate(test_link(), prior(), Collective::all_gather, Algorithm::nvls, 8, samples),
+      (void)calibrate(test_link(), prior(), Collective::all_to_all, Algorithm::nvls, 8, samples),
       InputError);
 }
 

@@ -66,6 +66,11 @@ TEST(Catalog, ReadsLinksWithDirectionsAndRanges) {
   EXPECT_DOUBLE_EQ(roce.latency.high.value(), 2e-6);
 }
 
+TEST(Catalog, ConventionLabels) {
+  EXPECT_EQ(convention_label(Convention::both_directions_summed), "both ways summed");
+  EXPECT_EQ(convention_label(Convention::each_way), "each way");
+}
+
 TEST(Catalog, ReadsGpusModelsAndDtypes) {
   const Catalog catalog = small_catalog();
   EXPECT_DOUBLE_EQ(catalog.gpu("h100").hbm_capacity.value(), 80e9);
@@ -234,13 +239,13 @@ TEST(CatalogErrors, NegativeZeroAndHugeFigures) {
             "user.json: /links/0/headline_GBps: expected a number from 0.001 to 1e+06 or a range "
             "[low, high] of such numbers with low <= high, got the number -64");
   // Finite but absurd: 1e308 GB/s would print inf B/s and 0 s; 1e-300 GB/s a 300-digit ratio.
-  EXPECT_NE(error_of(link_prefix + "1e308}]}").find("/links/0/headline_GBps: expected a number "
-                                                    "from 0.001 to 1e+06"),
+  EXPECT_NE(error_of(link_prefix + "1e308}]}")
+                .find("/links/0/headline_GBps: expected a number "
+                      "from 0.001 to 1e+06"),
             std::string::npos);
   EXPECT_NE(error_of(link_prefix + "1e-300}]}").find("/links/0/headline_GBps"), std::string::npos);
   // A petabyte per second is the largest bandwidth a catalog may state; 1 MB/s the smallest.
-  EXPECT_NE(error_of(link_prefix + "1000001}]}").find("/links/0/headline_GBps"),
-            std::string::npos);
+  EXPECT_NE(error_of(link_prefix + "1000001}]}").find("/links/0/headline_GBps"), std::string::npos);
   EXPECT_NE(error_of(link_prefix + "0}]}").find("/links/0/headline_GBps"), std::string::npos);
   EXPECT_EQ(error_of(link_prefix + "1e400}]}"),
             "user.json: invalid JSON: number overflow parsing '1e400'");

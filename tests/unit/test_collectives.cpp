@@ -1,5 +1,7 @@
 #include "icx/collectives.hpp"
 
+#include <vector>
+
 #include <gtest/gtest.h>
 
 #include "icx/error.hpp"
@@ -149,15 +151,81 @@ TEST(Collectives, RejectsBadRequests) {
                InputError);
   EXPECT_THROW((void)headline_collective(link, request(Collective::all_reduce, 8, 0)), InputError);
   EXPECT_THROW(
-      (void)expected_collective(link, request(Collective::all_gather, 8, 1e6, Algorithm::nvls)),
+      (void)expected_collective(link, request(Collective::all_to_all, 8, 1e6, Algorithm::nvls)),
       InputError);
 }
 
-TEST(Collectives, InNetworkReductionIsAnAllReduceOnAScaleUpSwitch) {
+TEST(Collectives, InNetworkTrafficPerGpu) {
+  // 8 GPUs: all-reduce sends S and receives the S-byte sum; reduce-scatter sends S and
+  // receives its 1/8 share; all-gather sends its 1/8 share and receives all of S.
+  const auto all_reduce = in_network_traffic(Collective::all_reduce, 8);
+  ASSERT_TRUE(all_reduce);
+  EXPECT_DOUBLE_EQ(all_reduce->sent, 1.0);
+  EXPECT_DOUBLE_EQ(all_reduce->received, 1.0);
+  const auto reduce_scatter = in_network_traffic(Collective::reduce_scatter, 8);
+  ASSERT_TRUE(reduce_scatter);
+  EXPECT_DOUBLE_EQ(reduce_scatter->sent, 1.0);
+  EXPECT_DOUBLE_EQ(reduce_scatter->received, 0.125);
+  const auto all_gather = in_network_traffic(Collective::all_gather, 8);
+  ASSERT_TRUE(all_gather);
+  EXPECT_DOUBLE_EQ(all_gather->sent, 0.125);
+  EXPECT_DOUBLE_EQ(all_gather->received, 1.0);
+  EXPECT_FALSE(in_network_traffic(Collective::all_to_all, 8));
+  EXPECT_FALSE(in_network_traffic(Collective::point_to_point, 8));
+  EXPECT_EQ(in_network_collectives(),
+            (std::vector<Collective>{Collective::all_reduce, Collective::all_gather,
+                                     Collective::reduce_scatter}));
+  EXPECT_EQ(in_network_collectives_text(), "all-reduce, all-gather and reduce-scatter");
+  // The busier direction carries S for each of the three: wire factor 1, against the ring's
+  // (n-1)/n for all-gather and reduce-scatter.
+  EXPECT_DOUBLE_EQ(wire_factor(Collective::reduce_scatter, Algorithm::nvls, 8), 1.0);
+  EXPECT_DOUBLE_EQ(wire_factor(Collective::all_gather, Algorithm::nvls, 8), 1.0);
+  EXPECT_DOUBLE_EQ(wire_factor(Collective::all_gather, Algorithm::ring, 8), 0.875);
+}
+
+TEST(Collectives, InNetworkAllGatherAndReduceScatterPricedLikeTheAllReduce) {
+  // S = 1e9 B: tb = 1e9 / (450e9 × 0.6) = 3.7037037 ms, L = 30 µs fixed, ramp term
+  // 100 µs × 3.7037 / (3.7037 + 0.1) = 97.371 µs: t = 3.831075 ms; busbw = S / t × 7/8.
+  for (const Collective op : {Collective::all_gather, Collective::reduce_scatter}) {
+    const CollectiveCost cost =
+        expected_collective(test_link(), request(op, 8, 1e9, Algorithm::nvls));
+    EXPECT_NEAR(cost.time.value(), 3.831075e-3, 1e-9);
+    EXPECT_NEAR(cost.busbw.value(), 228.3954e9, 1e5);
+    EXPECT_NEAR(crossover_size(test_link(), request(op, 8, 1, Algorithm::nvls))->value(), 8.1e6,
+                1e-3);
+  }
+  // The ring all-gather moves 7/8 of S at 0.8: 14 µs + 2.4306 ms + 96.05 µs = 2.5406 ms, so
+  // the ring wins at this size, as NCCL's tuner finds.
+  EXPECT_NEAR(
+      expected_collective(test_link(), request(Collective::all_gather, 8, 1e9)).time.value(),
+      2.5406039e-3, 1e-9);
+  // Parameters: ring steps and step latency, or the in-network fixed latency.
+  const AlgorithmParameters ring =
+      algorithm_parameters(*test_link().expected, request(Collective::all_gather, 8, 1));
+  EXPECT_EQ(ring.steps, 7);
+  EXPECT_DOUBLE_EQ(ring.latency.value(), 14e-6);
+  EXPECT_DOUBLE_EQ(ring.efficiency, 0.8);
+  const AlgorithmParameters nvls = algorithm_parameters(
+      *test_link().expected, request(Collective::all_gather, 8, 1, Algorithm::nvls));
+  EXPECT_FALSE(nvls.steps);
+  EXPECT_DOUBLE_EQ(nvls.latency.value(), 30e-6);
+  EXPECT_DOUBLE_EQ(nvls.efficiency, 0.6);
+  EXPECT_THROW((void)algorithm_parameters(*test_link(true, false).expected,
+                                          request(Collective::all_reduce, 8, 1, Algorithm::nvls)),
+               InputError);
+  EXPECT_DOUBLE_EQ(headline_traffic_factor(Collective::all_reduce), 2.0);
+  EXPECT_DOUBLE_EQ(headline_traffic_factor(Collective::all_gather), 1.0);
+}
+
+TEST(Collectives, InNetworkReductionOnAScaleUpSwitch) {
   Link link = test_link();
   EXPECT_FALSE(algorithm_unsupported_reason(link, Collective::all_reduce, Algorithm::nvls));
-  EXPECT_EQ(algorithm_unsupported_reason(link, Collective::all_gather, Algorithm::nvls),
-            "in-network reduction performs all-reduce only, not all-gather");
+  EXPECT_FALSE(algorithm_unsupported_reason(link, Collective::all_gather, Algorithm::nvls));
+  EXPECT_FALSE(algorithm_unsupported_reason(link, Collective::reduce_scatter, Algorithm::nvls));
+  EXPECT_EQ(algorithm_unsupported_reason(link, Collective::all_to_all, Algorithm::nvls),
+            "in-network reduction performs all-reduce, all-gather and reduce-scatter, not "
+            "all-to-all");
+  EXPECT_TRUE(algorithm_unsupported_reason(link, Collective::point_to_point, Algorithm::nvls));
   link.tier = Tier::host;
   EXPECT_EQ(algorithm_unsupported_reason(link, Collective::all_reduce, Algorithm::nvls),
             "wire 'testlink' is a host link; in-network reduction runs inside a scale-up switch "

@@ -57,5 +57,19 @@ struct ClusterParts {
   Gpu gpu = make_gpu("nvlink4", 8);
   Dtype bf16 = make_dtype("bf16", 2);
 };
+/// A catalog of one NVSwitch link "fast": 900 GB/s headline (both ways summed), 450 GB/s each
+/// way, ring efficiency 0.8 at 2 µs per step, a 100 µs ramp with slowdown 1; a 4 GiB ring
+/// all-reduce on 8 GPUs runs at about 0.8 × 450 = 360 GB/s busbw.
+inline Catalog nvswitch_catalog() {
+  Catalog catalog;
+  catalog.overlay_text(R"({"links": [
+    {"id": "fast", "name": "Fast", "connects": "GPU", "tier": "scale-up", "headline_GBps": 900,
+     "headline_convention": "both-directions-summed", "per_direction_GBps": 450,
+     "latency_us": 1, "source": "s",
+     "expected": {"efficiency": 0.8, "step_latency_us": 2, "ramp_us": 100,
+                  "small_message_slowdown": 1, "source": "prior"}}]})",
+                       "links.json");
+  return catalog;
+}
 
 } // namespace icx::test

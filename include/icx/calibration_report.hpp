@@ -1,0 +1,72 @@
+// `icx calibrate` as data: the operation a log measured, the fit of the wire's expected-model
+// latency and efficiency, how it meets its quality bounds, and the wire's catalog entry with
+// the fitted parameters (a --catalog overlay).
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "icx/calibration.hpp"
+#include "icx/catalog.hpp"
+#include "icx/collectives.hpp"
+#include "icx/json_values.hpp"
+#include "icx/nccl_log.hpp"
+
+namespace icx {
+
+struct CalibrationRequest {
+  const Link* link = nullptr;
+  NcclTestLog log;
+  /// Where the log came from (a file name), for the overlay's source and for messages.
+  std::string log_name;
+  /// Absent: the test the log names (collective_of_test), else all-reduce.
+  std::optional<Collective> op;
+  Algorithm algorithm = Algorithm::ring;
+  int gpus = min_collective_gpus;
+};
+
+struct CalibrationReport {
+  const Link* link = nullptr;
+  std::string log_name;
+  Collective op = Collective::all_reduce;
+  Algorithm algorithm = Algorithm::ring;
+  int gpus = 0;
+  CalibrationResult fit;
+  /// The log line of each of fit.samples.
+  std::vector<std::size_t> lines;
+  /// The fitted parameters as the algorithm uses them (ring steps and step latency, or the
+  /// in-network reduction's fixed latency) and their efficiency.
+  AlgorithmParameters fitted;
+  FitQuality quality;
+  /// Why the fit misses its bounds ("median |error| 534.2 % is above 15 %; …"); empty when
+  /// it meets them.
+  std::string misses;
+  /// The wire's catalog entry with the fitted expected model in place.
+  Link overlay;
+};
+
+/// The operation an nccl-tests binary measures: "all_reduce_perf" → all-reduce, "sendrecv"
+/// → point-to-point; nullopt for a test icx does not model.
+std::optional<Collective> collective_of_test(std::string_view test);
+
+/// The operation the fit uses: request.op, else the test the log names, else all-reduce.
+/// Throws InputError naming the log for a test icx does not model.
+Collective measured_collective(const CalibrationRequest& request);
+
+/// Fits the link's expected model to the log: latency and efficiency from the rows (the mean
+/// of each row's out-of-place and in-place times), ramp and small-message slowdown kept from
+/// the link's own model, else from the first catalog link that has one. Throws InputError for
+/// a test icx does not model, an algorithm the link cannot run
+/// (algorithm_unsupported_reason), a catalog without any expected model, and what calibrate()
+/// rejects.
+CalibrationReport calibration_report(const Catalog& catalog, const CalibrationRequest& request);
+
+/// A --catalog file holding `link` alone, in the catalog's own field names and units.
+Json catalog_overlay(const Link& link);
+
+/// The icx.calibrate/1 document.
+void to_json(Json& json, const CalibrationReport& report);
+
+} // namespace icx

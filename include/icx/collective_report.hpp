@@ -1,0 +1,81 @@
+// One collective operation on one wire, at one size or a sweep of sizes: the headline and
+// expected time, algbw and busbw as nccl-tests reports them, with the terms of each figure.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "icx/catalog.hpp"
+#include "icx/collectives.hpp"
+#include "icx/json_values.hpp"
+#include "icx/units.hpp"
+
+namespace icx {
+
+struct CollectiveReportRequest {
+  Collective op = Collective::all_reduce;
+  Algorithm algorithm = Algorithm::ring;
+  int gpus = min_collective_gpus;
+  /// The message sizes S, in order; more than one makes a sweep.
+  std::vector<Bytes> sizes;
+};
+
+/// The expected model's three terms at one size (collectives.hpp): latency L, bandwidth tb,
+/// and the size ramp, time - L - tb.
+struct ExpectedTimeTerms {
+  Seconds latency;
+  Seconds bandwidth;
+  Seconds ramp;
+};
+
+struct CollectiveRow {
+  Bytes size;
+  CollectiveCost headline;
+  /// Absent when the expected model is unavailable (CollectiveReport::unavailable says why).
+  std::optional<CollectiveCost> expected;
+  std::optional<ExpectedTimeTerms> terms;
+};
+
+/// What the expected model's formula uses for this operation, algorithm and link.
+struct ExpectedFormula {
+  AlgorithmParameters parameters;
+  /// Bytes per GPU per byte of S in the busier direction.
+  double wire_factor = 0;
+  BytesPerSecond per_direction;
+  Seconds ramp;
+  /// The size at which the latency and bandwidth terms are equal.
+  Bytes crossover;
+};
+
+struct CollectiveReport {
+  Collective op = Collective::all_reduce;
+  Algorithm algorithm = Algorithm::ring;
+  int gpus = 0;
+  const Link* link = nullptr;
+  /// More than one size was asked for.
+  bool sweep = false;
+  std::vector<CollectiveRow> rows;
+  /// The headline formula: headline_factor × S over the headline bandwidth (fast end).
+  double headline_factor = 0;
+  BytesPerSecond headline_bandwidth;
+  Convention headline_convention = Convention::each_way;
+  /// nccl-tests' busbw = algbw × busbw_factor.
+  double busbw_factor = 0;
+  /// Absent, with the reason in `unavailable`, when the link has no expected model for the
+  /// algorithm.
+  std::optional<ExpectedFormula> expected;
+  std::optional<std::string> unavailable;
+  /// What the figures assume beyond the formulas' own terms (empty when nothing more).
+  std::vector<std::string> assumptions;
+};
+
+/// Throws InputError (GroupError for a group the link cannot hold) when `algorithm` cannot
+/// run `op` on `link` (algorithm_unsupported_reason), for nvls on a link without in-network
+/// reduction parameters, and for a size that is not positive.
+CollectiveReport collective_report(const Link& link, const CollectiveReportRequest& request);
+
+/// The icx.collective/1 document.
+void to_json(Json& json, const CollectiveReport& report);
+
+} // namespace icx

@@ -1,0 +1,155 @@
+#include "collective_view.hpp"
+
+#include <algorithm>
+#include <ranges>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "table.hpp"
+#include "terminal.hpp"
+#include "units_format.hpp"
+
+namespace icx::cli {
+
+namespace {
+
+std::string headline_note(const CollectiveReport& r) {
+  return fmt::format("headline: {} × S at {} {} (the vendor figure; a range uses its fast end), "
+                     "no latency",
+                     r.headline_factor, format_rate(r.headline_bandwidth),
+                     convention_label(r.headline_convention));
+}
+
+std::string expected_note(const CollectiveReport& r) {
+  if (!r.expected) {
+    return "expected: not available — " + *r.unavailable;
+  }
+  const ExpectedFormula& f = *r.expected;
+  const AlgorithmParameters& p = f.parameters;
+  const std::string latency =
+      p.steps ? fmt::format("{} steps × {}", *p.steps, format_seconds(p.unit_latency))
+              : fmt::format("{} fixed", format_seconds(p.latency));
+  return fmt::format("expected: latency {} + {:.3g} × S / ({} each way × {:.3g}) + size ramp "
+                     "(up to {}); latency and bandwidth terms are equal at S = {}",
+                     latency, f.wire_factor, format_rate(f.per_direction), p.efficiency,
+                     format_seconds(f.ramp), format_bytes(f.crossover));
+}
+
+/// Columns of the bars beside times.
+constexpr int bar_width = 16;
+
+void derive_row(const CollectiveReport& r, const CollectiveRow& row, Derivations& d) {
+  const std::string size = format_count(row.size.value()) + " B";
+  d.push_back(
+      {fmt::format("headline time at {}", size),
+       fmt::format("{} × {} / {}", r.headline_factor, size, format_rate(r.headline_bandwidth)),
+       row.headline.time.value(), format_seconds(row.headline.time)});
+  if (!row.expected) {
+    return;
+  }
+  d.push_back(
+      {fmt::format("expected time at {}", size),
+       fmt::format("latency {} + bandwidth {} + size ramp {}", format_seconds(row.terms->latency),
+                   format_seconds(row.terms->bandwidth), format_seconds(row.terms->ramp)),
+       row.expected->time.value(), format_seconds(row.expected->time)});
+  d.push_back(
+      {fmt::format("expected busbw at {}", size),
+       fmt::format("{} / {} × {:.4g}", size, format_seconds(row.expected->time), r.busbw_factor),
+       row.expected->busbw.value(), format_rate(row.expected->busbw)});
+}
+
+} // namespace
+
+Derivations derive_collective(const CollectiveReport& r) {
+  Derivations d;
+  for (const CollectiveRow& row : r.rows) {
+    derive_row(r, row, d);
+  }
+  return d;
+}
+
+namespace {
+
+void print_single(const Style& style, const CollectiveReport& r) {
+  const CollectiveRow& row = r.rows.front();
+  print_out("{} of {} ({} B) over {} GPUs on {} [{}], {}\n\n", to_string(r.op),
+            format_bytes(row.size), format_count(row.size.value()), r.gpus, r.link->name,
+            r.link->id, to_string(r.algorithm));
+  TextTable table({{"model", Align::left},
+                   {"time", Align::right},
+                   {"", Align::left, true},
+                   {"algbw", Align::right},
+                   {"busbw", Align::right}});
+  const double slowest =
+      std::max(row.headline.time.value(), row.expected ? row.expected->time.value() : 0.0);
+  auto add = [&](const std::string& name, const CollectiveCost& cost) {
+    table.add_row({name, format_seconds(cost.time),
+                   bar(style, cost.time.value(), slowest, bar_width), format_rate(cost.algbw),
+                   format_rate(cost.busbw)});
+  };
+  add("headline", row.headline);
+  if (row.expected) {
+    add("expected", *row.expected);
+  } else {
+    table.add_row({"expected", "-", "", "-", "-"});
+  }
+  print_out("{}\n", table.render(style.width));
+}
+
+std::vector<std::string> sweep_cells(const Style& style, const CollectiveRow& row, double fastest,
+                                     double slowest) {
+  std::vector<std::string> cells{fmt::format("{:.0f}", row.size.value()),
+                                 format_seconds(row.headline.time), format_rate(row.headline.algbw),
+                                 format_rate(row.headline.busbw)};
+  if (row.expected) {
+    cells.insert(cells.end(), {format_seconds(row.expected->time), format_rate(row.expected->algbw),
+                               format_rate(row.expected->busbw)});
+  } else {
+    cells.insert(cells.end(), {"-", "-", "-"});
+  }
+  // The bar shows the expected time where there is one, else the headline time.
+  const double shown = (row.expected ? row.expected->time : row.headline.time).value();
+  cells.push_back(log_bar(style, shown, fastest, slowest, bar_width));
+  return cells;
+}
+
+void print_sweep(const Style& style, const CollectiveReport& r) {
+  print_out("{} over {} GPUs on {} [{}], {}\n\n", to_string(r.op), r.gpus, r.link->name, r.link->id,
+            to_string(r.algorithm));
+  TextTable table({{"size (B)", Align::right},
+                   {"headline time", Align::right},
+                   {"algbw", Align::right},
+                   {"busbw", Align::right},
+                   {"expected time", Align::right},
+                   {"algbw", Align::right},
+                   {"busbw", Align::right},
+                   {"time (log scale)", Align::left, true}});
+  auto shown = [](const CollectiveRow& row) {
+    return (row.expected ? row.expected->time : row.headline.time).value();
+  };
+  const auto [fastest, slowest] = std::ranges::minmax(r.rows | std::views::transform(shown));
+  for (const CollectiveRow& row : r.rows) {
+    table.add_row(sweep_cells(style, row, fastest, slowest));
+  }
+  print_out("{}\n", table.render(style.width));
+}
+
+} // namespace
+
+void print_collective(const Style& style, const CollectiveReport& r) {
+  if (r.sweep) {
+    print_sweep(style, r);
+  } else {
+    print_single(style, r);
+  }
+  print_out("{}\n{}\n", headline_note(r), expected_note(r));
+  for (const std::string& assumption : r.assumptions) {
+    print_out("assumed: {}\n", assumption);
+  }
+  print_out("algbw = S / time; busbw = algbw × {:.4g} (nccl-tests' factor for {} over {} GPUs).\n",
+            r.busbw_factor, to_string(r.op), r.gpus);
+}
+
+} // namespace icx::cli

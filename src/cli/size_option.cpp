@@ -1,0 +1,68 @@
+#include "size_option.hpp"
+
+#include <cstdint>
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "common.hpp"
+#include "icx/limits.hpp"
+#include "icx/number_text.hpp"
+
+namespace icx::cli {
+
+namespace {
+
+/// One size in bytes: a whole number with an optional unit, B, KB, MB, GB, TB (powers of 1000)
+/// or KiB, MiB, GiB, TiB (powers of 1024), case-insensitive — CLI11's AsSizeValue.
+std::int64_t parse_size(const std::string& text) {
+  std::string value = text;
+  std::string problem;
+  if (text.find_first_of(" \t") != std::string::npos) {
+    problem = "blank"; // AsSizeValue would trim it; every other number flag rejects it
+  }
+  try {
+    if (problem.empty()) {
+      problem = CLI::AsSizeValue(true)(value);
+    }
+  } catch (const CLI::ValidationError& error) {
+    problem = error.what();
+  }
+  std::int64_t bytes = 0;
+  if (problem.empty()) {
+    const std::optional<std::int64_t> parsed = parse_whole(value);
+    if (parsed && *parsed >= 1 && *parsed <= limits::max_message_bytes) {
+      bytes = *parsed;
+    }
+  }
+  if (bytes == 0) {
+    throw UsageError(fmt::format("--size: '{}' is not a message size; expected a whole number of "
+                                 "bytes from 1 B to 1 PiB with an optional unit: B, KB, MB, GB "
+                                 "(powers of 1000) or KiB, MiB, GiB (powers of 1024), or a sweep "
+                                 "FROM:TO such as 8B:16GiB",
+                                 text));
+  }
+  return bytes;
+}
+
+} // namespace
+
+std::vector<Bytes> parse_sizes(const std::string& text) {
+  const auto colon = text.find(':');
+  if (colon == std::string::npos) {
+    return {Bytes::of(static_cast<double>(parse_size(text)))};
+  }
+  const std::int64_t from = parse_size(text.substr(0, colon));
+  const std::int64_t to = parse_size(text.substr(colon + 1));
+  if (from > to) {
+    throw UsageError(
+        fmt::format("--size: sweep '{}' runs backwards; give FROM:TO with FROM <= TO", text));
+  }
+  std::vector<Bytes> sizes;
+  for (std::int64_t size = from; size <= to; size *= 2) {
+    sizes.push_back(Bytes::of(static_cast<double>(size)));
+  }
+  return sizes;
+}
+
+} // namespace icx::cli

@@ -1,0 +1,17 @@
+// The --size option of message sizes: one size with a unit, or a doubling sweep FROM:TO.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "icx/units.hpp"
+
+namespace icx::cli {
+
+/// "1GiB" gives one size; "8B:16GiB" every doubling from 8 B up to 16 GiB. Each size is a
+/// whole number of bytes from 1 B to limits::max_message_bytes with an optional unit, B, KB,
+/// MB, GB, TB (powers of 1000) or KiB, MiB, GiB, TiB (powers of 1024), case-insensitive
+/// (CLI11's AsSizeValue). Throws UsageError naming --size.
+std::vector<Bytes> parse_sizes(const std::string& text);
+
+} // namespace icx::cli

@@ -1,0 +1,129 @@
+#include "icx/collective_report.hpp"
+
+#include <fmt/format.h>
+
+#include "icx/error.hpp"
+
+namespace icx {
+
+namespace {
+
+void check(const Link& link, const CollectiveReportRequest& request) {
+  if (const auto reason = algorithm_unsupported_reason(link, request.op, request.algorithm)) {
+    throw InputError(*reason);
+  }
+  if (request.algorithm == Algorithm::nvls) {
+    if (const auto reason = expected_unavailable_reason(link, request.algorithm)) {
+      throw InputError(*reason); // no parameters: nothing says the link reduces in the network
+    }
+  }
+  if (request.sizes.empty()) {
+    throw InputError("a collective report needs at least one message size");
+  }
+}
+
+CollectiveRow row_at(const Link& link, const CollectiveRequest& request, bool expected) {
+  CollectiveRow row{request.size, headline_collective(link, request), std::nullopt, std::nullopt};
+  if (expected) {
+    row.expected = expected_collective(link, request);
+    const ExpectedTerms terms = expected_terms(link, request);
+    row.terms = ExpectedTimeTerms{terms.latency, terms.bandwidth,
+                                  row.expected->time - terms.latency - terms.bandwidth};
+  }
+  return row;
+}
+
+std::vector<std::string> assumptions_of(const CollectiveReport& report) {
+  std::vector<std::string> assumptions;
+  if (report.expected && report.algorithm == Algorithm::nvls &&
+      report.op != Collective::all_reduce) {
+    assumptions.push_back(fmt::format(
+        "the in-network {} takes the catalog's in-network reduction efficiency and latency, "
+        "which published all-reduce runs fixed (in_network_reduction of wire '{}')",
+        to_string(report.op), report.link->id));
+  }
+  return assumptions;
+}
+
+} // namespace
+
+CollectiveReport collective_report(const Link& link, const CollectiveReportRequest& request) {
+  check(link, request);
+  CollectiveReport report;
+  report.op = request.op;
+  report.algorithm = request.algorithm;
+  report.gpus = request.gpus;
+  report.link = &link;
+  report.sweep = request.sizes.size() > 1;
+  report.headline_factor = headline_traffic_factor(request.op);
+  report.headline_bandwidth = link.headline_bandwidth.high;
+  report.headline_convention = link.headline_convention;
+  report.busbw_factor = busbw_factor(request.op, request.gpus);
+  report.unavailable = expected_unavailable_reason(link, request.algorithm);
+  CollectiveRequest one{request.op, request.algorithm, request.gpus, request.sizes.front()};
+  if (!report.unavailable) {
+    report.expected = ExpectedFormula{
+        algorithm_parameters(*link.expected, one), wire_factor(one.op, one.algorithm, one.gpus),
+        link.per_direction_bandwidth.high, link.expected->ramp, *crossover_size(link, one)};
+  }
+  for (const Bytes size : request.sizes) {
+    one.size = size;
+    report.rows.push_back(row_at(link, one, report.expected.has_value()));
+  }
+  report.assumptions = assumptions_of(report);
+  return report;
+}
+
+namespace {
+
+Json cost_json(const CollectiveCost& cost) {
+  Json json = Json::object();
+  json["seconds"] = json_number(cost.time.value());
+  json["algbw_bytes_per_s"] = json_number(cost.algbw.value());
+  json["busbw_bytes_per_s"] = json_number(cost.busbw.value());
+  return json;
+}
+
+Json expected_json(const CollectiveRow& row) {
+  return row.expected ? cost_json(*row.expected) : Json(nullptr);
+}
+
+Json row_json(const CollectiveRow& row) {
+  Json json = Json::object();
+  json["size_bytes"] = json_number(row.size.value());
+  json["headline"] = cost_json(row.headline);
+  json["expected"] = expected_json(row);
+  return json;
+}
+
+} // namespace
+
+void to_json(Json& json, const CollectiveReport& report) {
+  json = json_document("icx.collective/1");
+  json["op"] = to_string(report.op);
+  json["gpus"] = report.gpus;
+  if (!report.sweep) {
+    json["size_bytes"] = json_number(report.rows.front().size.value());
+  }
+  json["wire"] = report.link->id;
+  json["algo"] = to_string(report.algorithm);
+  if (!report.sweep) {
+    json["headline"] = cost_json(report.rows.front().headline);
+    json["expected"] = expected_json(report.rows.front());
+  }
+  Json rows = Json::array();
+  for (const CollectiveRow& row : report.rows) {
+    rows.push_back(row_json(row));
+  }
+  json["rows"] = std::move(rows);
+  json["crossover_bytes"] =
+      report.expected ? json_number(report.expected->crossover.value()) : Json(nullptr);
+  if (report.unavailable) {
+    json["expected_unavailable"] = *report.unavailable;
+  }
+  if (!report.assumptions.empty()) {
+    json["assumptions"] = report.assumptions;
+  }
+}
+
+} // namespace icx
