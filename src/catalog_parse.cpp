@@ -12,7 +12,7 @@
 
 #include "icx/error.hpp"
 #include "icx/limits.hpp"
-#include "icx/lookup.hpp"
+#include "icx/util/spelling.hpp"
 #include "json_reader.hpp"
 
 namespace icx::detail {

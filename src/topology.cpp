@@ -7,7 +7,7 @@
 #include <fmt/ranges.h>
 
 #include "icx/collectives.hpp"
-#include "icx/lookup.hpp"
+#include "icx/util/spelling.hpp"
 
 namespace icx {
 

@@ -10,9 +10,9 @@
 #include "icx/error.hpp"
 #include "icx/hf_config.hpp"
 #include "icx/limits.hpp"
-#include "icx/lookup.hpp"
-#include "icx/number_text.hpp"
 #include "icx/tensor_parallel.hpp"
+#include "icx/util/number_text.hpp"
+#include "icx/util/spelling.hpp"
 
 namespace icx::cli {
 

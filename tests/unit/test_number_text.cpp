@@ -1,4 +1,4 @@
-#include "icx/number_text.hpp"
+#include "icx/util/number_text.hpp"
 
 #include <gtest/gtest.h>
 

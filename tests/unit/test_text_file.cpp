@@ -1,4 +1,4 @@
-#include "icx/text_file.hpp"
+#include "icx/util/text_file.hpp"
 
 #include <filesystem>
 #include <fstream>

@@ -1,4 +1,4 @@
-#include "icx/number_text.hpp"
+#include "icx/util/number_text.hpp"
 
 #include <charconv>
 #include <cmath>
