@@ -212,9 +212,10 @@ std::string overridden_suffix(const ResolvedModel& model) {
 CLI::Validator whole_number(std::int64_t min, std::int64_t max) {
   return CLI::Validator(
       [min, max](std::string& text) -> std::string {
-        const std::optional<std::int64_t> value = parse_whole(text);
+        const std::optional<std::int64_t> value = parse_whole_decimal(text);
         if (!value || *value < min || *value > max) {
-          return fmt::format("expected a whole number from {} to {} in decimal digits, got '{}'",
+          return fmt::format("expected a whole number from {} to {} (digits, or decimal notation "
+                             "such as 4.096e3), got '{}'",
                              min, max, text);
         }
         text = std::to_string(*value);
