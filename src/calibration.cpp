@@ -13,7 +13,7 @@
 
 #include "icx/error.hpp"
 #include "icx/limits.hpp"
-#include "statistics.hpp"
+#include "icx/util/statistics.hpp"
 
 namespace icx {
 

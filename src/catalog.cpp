@@ -9,9 +9,9 @@
 #include "embedded_catalog.hpp"
 #include "icx/error.hpp"
 #include "icx/limits.hpp"
-#include "icx/lookup.hpp"
-#include "icx/text_file.hpp"
 #include "icx/topology.hpp"
+#include "icx/util/spelling.hpp"
+#include "icx/util/text_file.hpp"
 #include "json_reader.hpp"
 
 namespace icx {

@@ -13,7 +13,7 @@
 #include "icx/catalog_json.hpp"
 #include "icx/error.hpp"
 #include "icx/limits.hpp"
-#include "icx/lookup.hpp"
+#include "icx/util/spelling.hpp"
 #include "json_reader.hpp"
 
 namespace icx::detail {

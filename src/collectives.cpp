@@ -8,8 +8,8 @@
 
 #include "icx/error.hpp"
 #include "icx/limits.hpp"
-#include "icx/lookup.hpp"
 #include "icx/topology.hpp"
+#include "icx/util/spelling.hpp"
 
 namespace icx {
 

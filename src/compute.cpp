@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include "icx/error.hpp"
-#include "icx/lookup.hpp"
+#include "icx/util/spelling.hpp"
 
 namespace icx {
 

@@ -10,7 +10,7 @@
 #include "icx/error.hpp"
 #include "icx/limits.hpp"
 #include "icx/parameter_count.hpp"
-#include "icx/text_file.hpp"
+#include "icx/util/text_file.hpp"
 #include "json_reader.hpp"
 
 namespace icx {

@@ -9,8 +9,8 @@
 
 #include "icx/error.hpp"
 #include "icx/limits.hpp"
-#include "icx/number_text.hpp"
-#include "icx/text_file.hpp"
+#include "icx/util/number_text.hpp"
+#include "icx/util/text_file.hpp"
 
 namespace icx {
 

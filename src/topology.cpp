@@ -8,7 +8,7 @@
 
 #include "icx/collectives.hpp"
 #include "icx/error.hpp"
-#include "icx/lookup.hpp"
+#include "icx/util/spelling.hpp"
 
 namespace icx {
 

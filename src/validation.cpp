@@ -10,9 +10,9 @@
 #include "embedded_catalog.hpp"
 #include "icx/error.hpp"
 #include "icx/limits.hpp"
-#include "icx/number_text.hpp"
-#include "icx/text_file.hpp"
-#include "statistics.hpp"
+#include "icx/util/number_text.hpp"
+#include "icx/util/statistics.hpp"
+#include "icx/util/text_file.hpp"
 
 namespace icx {
 

@@ -15,7 +15,6 @@ namespace icx {
 /// The "schema" a catalog document may carry (a listing printed as JSON does).
 inline constexpr std::string_view catalog_schema = "icx.catalog/1";
 
-
 void to_json(nlohmann::ordered_json& json, const InNetworkReduction& reduction);
 void to_json(nlohmann::ordered_json& json, const ExpectedModel& model);
 void to_json(nlohmann::ordered_json& json, const Link& link);

@@ -2,16 +2,9 @@
 // adds where the input came from (a flag) and maps the type to an exit status.
 #pragma once
 
-#include <stdexcept>
-#include <string>
+#include "icx/util/input_error.hpp"
 
 namespace icx {
-
-/// Bad input from the user: a value out of range, an unknown id, a malformed file.
-class InputError : public std::runtime_error {
-public:
-  using std::runtime_error::runtime_error;
-};
 
 /// A catalog file (shipped or user-given) that cannot be used; the message names the file
 /// and the JSON Pointer of the offending value.

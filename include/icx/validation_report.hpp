@@ -28,7 +28,6 @@ struct ValidationReport {
   [[nodiscard]] bool passed() const { return failure.empty(); }
 };
 
-
 /// Parses every file and checks each row (check_accuracy). Throws InputError for a malformed
 /// file, LookupError for a row naming an unknown link.
 ValidationReport validation_report(const Catalog& catalog, std::span<const MeasurementsFile> files);

@@ -14,7 +14,7 @@
 #include "commands.hpp"
 #include "common.hpp"
 #include "icx/error.hpp"
-#include "icx/lookup.hpp"
+#include "icx/util/spelling.hpp"
 #include "terminal.hpp"
 
 namespace icx::cli {

@@ -14,10 +14,10 @@
 #include "icx/collectives.hpp"
 #include "icx/limits.hpp"
 #include "icx/nccl_log.hpp"
-#include "icx/text_file.hpp"
+#include "icx/util/table.hpp"
+#include "icx/util/text_file.hpp"
 #include "json_output.hpp"
 #include "output.hpp"
-#include "table.hpp"
 #include "terminal.hpp"
 #include "units_format.hpp"
 

@@ -10,9 +10,9 @@
 #include "commands.hpp"
 #include "common.hpp"
 #include "icx/catalog_json.hpp"
+#include "icx/util/table.hpp"
 #include "json_output.hpp"
 #include "output.hpp"
-#include "table.hpp"
 #include "terminal.hpp"
 #include "units_format.hpp"
 

@@ -13,9 +13,9 @@
 #include "host_link_options.hpp"
 #include "icx/coldstart_report.hpp"
 #include "icx/limits.hpp"
+#include "icx/util/table.hpp"
 #include "json_output.hpp"
 #include "output.hpp"
-#include "table.hpp"
 #include "terminal.hpp"
 #include "units_format.hpp"
 

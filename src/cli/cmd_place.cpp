@@ -11,8 +11,8 @@
 #include "common.hpp"
 #include "icx/limits.hpp"
 #include "icx/place_report.hpp"
+#include "icx/util/table.hpp"
 #include "output.hpp"
-#include "table.hpp"
 #include "terminal.hpp"
 #include "units_format.hpp"
 

@@ -11,10 +11,10 @@
 #include "commands.hpp"
 #include "common.hpp"
 #include "icx/limits.hpp"
-#include "icx/lookup.hpp"
 #include "icx/tp_report.hpp"
+#include "icx/util/spelling.hpp"
+#include "icx/util/table.hpp"
 #include "output.hpp"
-#include "table.hpp"
 #include "terminal.hpp"
 #include "units_format.hpp"
 
@@ -184,8 +184,9 @@ Command setup_tp(CLI::App& app) {
       "tp", "Tensor-parallel all-reduce traffic of a prefill pass or decode step, its time on "
             "each wire (headline and expected), and a verdict against compute");
   add_model_options(*sub, options->model);
-  sub->add_option<Phase, int>("--phase", options->phase,
-                  "prefill (one pass over --tokens) or decode (one step of --batch sequences)")
+  sub->add_option<Phase, int>(
+         "--phase", options->phase,
+         "prefill (one pass over --tokens) or decode (one step of --batch sequences)")
       ->type_name("PHASE")
       ->default_str("prefill")
       ->transform(enum_choice<Phase>("phase"));

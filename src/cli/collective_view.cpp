@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "table.hpp"
+#include "icx/util/table.hpp"
 #include "terminal.hpp"
 #include "units_format.hpp"
 

@@ -11,9 +11,9 @@
 #include "icx/hbm.hpp"
 #include "icx/hf_config.hpp"
 #include "icx/limits.hpp"
-#include "icx/lookup.hpp"
-#include "icx/number_text.hpp"
 #include "icx/tensor_parallel.hpp"
+#include "icx/util/number_text.hpp"
+#include "icx/util/spelling.hpp"
 
 namespace icx::cli {
 
@@ -219,9 +219,10 @@ std::string unknown_name(std::string_view what, std::string_view text,
 CLI::Validator whole_number(std::int64_t min, std::int64_t max) {
   return CLI::Validator(
       [min, max](std::string& text) -> std::string {
-        const std::optional<std::int64_t> value = parse_whole(text);
+        const std::optional<std::int64_t> value = parse_whole_decimal(text);
         if (!value || *value < min || *value > max) {
-          return fmt::format("expected a whole number from {} to {} in decimal digits, got '{}'",
+          return fmt::format("expected a whole number from {} to {} (digits, or decimal notation "
+                             "such as 4.096e3), got '{}'",
                              min, max, text);
         }
         text = std::to_string(*value);
@@ -272,7 +273,8 @@ Collective parse_collective(const std::string& name, std::string_view where) {
   if (const auto op = collective_from_name(name)) {
     return *op;
   }
-  throw UsageError(fmt::format("{}{}", where, unknown_name("operation", name, names<Collective>())));
+  throw UsageError(
+      fmt::format("{}{}", where, unknown_name("operation", name, names<Collective>())));
 }
 
 void require_algorithm(const Link& link, Collective op, Algorithm algorithm) {

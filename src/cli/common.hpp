@@ -88,8 +88,9 @@ std::vector<const Link*> links_named(const Catalog& catalog, const std::string& 
 /// " [overridden: --dtype, --hidden]" after a model's description, or nothing.
 std::string overridden_suffix(const ResolvedModel& model);
 
-/// Accepts a whole number in [min, max] written in decimal digits (leading zeros allowed,
-/// no sign, exponent or hex); the message names the range. Use with `->transform`.
+/// Accepts a whole number in [min, max] written as any number flag is ("4096", "04096",
+/// "4.096e3"; no sign or hex, nothing whose value is not whole); the message names the range.
+/// Use with `->transform`.
 CLI::Validator whole_number(std::int64_t min, std::int64_t max);
 
 /// Accepts a finite decimal number inside `bounds`, e.g. "2.5", "70.6e9". Use with

@@ -97,7 +97,7 @@ void emit(const Style& style, Json document, std::string_view rows_key,
 }
 
 std::string paint(const Style& style, Level level) {
-  const std::string text(to_string(level));
+  std::string text(to_string(level));
   if (!style.color) {
     return text;
   }
@@ -114,11 +114,11 @@ std::string bar(const Style& style, double value, double max, int width) {
   constexpr int eighths = 8;
   const double fraction = std::min(value / max, 1.0);
   if (style.ascii) {
-    const auto columns = static_cast<int>(fraction * width + 0.5);
+    const auto columns = static_cast<int>(std::lround(fraction * width));
     return std::string(static_cast<std::size_t>(std::max(columns, 1)), '#');
   }
   static constexpr std::string_view partial[] = {"", "▏", "▎", "▍", "▌", "▋", "▊", "▉"};
-  const auto total = std::max(static_cast<int>(fraction * width * eighths + 0.5), 1);
+  const auto total = std::max(static_cast<int>(std::lround(fraction * width * eighths)), 1);
   std::string out;
   for (int i = 0; i < total / eighths; ++i) {
     out += "█";

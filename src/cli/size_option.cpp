@@ -7,7 +7,7 @@
 
 #include "common.hpp"
 #include "icx/limits.hpp"
-#include "icx/number_text.hpp"
+#include "icx/util/number_text.hpp"
 
 namespace icx::cli {
 

@@ -43,15 +43,6 @@ bool use_color(ColorWhen when, bool stdout_is_tty, const Environment& env);
 std::optional<std::size_t> output_width(std::optional<std::size_t> tty_columns,
                                         const Environment& env);
 
-/// `text` in ASCII: × → x, µ → u, – → -, ≤ → <=, → → ->, bar blocks → #, any other
-/// non-ASCII character → ?.
-std::string to_ascii(std::string_view text);
-
-/// Each line of prose longer than `width` broken at spaces; continuation lines keep the
-/// line's indentation. A line with two spaces in a row after its indentation is a table
-/// row (or aligned key and value) and is left whole, as is a word longer than `width`.
-std::string wrap_prose(std::string_view text, std::size_t width);
-
 struct Terminal {
   /// Print ASCII only (--ascii, or the locale is not UTF-8).
   bool ascii = false;

@@ -7,7 +7,8 @@
 #
 # A rejected input must exit 2 with stdout empty (also under --json) and exactly one line on
 # stderr that names the flag or file. A number written with leading zeros is decimal: the
-# output equals the output for the same number without them.
+# output equals the output for the same number without them. A whole-number flag reads any
+# decimal spelling of a whole number ("1e3", "4.096e3", "8.0") as that number.
 set -u
 icx=$1
 data=$2
@@ -63,11 +64,21 @@ expect_same() {
 # Values no number flag accepts.
 never=("-1" "+5" "0x10" "0X1A" "nan" "NaN" "inf" "-inf" "infinity" "" " 5" "5 " "1,5" "abc"
   "99999999999999999999999" "1e400" "1e-400" "5abc" "0b101")
-# Values only a whole-number flag rejects besides those.
-not_whole=("1e3" "2.5" "08.0")
+# Values only a whole-number flag rejects besides those: decimal numbers that are not whole.
+not_whole=("2.5" "1e-3" "4.0965e3" "08.5")
+
+# scientific DIGITS: the same number in scientific notation (4096 -> 4.096e3, 8 -> 8e0).
+scientific() {
+  local digits=$1
+  if [ "${#digits}" -eq 1 ]; then
+    echo "${digits}e0"
+  else
+    echo "${digits:0:1}.${digits:1}e$((${#digits} - 1))"
+  fi
+}
 
 # check_whole CMD... -- FLAG GOOD PADDED: the flag rejects every bad value and reads the
-# padded spelling as GOOD.
+# padded spelling, the scientific one and GOOD.0 as GOOD.
 check_whole() {
   local cmd=()
   while [ "$1" != "--" ]; do cmd+=("$1"); shift; done
@@ -76,7 +87,9 @@ check_whole() {
   for value in "${never[@]}" "${not_whole[@]}" "0"; do
     expect_rejected "$flag" "${cmd[@]}" "$flag" "$value"
   done
-  expect_same "${cmd[@]}" "$flag" "$padded" -- "${cmd[@]}" "$flag" "$good"
+  for value in "$padded" "$(scientific "$good")" "$good.0"; do
+    expect_same "${cmd[@]}" "$flag" "$value" -- "${cmd[@]}" "$flag" "$good"
+  done
 }
 
 check_decimal() {
@@ -96,6 +109,8 @@ check_whole "${tp[@]}" --phase decode -- --batch 32 032
 check_whole "${tp[@]}" -- --gpus 8 08
 check_whole "${tp[@]}" -- --hidden 8192 08192
 check_whole "${tp[@]}" -- --layers 80 080
+expect_same "${tp[@]}" --tokens 1e3 -- "${tp[@]}" --tokens 1000
+expect_same "${tp[@]}" --tokens 1000e-3 -- "${tp[@]}" --tokens 1
 check_decimal "${tp[@]}" -- --params 70.6e9 070.6e9
 check_decimal "${tp[@]}" -- --mfu 0.5 00.5
 expect_rejected --params "${tp[@]}" --params 1e-300

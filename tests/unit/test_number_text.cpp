@@ -1,4 +1,6 @@
-#include "icx/number_text.hpp"
+#include "icx/util/number_text.hpp"
+
+#include <cstdint>
 
 #include <gtest/gtest.h>
 
@@ -17,6 +19,42 @@ TEST(ParseWhole, RejectsEverythingButDecimalDigits) {
   for (const char* text : {"", "-1", "+5", "0x10", "1e3", "2.5", " 5", "5 ", "1,5", "nan", "inf",
                            "0b101", "99999999999999999999999"}) {
     EXPECT_FALSE(parse_whole(text)) << text;
+  }
+}
+
+TEST(ParseWholeDecimal, ReadsAnyDecimalSpellingOfAWholeNumber) {
+  EXPECT_EQ(parse_whole_decimal("4096"), 4096);
+  EXPECT_EQ(parse_whole_decimal("04096"), 4096);
+  EXPECT_EQ(parse_whole_decimal("1e3"), 1000);
+  EXPECT_EQ(parse_whole_decimal("1E3"), 1000);
+  EXPECT_EQ(parse_whole_decimal("1e+3"), 1000);
+  EXPECT_EQ(parse_whole_decimal("4.096e3"), 4096);
+  EXPECT_EQ(parse_whole_decimal("0.5e1"), 5);
+  EXPECT_EQ(parse_whole_decimal("8.0"), 8);
+  EXPECT_EQ(parse_whole_decimal("8."), 8);
+  EXPECT_EQ(parse_whole_decimal("1000e-3"), 1);
+  EXPECT_EQ(parse_whole_decimal("0e5"), 0);
+  EXPECT_EQ(parse_whole_decimal("0.000"), 0);
+}
+
+TEST(ParseWholeDecimal, IsExactBeyondWhatADoubleHolds) {
+  // 2^53 + 1 = 9007199254740993 has no double; 2^63 - 1 is the int64 maximum.
+  EXPECT_EQ(parse_whole_decimal("9007199254740993"), 9007199254740993);
+  EXPECT_EQ(parse_whole_decimal("9.007199254740993e15"), 9007199254740993);
+  EXPECT_EQ(parse_whole_decimal("9223372036854775807"), INT64_MAX);
+  EXPECT_EQ(parse_whole_decimal("9.223372036854775807e18"), INT64_MAX);
+  EXPECT_EQ(parse_whole_decimal("92233720368547758070e-1"), INT64_MAX);
+  for (const char* text : {"9223372036854775808", "1e19", "92233720368547758080e-1"}) {
+    EXPECT_FALSE(parse_whole_decimal(text)) << text;
+  }
+  // A double rounds 1 + 1e-16 to 1; the text is still not a whole number.
+  EXPECT_FALSE(parse_whole_decimal("1.0000000000000001"));
+}
+
+TEST(ParseWholeDecimal, RejectsFractionsSignsHexAndJunk) {
+  for (const char* text : {"", "2.5", "1e-3", "4.0965e3", "-1", "-0", "+5", "0x10", "0x1p3", "nan",
+                           "inf", "1e400", "1e", "e3", ".", " 5", "5 ", "1,5", "0b101"}) {
+    EXPECT_FALSE(parse_whole_decimal(text)) << text;
   }
 }
 

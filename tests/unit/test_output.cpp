@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "table.hpp"
+#include "icx/util/text.hpp"
 
 namespace icx::cli {
 namespace {

@@ -1,8 +1,8 @@
-#include "table.hpp"
+#include "icx/util/table.hpp"
 
 #include <gtest/gtest.h>
 
-namespace icx::cli {
+namespace icx {
 namespace {
 
 TEST(TextTable, AlignsColumnsAndDropsTrailingSpaces) {
@@ -49,11 +49,5 @@ TEST(TextTable, RejectsARowOfTheWrongWidth) {
   EXPECT_THROW(table.add_row({"1", "2"}), std::logic_error);
 }
 
-TEST(DisplayWidth, CountsCodePoints) {
-  EXPECT_EQ(display_width("abc"), 3U);
-  EXPECT_EQ(display_width("µs"), 2U);
-  EXPECT_EQ(display_width("–"), 1U);
-}
-
 } // namespace
-} // namespace icx::cli
+} // namespace icx

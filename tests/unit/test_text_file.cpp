@@ -1,4 +1,4 @@
-#include "icx/text_file.hpp"
+#include "icx/util/text_file.hpp"
 
 #include <filesystem>
 #include <fstream>
@@ -17,7 +17,7 @@ namespace fs = std::filesystem;
 
 /// A file of `bytes` 'x' characters in the test's temporary directory.
 fs::path file_of_size(const std::string& name, std::size_t bytes) {
-  const fs::path path = fs::temp_directory_path() / ("icx_test_text_file_" + name);
+  fs::path path = fs::temp_directory_path() / ("icx_test_text_file_" + name);
   std::ofstream(path, std::ios::binary) << std::string(bytes, 'x');
   return path;
 }
@@ -69,7 +69,7 @@ TEST(TextFile, DirectoryAndMissingFileSayWhy) {
 
 /// A fresh, empty directory for one test.
 fs::path empty_directory(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() / ("icx_test_write_" + name);
+  fs::path dir = fs::temp_directory_path() / ("icx_test_write_" + name);
   fs::remove_all(dir);
   fs::create_directories(dir);
   return dir;

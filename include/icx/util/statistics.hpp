@@ -1,4 +1,4 @@
-// Small summary statistics shared by the fitting and validation code.
+// Small summary statistics.
 #pragma once
 
 #include <algorithm>

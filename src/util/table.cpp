@@ -1,25 +1,11 @@
-#include "table.hpp"
+#include "icx/util/table.hpp"
 
 #include <algorithm>
 #include <stdexcept>
 
-namespace icx::cli {
+#include "icx/util/text.hpp"
 
-std::size_t display_width(std::string_view text) {
-  std::size_t width = 0;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '\x1b' && i + 1 < text.size() && text[i + 1] == '[') {
-      // An ANSI colour sequence, ESC [ parameters final-byte, takes no columns.
-      i += 2;
-      while (i < text.size() && (text[i] < '@' || text[i] > '~')) {
-        ++i;
-      }
-      continue;
-    }
-    width += (static_cast<unsigned char>(text[i]) & 0xC0U) != 0x80U ? 1U : 0U;
-  }
-  return width;
-}
+namespace icx {
 
 TextTable::TextTable(std::vector<Column> columns) : columns_(std::move(columns)) {}
 
@@ -76,4 +62,4 @@ std::string TextTable::render(std::optional<std::size_t> max_width) const {
   return out;
 }
 
-} // namespace icx::cli
+} // namespace icx

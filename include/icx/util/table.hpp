@@ -4,10 +4,9 @@
 #include <cstddef>
 #include <optional>
 #include <string>
-#include <string_view>
 #include <vector>
 
-namespace icx::cli {
+namespace icx {
 
 enum class Align { left, right };
 
@@ -37,8 +36,4 @@ private:
   std::vector<std::vector<std::string>> rows_;
 };
 
-/// Width in terminal columns of UTF-8 text (one column per code point; ANSI colour
-/// sequences take none).
-std::size_t display_width(std::string_view text);
-
-} // namespace icx::cli
+} // namespace icx

@@ -12,7 +12,14 @@ namespace icx {
 std::optional<double> parse_decimal(std::string_view text);
 
 /// `text` as a whole number in decimal digits, if all of it is one: no sign, point, exponent
-/// or hex; leading zeros are decimal ("01024" = 1024). Nothing beyond the int64 range.
+/// or hex; leading zeros are decimal ("01024" = 1024). Nothing beyond the int64 range. For
+/// formats and variables that hold digits only.
 std::optional<std::int64_t> parse_whole(std::string_view text);
+
+/// `text` as a whole number written as parse_decimal reads numbers, without a sign: digits
+/// with an optional point and exponent, whose exact value is whole ("4096", "04096", "1e3" =
+/// 1000, "4.096e3" = 4096, "8.0" = 8; not "2.5", "1e-3" or "-1"). Nothing beyond the int64
+/// range. For command-line flags, so a count reads like every other number.
+std::optional<std::int64_t> parse_whole_decimal(std::string_view text);
 
 } // namespace icx

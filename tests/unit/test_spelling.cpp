@@ -1,4 +1,4 @@
-#include "icx/lookup.hpp"
+#include "icx/util/spelling.hpp"
 
 #include <array>
 #include <string>
@@ -8,11 +8,11 @@
 namespace icx {
 namespace {
 
-TEST(Lookup, FoldCaseLowersAscii) {
+TEST(Spelling, FoldCaseLowersAscii) {
   EXPECT_EQ(fold_case("NVLink-4"), "nvlink-4");
 }
 
-TEST(Lookup, EditDistanceCountsEdits) {
+TEST(Spelling, EditDistanceCountsEdits) {
   EXPECT_EQ(edit_distance("pcie6", "pcie5"), 1U);
   EXPECT_EQ(edit_distance("kitten", "sitting"), 3U);
   EXPECT_EQ(edit_distance("", "abc"), 3U);
@@ -20,13 +20,13 @@ TEST(Lookup, EditDistanceCountsEdits) {
   EXPECT_EQ(edit_distance("bf61", "bf16"), 1U); // a swap of neighbours is one edit
 }
 
-TEST(Lookup, NearestSuggestsATypo) {
+TEST(Spelling, NearestSuggestsATypo) {
   const std::array<std::string, 3> names{"nvlink4", "pcie5", "ib-ndr"};
   EXPECT_EQ(nearest("pcie6", names), "pcie5");
   EXPECT_EQ(nearest("NVLNK4", names), "nvlink4");
 }
 
-TEST(Lookup, NearestStaysQuietForUnrelatedWords) {
+TEST(Spelling, NearestStaysQuietForUnrelatedWords) {
   const std::array<std::string, 2> names{"nvlink4", "pcie5"};
   EXPECT_FALSE(nearest("ethernet", names).has_value());
   EXPECT_FALSE(nearest("x", names).has_value());

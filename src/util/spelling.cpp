@@ -1,4 +1,4 @@
-#include "icx/lookup.hpp"
+#include "icx/util/spelling.hpp"
 
 #include <algorithm>
 #include <cctype>

@@ -1,4 +1,5 @@
-// Finding catalog entries by id or alias, and suggesting the nearest one on a miss.
+// Comparing words as people type them: case folding, edit distance, and the nearest known
+// word to a typo ("did you mean").
 #pragma once
 
 #include <optional>

@@ -1,4 +1,4 @@
-#include "icx/text_file.hpp"
+#include "icx/util/text_file.hpp"
 
 #include <cerrno>
 #include <cstdlib>
@@ -11,12 +11,13 @@
 
 #include <fmt/format.h>
 
-#include "icx/error.hpp"
-#include "icx/limits.hpp"
+#include "icx/util/input_error.hpp"
 
 namespace icx {
 
 namespace {
+
+constexpr std::size_t mebibyte = std::size_t{1} << 20;
 
 std::string os_reason(int code) {
   return code == 0 ? std::string("unknown error") : std::generic_category().message(code);
@@ -121,8 +122,8 @@ void write_text_file_atomically(const std::filesystem::path& path, std::string_v
 }
 
 std::string describe_byte_limit(std::size_t bytes) {
-  if (bytes >= limits::mebibyte && bytes % limits::mebibyte == 0) {
-    return fmt::format("{} MiB", bytes / limits::mebibyte);
+  if (bytes >= mebibyte && bytes % mebibyte == 0) {
+    return fmt::format("{} MiB", bytes / mebibyte);
   }
   return fmt::format("{} bytes", bytes);
 }

@@ -1,4 +1,4 @@
-// Reading the files users name (catalogs, configs, logs, CSVs) and walking their lines.
+// Reading and writing the text files users name, and walking their lines.
 #pragma once
 
 #include <filesystem>
@@ -9,7 +9,7 @@
 namespace icx {
 
 /// What a file is expected to hold, for messages ("a JSON catalog file"), and the most bytes
-/// such a file may have (a constant of icx/limits.hpp).
+/// such a file may have.
 struct FileKind {
   std::string_view description;
   std::size_t max_bytes = 0;
