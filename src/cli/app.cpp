@@ -107,6 +107,22 @@ int output_failed(int code) {
   return exit_internal;
 }
 
+/// No subcommand, or an unknown one: the subcommands, and the nearest name to what was typed.
+std::string no_subcommand_message(const CLI::App& app, const std::vector<Command>& commands) {
+  std::vector<std::string> names;
+  for (const Command& command : commands) {
+    names.push_back(command.app->get_name());
+  }
+  const std::vector<std::string> extra = app.remaining();
+  const auto suggestion = extra.empty() ? std::nullopt : nearest(extra.front(), names);
+  return fmt::format("{}; choose one of: {}{} (see 'icx --help')",
+                     extra.empty() ? std::string("no subcommand given")
+                                   : fmt::format("unknown subcommand '{}'", extra.front()),
+                     fmt::join(names, ", "),
+                     suggestion ? fmt::format(" (did you mean '{}'?)", *suggestion)
+                                : std::string());
+}
+
 int run_app(int argc, char** argv) {
   CLI::App app{"icx: what the wire between your GPUs costs, and whether a split of the "
                "model on that wire is a good idea.",
@@ -141,22 +157,9 @@ int run_app(int argc, char** argv) {
     print_error(fmt::format("{} (see '{}')", describe_extras(app, e), help_hint(app)));
     return exit_usage;
   } catch (const CLI::RequiredError& e) {
-    if (app.get_subcommands().empty()) {
-      std::vector<std::string> names;
-      for (const Command& command : commands) {
-        names.push_back(command.app->get_name());
-      }
-      const std::vector<std::string> extra = app.remaining();
-      const auto suggestion = extra.empty() ? std::nullopt : nearest(extra.front(), names);
-      print_error(fmt::format("{}; choose one of: {}{} (see 'icx --help')",
-                              extra.empty() ? std::string("no subcommand given")
-                                            : fmt::format("unknown subcommand '{}'", extra.front()),
-                              fmt::join(names, ", "),
-                              suggestion ? fmt::format(" (did you mean '{}'?)", *suggestion)
-                                         : std::string()));
-    } else {
-      print_error(fmt::format("{} (see '{}')", e.what(), help_hint(app)));
-    }
+    print_error(app.get_subcommands().empty()
+                    ? no_subcommand_message(app, commands)
+                    : fmt::format("{} (see '{}')", e.what(), help_hint(app)));
     return exit_usage;
   } catch (const CLI::ExcludesError& e) {
     print_error(fmt::format("{}: give only one of them (see '{}')", e.what(), help_hint(app)));
