@@ -12,6 +12,7 @@
 //   check_readme --links-only <page.md>       (a page without examples)
 #include <array>
 #include <cstdio>
+#include <exception>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -189,9 +190,7 @@ int check_links(const std::string& page) {
   return static_cast<int>(broken.size());
 }
 
-} // namespace
-
-int main(int argc, char** argv) {
+int check_page(int argc, char** argv) {
   if (argc == 3 && std::string(argv[1]) == "--links-only") {
     const int failed = check_links(argv[2]);
     std::cout << "links: " << failed << " broken\n";
@@ -222,4 +221,15 @@ int main(int argc, char** argv) {
   }
   std::cout << passed << " passed, " << failed << " failed\n";
   return failed == 0 && passed > 0 ? 0 : 1;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return check_page(argc, argv);
+  } catch (const std::exception& error) {
+    std::cerr << "check_readme: " << error.what() << '\n';
+    return 2;
+  }
 }
