@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "icx/catalog_json.hpp"
 #include "icx/error.hpp"
 
 namespace icx {
@@ -122,30 +123,6 @@ CalibrationReport calibration_report(const Catalog& catalog, const CalibrationRe
 
 namespace {
 
-/// A catalog figure as the catalog writes it: one number, or [low, high].
-template <class Q> Json catalog_range(const Range<Q>& range, double unit) {
-  if (!range.is_range()) {
-    return json_number(range.low.value() / unit);
-  }
-  return Json::array(
-      {json_number(range.low.value() / unit), json_number(range.high.value() / unit)});
-}
-
-Json expected_model_json(const ExpectedModel& model) {
-  Json expected = Json::object();
-  expected["efficiency"] = model.efficiency;
-  expected["step_latency_us"] = model.step_latency.value() / micro;
-  expected["ramp_us"] = model.ramp.value() / micro;
-  expected["small_message_slowdown"] = model.small_message_slowdown;
-  if (model.in_network_reduction) {
-    expected["in_network_reduction"] = {
-        {"efficiency", model.in_network_reduction->efficiency},
-        {"latency_us", model.in_network_reduction->latency.value() / micro}};
-  }
-  expected["source"] = model.source;
-  return expected;
-}
-
 Json fitted_json(const CalibrationReport& report) {
   const CalibrationResult& fit = report.fit;
   Json fitted = Json::object();
@@ -176,27 +153,9 @@ Json rows_json(const CalibrationReport& report) {
 } // namespace
 
 Json catalog_overlay(const Link& link) {
-  Json entry = Json::object();
-  entry["id"] = link.id;
-  entry["name"] = link.name;
-  if (!link.aliases.empty()) {
-    entry["aliases"] = link.aliases;
-  }
-  entry["connects"] = link.connects;
-  entry["tier"] = to_string(link.tier);
-  entry["headline_GBps"] = catalog_range(link.headline_bandwidth, giga);
-  entry["headline_convention"] = to_string(link.headline_convention);
-  entry["per_direction_GBps"] = catalog_range(link.per_direction_bandwidth, giga);
-  entry["latency_us"] = catalog_range(link.latency, micro);
-  if (link.measured_host_to_device) {
-    entry["host_to_device_GBps"] = link.measured_host_to_device->value() / giga;
-  }
-  entry["source"] = link.source;
-  if (link.expected) {
-    entry["expected"] = expected_model_json(*link.expected);
-  }
-  Json doc = Json::object();
-  doc["links"] = Json::array({std::move(entry)});
+  // The link in the catalog files' own shape (catalog_json.hpp), every field kept.
+  Json doc = json_document(catalog_schema);
+  doc[catalog_section<Link>] = Json::array({Json(link)});
   return doc;
 }
 

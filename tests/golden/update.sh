@@ -10,11 +10,12 @@ if [ $# -ne 2 ]; then
   exit 2
 fi
 build=$1
-pattern=$2
+# The regex matches case names; a leading ^ anchors it at the start of the name.
+pattern=${2#^}
 here=$(cd "$(dirname "$0")" && pwd)
 cmake -DICX_UPDATE_GOLDEN=ON "$build" >/dev/null
 status=0
-ctest --test-dir "$build" -R "golden\.($pattern)" --output-on-failure -j2 >/dev/null || status=$?
+ctest --test-dir "$build" -R "^golden\.($pattern)" --output-on-failure -j2 >/dev/null || status=$?
 cmake -DICX_UPDATE_GOLDEN=OFF "$build" >/dev/null
 git -C "$here" diff --stat -- .
 exit $status
