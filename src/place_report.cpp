@@ -45,7 +45,7 @@ std::string strategy_reason(const Cluster& cluster, const StrategyCost& cost) {
   if (cost.degree <= 1) {
     return "not used (degree 1)";
   }
-  const std::string reason = verdict_reason(cost.strategy, cost.wire, cost.verdict);
+  std::string reason = verdict_reason(cost.strategy, cost.wire, cost.verdict);
   if (!cost.crosses_domain || cost.wire == cluster.scale_up) {
     return reason;
   }
