@@ -58,7 +58,8 @@ template <class T> int run_listing(const Listing<T>& listing, const CommonOption
   return 0;
 }
 
-template <class T> Command setup_listing(CLI::App& app, Listing<T> listing, std::string example) {
+template <class T>
+Command setup_listing(CLI::App& app, Listing<T> listing, const std::string& example) {
   auto options = std::make_shared<CommonOptions>();
   auto shared_listing = std::make_shared<Listing<T>>(std::move(listing));
   CLI::App* sub = app.add_subcommand(shared_listing->name, shared_listing->description);
