@@ -119,8 +119,8 @@ CalibrationResult calibrate(const Link& link, const ExpectedModel& prior, Collec
                                  "sizes, got {}",
                                  sizes.size()));
   }
-  if (const auto reason = algorithm_unsupported_reason(link, op, algorithm)) {
-    throw InputError(*reason);
+  if (const Check check = check_algorithm(link, op, algorithm); !check) {
+    throw InputError(check.reason());
   }
   CollectiveRequest request{op, algorithm, gpus, Bytes::of(1)};
   const std::int64_t steps = algorithm == Algorithm::nvls ? 1 : ring_steps(op, gpus);

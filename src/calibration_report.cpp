@@ -97,9 +97,8 @@ CalibrationReport calibration_report(const Catalog& catalog, const CalibrationRe
   report.op = measured_collective(request);
   report.algorithm = request.algorithm;
   report.gpus = request.gpus;
-  if (const auto reason =
-          algorithm_unsupported_reason(*request.link, report.op, report.algorithm)) {
-    throw InputError(*reason);
+  if (const Check check = check_algorithm(*request.link, report.op, report.algorithm); !check) {
+    throw InputError(check.reason());
   }
   std::vector<TimedSample> samples;
   for (const NcclTestRow& row : request.log.rows) {

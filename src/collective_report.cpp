@@ -9,12 +9,13 @@ namespace icx {
 namespace {
 
 void check(const Link& link, const CollectiveReportRequest& request) {
-  if (const auto reason = algorithm_unsupported_reason(link, request.op, request.algorithm)) {
-    throw InputError(*reason);
+  if (const Check check = check_algorithm(link, request.op, request.algorithm); !check) {
+    throw InputError(check.reason());
   }
   if (request.algorithm == Algorithm::nvls) {
-    if (const auto reason = expected_unavailable_reason(link, request.algorithm)) {
-      throw InputError(*reason); // no parameters: nothing says the link reduces in the network
+    if (const Check check = check_expected_model(link, request.algorithm); !check) {
+      // No parameters: nothing says the link reduces in the network.
+      throw InputError(check.reason());
     }
   }
   if (request.sizes.empty()) {
@@ -59,9 +60,9 @@ CollectiveReport collective_report(const Link& link, const CollectiveReportReque
   report.headline_bandwidth = link.headline_bandwidth.high;
   report.headline_convention = link.headline_convention;
   report.busbw_factor = busbw_factor(request.op, request.gpus);
-  report.unavailable = expected_unavailable_reason(link, request.algorithm);
+  report.expected_model = check_expected_model(link, request.algorithm);
   CollectiveRequest one{request.op, request.algorithm, request.gpus, request.sizes.front()};
-  if (!report.unavailable) {
+  if (report.expected_model) {
     report.expected = ExpectedFormula{
         algorithm_parameters(*link.expected, one), wire_factor(one.op, one.algorithm, one.gpus),
         link.per_direction_bandwidth.high, link.expected->ramp, *crossover_size(link, one)};
@@ -118,8 +119,8 @@ void to_json(Json& json, const CollectiveReport& report) {
   json["rows"] = std::move(rows);
   json["crossover_bytes"] =
       report.expected ? json_number(report.expected->crossover.value()) : Json(nullptr);
-  if (report.unavailable) {
-    json["expected_unavailable"] = *report.unavailable;
+  if (!report.expected_model) {
+    json["expected_unavailable"] = report.expected_model.reason();
   }
   if (!report.assumptions.empty()) {
     json["assumptions"] = report.assumptions;

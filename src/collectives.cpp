@@ -77,11 +77,11 @@ Seconds total_time(const Terms& terms) {
 
 void check_expected(const Link& link, const CollectiveRequest& request) {
   check_request(link, request);
-  if (const auto reason = expected_unavailable_reason(link, request.algorithm)) {
-    throw InputError(*reason);
+  if (const Check check = check_expected_model(link, request.algorithm); !check) {
+    throw InputError(check.reason());
   }
-  if (const auto reason = algorithm_unsupported_reason(link, request.op, request.algorithm)) {
-    throw InputError(*reason);
+  if (const Check check = check_algorithm(link, request.op, request.algorithm); !check) {
+    throw InputError(check.reason());
   }
 }
 
@@ -196,38 +196,40 @@ CollectiveCost headline_collective(const Link& link, const CollectiveRequest& re
                  request.size * headline_traffic_factor(request.op) / link.headline_bandwidth.high);
 }
 
-std::optional<std::string> algorithm_unsupported_reason(const Link& link, Collective op,
-                                                        Algorithm algorithm) {
+Check check_algorithm(const Link& link, Collective op, Algorithm algorithm) {
   if (algorithm != Algorithm::nvls) {
-    return std::nullopt;
+    return {};
   }
   if (!in_network_traffic(op, min_collective_gpus)) {
     std::vector<std::string_view> served;
     for (const Collective each : in_network_collectives()) {
       served.push_back(to_string(each));
     }
-    return fmt::format("in-network reduction performs {}, not {}", and_list(served), to_string(op));
+    return unexpected(
+        fmt::format("in-network reduction performs {}, not {}", and_list(served), to_string(op)));
   }
   if (link.tier != Tier::scale_up) {
-    return fmt::format("wire '{}' is a {} link; in-network reduction runs inside a scale-up "
-                       "switch (NVSwitch)",
-                       link.id, to_string(link.tier));
+    return unexpected(
+        fmt::format("wire '{}' is a {} link; in-network reduction runs inside a scale-up "
+                    "switch (NVSwitch)",
+                    link.id, to_string(link.tier)));
   }
-  return std::nullopt;
+  return {};
 }
 
-std::optional<std::string> expected_unavailable_reason(const Link& link, Algorithm algorithm) {
+Check check_expected_model(const Link& link, Algorithm algorithm) {
   if (!link.expected) {
-    return fmt::format("the expected model is not available for wire '{}': its catalog entry "
-                       "has no expected-model parameters (no published measurement fixes them; "
-                       "'icx calibrate' fits them from your own nccl-tests log)",
-                       link.id);
+    return unexpected(
+        fmt::format("the expected model is not available for wire '{}': its catalog entry "
+                    "has no expected-model parameters (no published measurement fixes them; "
+                    "'icx calibrate' fits them from your own nccl-tests log)",
+                    link.id));
   }
   if (algorithm == Algorithm::nvls && !link.expected->in_network_reduction) {
-    return fmt::format("wire '{}' has no in-network reduction (nvls) in the catalog; use ring",
-                       link.id);
+    return unexpected(fmt::format(
+        "wire '{}' has no in-network reduction (nvls) in the catalog; use ring", link.id));
   }
-  return std::nullopt;
+  return {};
 }
 
 CollectiveCost expected_collective(const Link& link, const CollectiveRequest& request) {
@@ -242,8 +244,8 @@ ExpectedTerms expected_terms(const Link& link, const CollectiveRequest& request)
 }
 
 std::optional<Bytes> crossover_size(const Link& link, const CollectiveRequest& request) {
-  if (!expected_available(link, request.algorithm) ||
-      algorithm_unsupported_reason(link, request.op, request.algorithm)) {
+  if (!check_expected_model(link, request.algorithm) ||
+      !check_algorithm(link, request.op, request.algorithm)) {
     return std::nullopt;
   }
   CollectiveRequest unit = request;

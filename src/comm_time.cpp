@@ -9,7 +9,7 @@ CommTime comm_time(const Link& link, Bytes headline_bytes, const CollectiveReque
   CommTime time;
   time.headline = headline_time(headline_bytes, link).low;
   if (one.gpus >= min_collective_gpus && one.size.value() > 0 &&
-      expected_available(link, one.algorithm)) {
+      check_expected_model(link, one.algorithm)) {
     time.expected = expected_collective(link, one).time * count;
   }
   return time;

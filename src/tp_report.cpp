@@ -237,8 +237,8 @@ void judge_wire(const Catalog& catalog, const TpReport& report, const WireTime& 
   const CollectiveRequest one{Collective::all_reduce, Algorithm::ring, wire.gpus, report.message};
   const CommTime comm = comm_time(*time.link, report.traffic.per_pass, one,
                                   report.traffic.allreduces_per_layer * request.shape.layers);
-  if (const auto why = expected_unavailable_reason(*time.link, one.algorithm)) {
-    wire.expected = unexpected(*why);
+  if (const Check check = check_expected_model(*time.link, one.algorithm); !check) {
+    wire.expected = unexpected(check.reason());
   } else {
     if (comm.expected) {
       wire.expected = *comm.expected;

@@ -235,10 +235,10 @@ AccuracyReport check_accuracy(const Catalog& catalog,
     check.measured = m;
     check.bound = accuracy_bound(m.size);
     const CollectiveRequest request{m.op, m.algorithm, m.gpus, m.size};
-    if (const auto reason = algorithm_unsupported_reason(link, m.op, m.algorithm)) {
-      check.predicted = unexpected(*reason);
-    } else if (const auto missing = expected_unavailable_reason(link, m.algorithm)) {
-      check.predicted = unexpected(*missing);
+    if (const Check supported = check_algorithm(link, m.op, m.algorithm); !supported) {
+      check.predicted = unexpected(supported.reason());
+    } else if (const Check modelled = check_expected_model(link, m.algorithm); !modelled) {
+      check.predicted = unexpected(modelled.reason());
     } else {
       check.predicted = expected_collective(link, request);
       check.error = check.bound.metric == Metric::busbw ? check.predicted->busbw / m.busbw - 1.0

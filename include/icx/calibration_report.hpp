@@ -59,7 +59,7 @@ Collective measured_collective(const CalibrationRequest& request);
 /// of each row's out-of-place and in-place times), ramp and small-message slowdown kept from
 /// the link's own model, else from the first catalog link that has one. Throws InputError for
 /// a test icx does not model, an algorithm the link cannot run
-/// (algorithm_unsupported_reason), a catalog without any expected model, and what calibrate()
+/// (check_algorithm), a catalog without any expected model, and what calibrate()
 /// rejects.
 CalibrationReport calibration_report(const Catalog& catalog, const CalibrationRequest& request);
 

@@ -8,6 +8,7 @@
 
 #include "icx/catalog.hpp"
 #include "icx/collectives.hpp"
+#include "icx/expected.hpp"
 #include "icx/json_values.hpp"
 #include "icx/units.hpp"
 
@@ -32,7 +33,7 @@ struct ExpectedTimeTerms {
 struct CollectiveRow {
   Bytes size;
   CollectiveCost headline;
-  /// Absent when the expected model is unavailable (CollectiveReport::unavailable says why).
+  /// Absent when the expected model is unavailable (CollectiveReport::expected_model says why).
   std::optional<CollectiveCost> expected;
   std::optional<ExpectedTimeTerms> terms;
 };
@@ -62,16 +63,16 @@ struct CollectiveReport {
   Convention headline_convention = Convention::each_way;
   /// nccl-tests' busbw = algbw × busbw_factor.
   double busbw_factor = 0;
-  /// Absent, with the reason in `unavailable`, when the link has no expected model for the
-  /// algorithm.
+  /// Whether the link has an expected model for the algorithm (check_expected_model); when it
+  /// has not, the reason, and `expected` is absent.
+  Check expected_model;
   std::optional<ExpectedFormula> expected;
-  std::optional<std::string> unavailable;
   /// What the figures assume beyond the formulas' own terms (empty when nothing more).
   std::vector<std::string> assumptions;
 };
 
 /// Throws InputError (GroupError for a group the link cannot hold) when `algorithm` cannot
-/// run `op` on `link` (algorithm_unsupported_reason), for nvls on a link without in-network
+/// run `op` on `link` (check_algorithm), for nvls on a link without in-network
 /// reduction parameters, and for a size that is not positive.
 CollectiveReport collective_report(const Link& link, const CollectiveReportRequest& request);
 

@@ -25,11 +25,11 @@
 // Typical use (tensor parallelism: one all-reduce of the activations per sublayer):
 //   CollectiveRequest request{Collective::all_reduce, Algorithm::ring, 8, Bytes::of(s)};
 //   CollectiveCost headline = headline_collective(link, request);
-//   if (expected_available(link, request.algorithm)) {
+//   if (const Check check = check_expected_model(link, request.algorithm); check) {
 //     CollectiveCost expected = expected_collective(link, request);
 //     Bytes crossover = *crossover_size(link, request);  // latency term == bandwidth term
 //   } else {
-//     std::string why = *expected_unavailable_reason(link, request.algorithm);
+//     std::string why = check.reason();
 //   }
 #pragma once
 
@@ -42,6 +42,7 @@
 
 #include "icx/catalog.hpp"
 #include "icx/enum_names.hpp"
+#include "icx/expected.hpp"
 #include "icx/units.hpp"
 
 namespace icx {
@@ -148,20 +149,16 @@ std::int64_t ring_steps(Collective op, int gpus);
 /// (check_domain_size), or a size that is not positive.
 CollectiveCost headline_collective(const Link& link, const CollectiveRequest& request);
 
-/// Why `algorithm` cannot run `op` on `link` at all, whatever parameters a catalog gives it
-/// ("in-network reduction performs all-reduce, reduce-scatter and all-gather, not
-/// all-to-all"), or nullopt when it can: nvls serves the operations of in_network_traffic,
+/// Whether `algorithm` can run `op` on `link` at all, whatever parameters a catalog gives it;
+/// when it cannot, the reason ("in-network reduction performs all-reduce, reduce-scatter and
+/// all-gather, not all-to-all"): nvls serves the operations of in_network_traffic,
 /// inside a scale-up switch (NVSwitch), so a host or scale-out link has none. The one rule
 /// for every command that prices or fits an algorithm.
-std::optional<std::string> algorithm_unsupported_reason(const Link& link, Collective op,
-                                                        Algorithm algorithm);
+Check check_algorithm(const Link& link, Collective op, Algorithm algorithm);
 
-/// Why the expected model cannot price `algorithm` on `link` ("… has no expected-model
-/// parameters …"), or nullopt when it can.
-std::optional<std::string> expected_unavailable_reason(const Link& link, Algorithm algorithm);
-[[nodiscard]] inline bool expected_available(const Link& link, Algorithm algorithm) {
-  return !expected_unavailable_reason(link, algorithm).has_value();
-}
+/// Whether the expected model can price `algorithm` on `link`; when it cannot, the reason
+/// ("… has no expected-model parameters …").
+Check check_expected_model(const Link& link, Algorithm algorithm);
 
 /// Expected model (see the top of this file). Throws InputError when it is unavailable
 /// (the message is the reason), for an operation nvls does not serve, for fewer than two

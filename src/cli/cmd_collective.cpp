@@ -44,7 +44,7 @@ void check_request(const Link& link, const CollectiveReportRequest& request) {
   if (const Check check = check_domain_size(link, request.gpus); !check) {
     throw UsageError(fmt::format("--gpus {}: {}", request.gpus, check.reason()));
   }
-  if (request.algorithm == Algorithm::nvls && !expected_available(link, request.algorithm)) {
+  if (request.algorithm == Algorithm::nvls && !check_expected_model(link, request.algorithm)) {
     throw UsageError(fmt::format("--algo nvls: wire '{}' has no in-network reduction; use "
                                  "--algo ring (NVLS needs NVLink 4 or later with NVSwitch, and "
                                  "catalog parameters for it)",

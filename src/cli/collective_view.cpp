@@ -24,7 +24,7 @@ std::string headline_note(const CollectiveReport& r) {
 
 std::string expected_note(const CollectiveReport& r) {
   if (!r.expected) {
-    return "expected: not available — " + *r.unavailable;
+    return "expected: not available — " + r.expected_model.reason();
   }
   const ExpectedFormula& f = *r.expected;
   const AlgorithmParameters& p = f.parameters;

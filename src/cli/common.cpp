@@ -278,8 +278,9 @@ Collective parse_collective(const std::string& name, std::string_view where) {
 }
 
 void require_algorithm(const Link& link, Collective op, Algorithm algorithm) {
-  if (const auto reason = algorithm_unsupported_reason(link, op, algorithm)) {
-    throw UsageError(fmt::format("--algo {}: {}; use --algo ring", to_string(algorithm), *reason));
+  if (const Check check = check_algorithm(link, op, algorithm); !check) {
+    throw UsageError(
+        fmt::format("--algo {}: {}; use --algo ring", to_string(algorithm), check.reason()));
   }
 }
 

@@ -143,7 +143,7 @@ ComputeRate resolve_rate(const Catalog& catalog, const Gpu& gpu, const Dtype& dt
 Collective parse_collective(const std::string& name, std::string_view where);
 
 /// Throws UsageError naming --algo when `algorithm` cannot run `op` on `link`
-/// (algorithm_unsupported_reason).
+/// (check_algorithm).
 void require_algorithm(const Link& link, Collective op, Algorithm algorithm);
 
 /// Runs `lookup`, prefixing any LookupError with the flag that named the id.

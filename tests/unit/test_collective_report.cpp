@@ -73,8 +73,8 @@ TEST(CollectiveReport, SweepAndUnavailableExpectedModel) {
   EXPECT_NEAR(report.rows[2].headline.time.value(), 32 / 900e9, 1e-24);
   EXPECT_FALSE(report.expected);
   EXPECT_FALSE(report.rows[0].expected);
-  ASSERT_TRUE(report.unavailable);
-  EXPECT_NE(report.unavailable->find("no expected-model parameters"), std::string::npos);
+  ASSERT_FALSE(report.expected_model);
+  EXPECT_NE(report.expected_model.reason().find("no expected-model parameters"), std::string::npos);
   const Json json = report;
   EXPECT_EQ(json.at("schema"), "icx.collective/1");
   EXPECT_FALSE(json.contains("size_bytes")); // a sweep has rows only

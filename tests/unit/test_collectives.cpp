@@ -135,14 +135,14 @@ TEST(Collectives, CrossoverWhereLatencyEqualsBandwidthTerm) {
 
 TEST(Collectives, UnavailableIsSaidNotInvented) {
   const Link bare = test_link(false);
-  EXPECT_FALSE(expected_available(bare, Algorithm::ring));
-  EXPECT_NE(expected_unavailable_reason(bare, Algorithm::ring)->find("not available"),
-            std::string::npos);
+  const Check check = check_expected_model(bare, Algorithm::ring);
+  EXPECT_FALSE(check);
+  EXPECT_NE(check.reason().find("not available"), std::string::npos);
   EXPECT_THROW((void)expected_collective(bare, request(Collective::all_reduce, 8, 1e6)),
                InputError);
   const Link ring_only = test_link(true, false);
-  EXPECT_TRUE(expected_available(ring_only, Algorithm::ring));
-  EXPECT_FALSE(expected_available(ring_only, Algorithm::nvls));
+  EXPECT_TRUE(check_expected_model(ring_only, Algorithm::ring));
+  EXPECT_FALSE(check_expected_model(ring_only, Algorithm::nvls));
 }
 
 TEST(Collectives, RejectsBadRequests) {
@@ -219,18 +219,18 @@ TEST(Collectives, InNetworkAllGatherAndReduceScatterPricedLikeTheAllReduce) {
 
 TEST(Collectives, InNetworkReductionOnAScaleUpSwitch) {
   Link link = test_link();
-  EXPECT_FALSE(algorithm_unsupported_reason(link, Collective::all_reduce, Algorithm::nvls));
-  EXPECT_FALSE(algorithm_unsupported_reason(link, Collective::all_gather, Algorithm::nvls));
-  EXPECT_FALSE(algorithm_unsupported_reason(link, Collective::reduce_scatter, Algorithm::nvls));
-  EXPECT_EQ(algorithm_unsupported_reason(link, Collective::all_to_all, Algorithm::nvls),
+  EXPECT_TRUE(check_algorithm(link, Collective::all_reduce, Algorithm::nvls));
+  EXPECT_TRUE(check_algorithm(link, Collective::all_gather, Algorithm::nvls));
+  EXPECT_TRUE(check_algorithm(link, Collective::reduce_scatter, Algorithm::nvls));
+  EXPECT_EQ(check_algorithm(link, Collective::all_to_all, Algorithm::nvls).reason(),
             "in-network reduction performs all-reduce, all-gather and reduce-scatter, not "
             "all-to-all");
-  EXPECT_TRUE(algorithm_unsupported_reason(link, Collective::point_to_point, Algorithm::nvls));
+  EXPECT_FALSE(check_algorithm(link, Collective::point_to_point, Algorithm::nvls));
   link.tier = Tier::host;
-  EXPECT_EQ(algorithm_unsupported_reason(link, Collective::all_reduce, Algorithm::nvls),
+  EXPECT_EQ(check_algorithm(link, Collective::all_reduce, Algorithm::nvls).reason(),
             "wire 'testlink' is a host link; in-network reduction runs inside a scale-up switch "
             "(NVSwitch)");
-  EXPECT_FALSE(algorithm_unsupported_reason(link, Collective::all_reduce, Algorithm::ring));
+  EXPECT_TRUE(check_algorithm(link, Collective::all_reduce, Algorithm::ring));
   // Pricing follows the same rule, even with parameters in the catalog.
   const CollectiveRequest request{Collective::all_reduce, Algorithm::nvls, 8, Bytes::of(1e6)};
   EXPECT_THROW((void)expected_collective(link, request), InputError);
