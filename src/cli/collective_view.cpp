@@ -1,7 +1,6 @@
 #include "collective_view.hpp"
 
 #include <algorithm>
-#include <ranges>
 #include <string>
 #include <vector>
 
@@ -129,7 +128,9 @@ void print_sweep(const Style& style, const CollectiveReport& r) {
   auto shown = [](const CollectiveRow& row) {
     return (row.expected ? row.expected->time : row.headline.time).value();
   };
-  const auto [fastest, slowest] = std::ranges::minmax(r.rows | std::views::transform(shown));
+  const auto [first, last] = std::ranges::minmax_element(r.rows, {}, shown);
+  const double fastest = shown(*first);
+  const double slowest = shown(*last);
   for (const CollectiveRow& row : r.rows) {
     table.add_row(sweep_cells(style, row, fastest, slowest));
   }
