@@ -1,6 +1,7 @@
 #include "icx/place_report.hpp"
 
 #include <algorithm>
+#include <array>
 #include <utility>
 
 #include <fmt/format.h>
@@ -26,18 +27,14 @@ Layout given_layout(const LayoutRequest& given, int gpus) {
   return layout;
 }
 
+/// How inference engines abbreviate each split.
+constexpr std::array<EnumName<Strategy>, 4> short_names{{{Strategy::tensor, "TP"},
+                                                         {Strategy::expert, "EP"},
+                                                         {Strategy::pipeline, "PP"},
+                                                         {Strategy::data, "DP"}}};
+
 std::string_view short_name(Strategy s) {
-  switch (s) {
-  case Strategy::tensor:
-    return "TP";
-  case Strategy::expert:
-    return "EP";
-  case Strategy::pipeline:
-    return "PP";
-  case Strategy::data:
-    return "DP";
-  }
-  return "";
+  return name_in(short_names, s);
 }
 
 /// A split's verdict reason; a group pushed off the scale-up link says what that costs.

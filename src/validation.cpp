@@ -109,14 +109,14 @@ MeasuredCollective read_row(const RowReader& row, std::size_t line) {
   m.nodes = row.whole("nodes", 1, m.gpus);
   const auto op = collective_from_name(row.text("op"));
   if (!op) {
-    row.fail("op", fmt::format("unknown operation '{}'; known: all-reduce, all-gather, "
-                               "reduce-scatter, all-to-all, point-to-point",
-                               row.text("op")));
+    row.fail("op", fmt::format("unknown operation '{}'; known: {}", row.text("op"),
+                               fmt::join(names<Collective>(), ", ")));
   }
   m.op = *op;
   const auto algorithm = algorithm_from_name(row.text("algo"));
   if (!algorithm) {
-    row.fail("algo", fmt::format("unknown algorithm '{}'; known: ring, nvls", row.text("algo")));
+    row.fail("algo", fmt::format("unknown algorithm '{}'; known: {}", row.text("algo"),
+                                 fmt::join(names<Algorithm>(), ", ")));
   }
   m.algorithm = *algorithm;
   const auto size = row.optional_positive("size_bytes");

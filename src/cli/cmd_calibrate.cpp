@@ -14,12 +14,12 @@
 #include "icx/collectives.hpp"
 #include "icx/limits.hpp"
 #include "icx/nccl_log.hpp"
+#include "icx/units_format.hpp"
 #include "icx/util/table.hpp"
 #include "icx/util/text_file.hpp"
 #include "json_output.hpp"
 #include "output.hpp"
 #include "terminal.hpp"
-#include "units_format.hpp"
 
 namespace icx::cli {
 
@@ -55,12 +55,7 @@ int gpus_of(const CalibrateOptions& options, const NcclTestLog& log) {
 CalibrationRequest request_of(const CalibrateOptions& options, const Catalog& catalog) {
   CalibrationRequest request;
   request.link = &for_flag("--wire", [&]() -> const Link& { return catalog.link(options.wire); });
-  const auto algorithm = algorithm_from_name(options.algo);
-  if (!algorithm) {
-    throw UsageError(
-        fmt::format("--algo: unknown algorithm '{}'; known: ring, nvls", options.algo));
-  }
-  request.algorithm = *algorithm;
+  request.algorithm = parse_algorithm(options.algo);
   request.log = parse_nccl_test_log(
       read_text_file(options.log, {"an nccl-tests log file", limits::max_nccl_log_file_bytes}),
       options.log);

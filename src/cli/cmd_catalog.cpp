@@ -10,11 +10,11 @@
 #include "commands.hpp"
 #include "common.hpp"
 #include "icx/catalog_json.hpp"
+#include "icx/units_format.hpp"
 #include "icx/util/table.hpp"
 #include "json_output.hpp"
 #include "output.hpp"
 #include "terminal.hpp"
-#include "units_format.hpp"
 
 namespace icx::cli {
 

@@ -13,11 +13,11 @@
 #include "host_link_options.hpp"
 #include "icx/coldstart_report.hpp"
 #include "icx/limits.hpp"
+#include "icx/units_format.hpp"
 #include "icx/util/table.hpp"
 #include "json_output.hpp"
 #include "output.hpp"
 #include "terminal.hpp"
-#include "units_format.hpp"
 
 namespace icx::cli {
 

@@ -29,15 +29,6 @@ struct CollectiveOptions {
   std::string algo = "ring";
 };
 
-Algorithm parse_algo(const std::string& name) {
-  if (const auto algorithm = algorithm_from_name(name)) {
-    return *algorithm;
-  }
-  throw UsageError(fmt::format("--algo: unknown algorithm '{}'; known: ring, nvls (in-network "
-                               "reduction)",
-                               name));
-}
-
 /// The flag to blame when the wire cannot run the request.
 void check_request(const Link& link, const CollectiveReportRequest& request) {
   require_algorithm(link, request.op, request.algorithm);
@@ -53,7 +44,7 @@ void check_request(const Link& link, const CollectiveReportRequest& request) {
 }
 
 int run_collective(const CollectiveOptions& options) {
-  CollectiveReportRequest request{parse_collective(options.op, ""), parse_algo(options.algo),
+  CollectiveReportRequest request{parse_collective(options.op, ""), parse_algorithm(options.algo),
                                   options.gpus, parse_sizes(options.size)};
   const Catalog catalog = load_catalog(options.common);
   const Link& link =

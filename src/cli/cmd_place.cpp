@@ -11,10 +11,10 @@
 #include "common.hpp"
 #include "icx/limits.hpp"
 #include "icx/place_report.hpp"
+#include "icx/units_format.hpp"
 #include "icx/util/table.hpp"
 #include "output.hpp"
 #include "terminal.hpp"
-#include "units_format.hpp"
 
 namespace icx::cli {
 

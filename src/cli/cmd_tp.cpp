@@ -12,11 +12,11 @@
 #include "common.hpp"
 #include "icx/limits.hpp"
 #include "icx/tp_report.hpp"
+#include "icx/units_format.hpp"
 #include "icx/util/spelling.hpp"
 #include "icx/util/table.hpp"
 #include "output.hpp"
 #include "terminal.hpp"
-#include "units_format.hpp"
 
 namespace icx::cli {
 

@@ -9,13 +9,13 @@
 #include "commands.hpp"
 #include "common.hpp"
 #include "icx/limits.hpp"
+#include "icx/units_format.hpp"
 #include "icx/util/table.hpp"
 #include "icx/util/text_file.hpp"
 #include "icx/validation_report.hpp"
 #include "json_output.hpp"
 #include "output.hpp"
 #include "terminal.hpp"
-#include "units_format.hpp"
 
 namespace icx::cli {
 

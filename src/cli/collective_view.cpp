@@ -6,9 +6,9 @@
 
 #include <fmt/format.h>
 
+#include "icx/units_format.hpp"
 #include "icx/util/table.hpp"
 #include "terminal.hpp"
-#include "units_format.hpp"
 
 namespace icx::cli {
 

@@ -277,6 +277,13 @@ Collective parse_collective(const std::string& name, std::string_view where) {
       fmt::format("{}{}", where, unknown_name("operation", name, names<Collective>())));
 }
 
+Algorithm parse_algorithm(const std::string& name) {
+  if (const auto algorithm = algorithm_from_name(name)) {
+    return *algorithm;
+  }
+  throw UsageError(fmt::format("--algo: {}", unknown_name("algorithm", name, names<Algorithm>())));
+}
+
 void require_algorithm(const Link& link, Collective op, Algorithm algorithm) {
   if (const Check check = check_algorithm(link, op, algorithm); !check) {
     throw UsageError(

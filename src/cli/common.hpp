@@ -142,6 +142,10 @@ ComputeRate resolve_rate(const Catalog& catalog, const Gpu& gpu, const Dtype& dt
 /// operation 'x'; known: …" with the nearest name.
 Collective parse_collective(const std::string& name, std::string_view where);
 
+/// The algorithm named `name` (algorithm_from_name); else UsageError "--algo: unknown
+/// algorithm 'x'; known: …" with the nearest name.
+Algorithm parse_algorithm(const std::string& name);
+
 /// Throws UsageError naming --algo when `algorithm` cannot run `op` on `link`
 /// (check_algorithm).
 void require_algorithm(const Link& link, Collective op, Algorithm algorithm);

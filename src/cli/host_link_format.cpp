@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "host_link_options.hpp"
-#include "units_format.hpp"
+#include "icx/units_format.hpp"
 
 namespace icx::cli {
 

@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "units_format.hpp"
+#include "icx/units_format.hpp"
 
 namespace icx::cli {
 

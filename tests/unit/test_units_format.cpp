@@ -1,4 +1,4 @@
-#include "units_format.hpp"
+#include "icx/units_format.hpp"
 
 #include <cmath>
 #include <limits>

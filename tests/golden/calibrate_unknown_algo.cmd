@@ -1,0 +1,2 @@
+args: calibrate ../data/nccl-tests/nvl72-gb200-all_reduce.log --wire nvlink5 --algo rign
+exit: 2
