@@ -99,6 +99,9 @@ void to_json(Json& json, const Gpu& gpu) {
   json["scale_up_link"] = gpu.scale_up_link;
   json["scale_up_domain"] = gpu.scale_up_domain;
   json["achievable_mfu"] = json_number(gpu.achievable_mfu);
+  if (gpu.achievable_hbm_fraction) {
+    json["achievable_hbm_fraction"] = json_number(*gpu.achievable_hbm_fraction);
+  }
   if (gpu.reference) {
     json["reference"] = true;
   }
@@ -122,10 +125,17 @@ void to_json(Json& json, const Model& model) {
   if (model.is_moe()) {
     json["experts"] = model.experts;
     json["experts_per_token"] = model.experts_per_token;
+    if (model.first_dense_layers > 0) {
+      json["first_dense_layers"] = model.first_dense_layers;
+    }
   }
   if (model.latent_attention) {
     json["kv_lora_rank"] = model.latent_attention->kv_lora_rank;
     json["qk_rope_head_dim"] = model.latent_attention->qk_rope_head_dim;
+    if (model.latent_attention->qk_nope_head_dim > 0) {
+      json["qk_nope_head_dim"] = model.latent_attention->qk_nope_head_dim;
+      json["v_head_dim"] = model.latent_attention->v_head_dim;
+    }
   }
   json["source"] = model.source;
 }

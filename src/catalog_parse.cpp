@@ -132,6 +132,9 @@ Gpu read_gpu(ObjectReader& reader, const std::string& origin) {
   gpu.scale_up_link = reader.text("scale_up_link");
   gpu.scale_up_domain = reader.whole("scale_up_domain", 1, max_domain);
   gpu.achievable_mfu = reader.fraction("achievable_mfu");
+  if (reader.has("achievable_hbm_fraction")) {
+    gpu.achievable_hbm_fraction = reader.fraction("achievable_hbm_fraction");
+  }
   gpu.reference = reader.flag_or("reference", false);
   return gpu;
 }
@@ -158,6 +161,7 @@ Model read_model(ObjectReader& reader, const std::string& origin) {
   model.experts = reader.whole_or("experts", 0, max_experts, 0);
   if (model.experts > 0) {
     model.experts_per_token = reader.whole("experts_per_token", 1, model.experts);
+    model.first_dense_layers = reader.whole_or("first_dense_layers", 0, model.layers - 1, 0);
   } else if (reader.has("experts_per_token")) {
     reader.fail("experts_per_token", "given for a dense model (experts is 0 or absent)");
   }
@@ -166,6 +170,8 @@ Model read_model(ObjectReader& reader, const std::string& origin) {
     Model::LatentAttention mla;
     mla.kv_lora_rank = reader.whole("kv_lora_rank", 1, max_hidden);
     mla.qk_rope_head_dim = reader.whole("qk_rope_head_dim", 0, max_hidden);
+    mla.qk_nope_head_dim = reader.whole_or("qk_nope_head_dim", 0, max_hidden, 0);
+    mla.v_head_dim = reader.whole_or("v_head_dim", 0, max_hidden, 0);
     model.latent_attention = mla;
   } else if (reader.has("qk_rope_head_dim")) {
     reader.fail("qk_rope_head_dim", "given without kv_lora_rank (multi-head latent attention "

@@ -27,116 +27,90 @@ Layout given_layout(const LayoutRequest& given, int gpus) {
   return layout;
 }
 
-/// How inference engines abbreviate each split.
-constexpr std::array<EnumName<Strategy>, 4> short_names{{{Strategy::tensor, "TP"},
-                                                         {Strategy::expert, "EP"},
-                                                         {Strategy::pipeline, "PP"},
-                                                         {Strategy::data, "DP"}}};
-
-std::string_view short_name(Strategy s) {
-  return name_in(short_names, s);
-}
-
 /// A split's verdict reason; a group pushed off the scale-up link says what that costs.
-std::string strategy_reason(const Cluster& cluster, const StrategyCost& cost) {
+std::string strategy_reason(const Cluster& cluster, const StrategyCost& cost, Phase phase) {
   if (cost.degree <= 1) {
     return "not used (degree 1)";
   }
-  std::string reason = verdict_reason(cost.strategy, cost.wire, cost.verdict);
+  std::string reason = verdict_reason(cost.strategy, cost.wire, cost.verdict, pass_name(phase));
   if (!cost.crosses_domain || cost.wire == cluster.scale_up) {
     return reason;
   }
   return fmt::format("{} crosses the node boundary onto {}: {} vs {} on {}; {}",
-                     short_name(cost.strategy), cost.wire->id, format_seconds(cost.verdict.comm),
-                     format_seconds(cost.seconds_on_scale_up), cluster.scale_up->id, reason);
+                     name_in(short_names, cost.strategy), cost.wire->id,
+                     format_seconds(cost.verdict.comm), format_seconds(cost.seconds_on_scale_up),
+                     cluster.scale_up->id, reason);
 }
 
-/// The split whose verdict sets the layout's: the worst level, then the largest ratio.
-const StrategyCost& worst_cost(const Placement& p) {
-  const StrategyCost* worst_cost = &p.strategies.front();
-  for (const StrategyCost& cost : p.strategies) {
-    if (cost.verdict.level > worst_cost->verdict.level ||
-        (cost.verdict.level == worst_cost->verdict.level &&
-         cost.verdict.ratio > worst_cost->verdict.ratio)) {
-      worst_cost = &cost;
-    }
+/// "the dtype's name (--flag)" lines: what the step model took that icx cannot know.
+std::vector<std::string> assumptions_of(const PlaceReport& r) {
+  const Workload& w = r.workload;
+  const Gpu& gpu = *r.cluster.gpu;
+  std::vector<std::string> lines;
+  lines.push_back(fmt::format("activations cross the wire in {}, the KV cache holds {} "
+                              "(--act-dtype, --kv-dtype)",
+                              w.act_dtype->id, w.kv_dtype->id));
+  lines.push_back(w.overlap > 0 ? fmt::format("the engine hides {:g} % of the tensor and expert "
+                                              "collectives behind compute (--overlap)",
+                                              w.overlap * 100)
+                                : std::string("tensor and expert collectives run between the "
+                                              "layers' GEMMs, none hidden (--overlap)"));
+  lines.push_back(fmt::format("HBM reaches {:g} % of {}{} (--hbm-fraction)", w.hbm_fraction * 100,
+                              format_rate(gpu.hbm_bandwidth),
+                              gpu.achievable_hbm_fraction
+                                  ? fmt::format(" (catalog gpu '{}')", gpu.id)
+                                  : std::string(": no measurement in the catalog")));
+  lines.push_back(w.batch
+                      ? fmt::format("{} sequences in flight across the cluster (--batch)", *w.batch)
+                      : fmt::format("each layout at the largest batch its memory holds, at "
+                                    "most {} sequences per replica (--batch, --max-batch)",
+                                    w.max_batch));
+  if (w.model->is_moe()) {
+    lines.push_back(fmt::format("tokens route uniformly to {} of {} experts; an expert group "
+                                "runs attention data-parallel, each rank for its own sequences",
+                                w.model->experts_per_token, w.model->experts));
   }
-  return *worst_cost;
+  lines.emplace_back("a pipeline keeps one micro-batch per stage in flight; one request "
+                     "passes the stages one after another");
+  return lines;
 }
 
-std::string overall_reason(const Cluster& cluster, const Placement& p) {
-  if (!p.fits) {
-    return fmt::format("the weights need {} per GPU but {} is usable: add GPUs, shard further "
-                       "(--tp/--ep/--pp) or use a smaller dtype",
-                       format_bytes(p.per_gpu_weights), format_bytes(p.usable_per_gpu));
-  }
-  const StrategyCost& worst = worst_cost(p);
-  return fmt::format("{}: {}", to_string(worst.strategy), strategy_reason(cluster, worst));
-}
-
-/// Why recommend_layout chose `layout`, in the placement rule's words.
-std::vector<std::string> layout_reasons(const Cluster& c, const Workload& w, const Layout& layout) {
-  std::vector<std::string> reasons;
-  const bool moe = w.model->is_moe();
-  const int inner = moe ? layout.ep : layout.tp;
-  if (inner > 1) {
-    reasons.push_back(fmt::format("{} {} inside the {} domain, {}", moe ? "EP" : "TP", inner,
-                                  c.scale_up->id,
-                                  layout.pp > 1 ? "as large as the domain and the model allow"
-                                                : "the smallest group whose shard fits"));
-  } else if (!allowed_on(moe ? Strategy::expert : Strategy::tensor, c.scale_up->tier)) {
-    reasons.push_back(fmt::format("no {} parallel on {} (a {} link)", moe ? "expert" : "tensor",
-                                  c.scale_up->id, to_string(c.scale_up->tier)));
-  }
-  if (layout.pp > 1) {
-    reasons.push_back(
-        fmt::format("PP {} because a smaller group cannot hold the weights", layout.pp));
-  }
-  if (layout.dp > 1) {
-    reasons.push_back(fmt::format("{} replicas for the rest", layout.dp));
-  }
-  if (reasons.empty()) {
-    reasons.emplace_back("one GPU holds the model");
-  }
-  return reasons;
-}
-
-Derivations derive(const Workload& w, const Placement& p) {
+Derivations derive(const PlaceReport& r) {
+  const Workload& w = r.workload;
+  const Placement& p = r.placement();
   const Layout& l = p.layout;
+  const StepTime& s = p.step;
   Derivations d;
   d.push_back({"weights",
                fmt::format("{} params × {} B", format_count(w.model->total_params),
                            w.dtype->bytes_per_element),
                p.weights.value(), format_count(p.weights.value()) + " B"});
-  d.push_back({"per GPU",
-               fmt::format("{} B / (tp {} × ep {} × pp {})", format_count(p.weights.value()), l.tp,
-                           l.ep, l.pp),
-               p.per_gpu_weights.value(), format_count(p.per_gpu_weights.value()) + " B"});
-  d.push_back({"compute per pass",
-               fmt::format("2 × {} params × {} tokens / (tp {} × ep {}) / ({} × {})",
-                           format_count(w.model->active_params), w.tokens, l.tp, l.ep,
+  d.push_back({"weights per GPU",
+               fmt::format("shared part / (tp {} × pp {}) + experts / (tp {} × ep {} × pp {})",
+                           l.tp, l.pp, l.tp, l.ep, l.pp),
+               p.memory.weights_per_gpu.value(),
+               format_count(p.memory.weights_per_gpu.value()) + " B"});
+  d.push_back({"KV cache per GPU",
+               fmt::format("{} B per token × sequences × length, per stage and KV split",
+                           format_count(kv_bytes_per_token(*w.model, *w.kv_dtype).value())),
+               p.memory.kv_per_gpu.value(), format_count(p.memory.kv_per_gpu.value()) + " B"});
+  d.push_back({"compute per stage",
+               fmt::format("{} FLOP / ({} × {})", format_count(s.work.flops.value()),
                            format_flops_rate(w.rate.peak), w.rate.utilization),
-               p.compute.value(), format_seconds(p.compute)});
-  for (const StrategyCost& cost : p.strategies) {
-    if (cost.wire != nullptr) {
-      d.push_back({fmt::format("{} time", to_string(cost.strategy)),
-                   fmt::format("{} B over {}", format_count(cost.bytes.value()), cost.wire->id),
-                   cost.seconds.value(), format_seconds(cost.seconds)});
-    }
-  }
+               s.work.compute.value(), format_seconds(s.work.compute)});
+  d.push_back({"memory per stage",
+               fmt::format("{} B / ({} × {})", format_count(s.work.read.value()),
+                           format_rate(r.cluster.gpu->hbm_bandwidth), w.hbm_fraction),
+               s.work.memory.value(), format_seconds(s.work.memory)});
+  d.push_back({"stage",
+               fmt::format("max({}, {}) + {} exposed", format_seconds(s.work.compute),
+                           format_seconds(s.work.memory), format_seconds(s.exposed_comm)),
+               s.stage.value(), format_seconds(s.stage)});
+  d.push_back({w.phase == Phase::prefill ? "TTFT" : "TPOT",
+               fmt::format("pp {} × {} + {} of sends", l.pp, format_seconds(s.stage),
+                           format_seconds(s.pipeline)),
+               s.latency.value(), format_seconds(s.latency)});
   return d;
-}
-
-Workload workload_of(const Catalog& catalog, const PlaceRequest& request) {
-  Workload workload;
-  workload.model = request.model;
-  workload.dtype = request.dtype;
-  workload.tokens = request.tokens;
-  const Gpu& gpu = *request.cluster.gpu;
-  workload.rate = compute_rate(gpu, *request.dtype, catalog.dtypes(),
-                               request.utilization.value_or(gpu.achievable_mfu));
-  workload.memory_reserve = request.memory_reserve;
-  return workload;
 }
 
 } // namespace
@@ -188,30 +162,31 @@ PlaceReport place_report(const Catalog& catalog, const PlaceRequest& request) {
   report.system = request.system;
   const Cluster& c = report.cluster;
   report.nodes = (c.gpus + c.gpus_per_node - 1) / c.gpus_per_node;
-  report.workload = workload_of(catalog, request);
+  report.workload = workload_for(catalog, *request.model, *request.dtype, *c.gpu, request.serving);
+  report.objective = request.serving.objective;
   report.recommended = !request.layout.given();
   if (const std::optional<int> tp = request.layout.tp) {
     if (const Check check = check_tensor_group(attention_shape(*request.model), *tp); !check) {
       throw LayoutError(fmt::format("tp {}", *tp), check.reason());
     }
   }
-  const Layout layout = report.recommended ? recommend_layout(c, report.workload)
-                                           : given_layout(request.layout, c.gpus);
-  try {
-    report.placement = evaluate_layout(c, report.workload, layout);
-  } catch (const InputError& error) {
-    throw LayoutError("", error.what());
+  if (!report.recommended) {
+    try {
+      evaluate_layout(c, report.workload, given_layout(request.layout, c.gpus));
+    } catch (const InputError& error) {
+      throw LayoutError("", error.what());
+    }
   }
-  const Placement& p = report.placement;
-  if (report.recommended) {
-    report.layout_reasons = layout_reasons(c, report.workload, layout);
-  }
+  report.ranked = rank_layouts(c, report.workload, report.objective);
+  report.chosen =
+      report.recommended ? 0 : rank_of(report.ranked, given_layout(request.layout, c.gpus));
+  const Placement& p = report.placement();
   for (const StrategyCost& cost : p.strategies) {
-    report.strategy_reasons.push_back(strategy_reason(c, cost));
+    report.strategy_reasons.push_back(strategy_reason(c, cost, report.workload.phase));
   }
-  report.verdict_reason = overall_reason(c, p);
-  report.compute_assumption = describe_rate(report.workload.rate, layout.tp * layout.ep);
-  report.derivations = derive(report.workload, p);
+  report.compute_assumption = describe_rate(report.workload.rate, p.layout.tp * p.layout.ep);
+  report.assumptions = assumptions_of(report);
+  report.derivations = derive(report);
   return report;
 }
 
@@ -230,7 +205,7 @@ Json cluster_json(const PlaceReport& report) {
   return cluster;
 }
 
-Json strategy_json(const StrategyCost& cost, const std::string& reason) {
+Json strategy_json(const StrategyCost& cost, const std::string& reason, Phase phase) {
   Json s;
   s["strategy"] = to_string(cost.strategy);
   s["degree"] = cost.degree;
@@ -240,39 +215,62 @@ Json strategy_json(const StrategyCost& cost, const std::string& reason) {
   s["expected_seconds"] =
       cost.expected_seconds ? json_number(cost.expected_seconds->value()) : Json();
   s["crosses_domain"] = cost.crosses_domain;
-  Json verdict = verdict_json(cost.strategy, cost.wire, cost.verdict);
+  Json verdict = verdict_json(cost.strategy, cost.wire, cost.verdict, pass_name(phase));
   verdict["reason"] = reason;
   s["verdict"] = std::move(verdict);
   return s;
+}
+
+Json model_json(const Workload& w) {
+  return {{"id", w.model->id},
+          {"dtype", w.dtype->id},
+          {"act_dtype", w.act_dtype->id},
+          {"kv_dtype", w.kv_dtype->id},
+          {"total_params", json_number(w.model->total_params)},
+          {"active_params", json_number(w.model->active_params)},
+          {"kv_bytes_per_token", json_number(kv_bytes_per_token(*w.model, *w.kv_dtype).value())}};
 }
 
 } // namespace
 
 void to_json(Json& json, const PlaceReport& report) {
   const Workload& w = report.workload;
-  const Placement& p = report.placement;
-  json = json_document("icx.place/1");
+  const RankedLayout& chosen = report.chosen_layout();
+  const Placement& p = chosen.placement;
+  json = json_document("icx.place/2");
   json["cluster"] = cluster_json(report);
-  json["model"] = {{"id", w.model->id},
-                   {"dtype", w.dtype->id},
-                   {"total_params", json_number(w.model->total_params)},
-                   {"active_params", json_number(w.model->active_params)}};
+  json["model"] = model_json(w);
+  json["objective"] = to_string(report.objective);
+  json["phase"] = to_string(w.phase);
   json["tokens"] = w.tokens;
-  json["layout"] = {
-      {"tp", p.layout.tp}, {"pp", p.layout.pp}, {"ep", p.layout.ep}, {"dp", p.layout.dp}};
+  json["context"] = w.phase == Phase::decode ? Json(w.context) : Json();
+  json["batch"] = w.batch ? Json(*w.batch) : Json();
+  json["layout"] = layout_json(p.layout);
   json["recommended"] = report.recommended;
-  json["fits"] = p.fits;
+  json["rank"] = report.chosen + 1;
+  json["fits"] = p.fits();
   json["weights_bytes"] = json_number(p.weights.value());
-  json["per_gpu_weight_bytes"] = json_number(p.per_gpu_weights.value());
-  json["usable_per_gpu_bytes"] = json_number(p.usable_per_gpu.value());
+  json["per_gpu_weight_bytes"] = json_number(p.memory.weights_per_gpu.value());
+  json["usable_per_gpu_bytes"] = json_number(p.memory.usable_per_gpu.value());
   json["memory_reserve"] = json_number(w.memory_reserve);
-  json["compute_seconds"] = json_number(p.compute.value());
   Json strategies = Json::array();
   for (std::size_t i = 0; i < p.strategies.size(); ++i) {
-    strategies.push_back(strategy_json(p.strategies[i], report.strategy_reasons[i]));
+    strategies.push_back(strategy_json(p.strategies[i], report.strategy_reasons[i], w.phase));
   }
   json["strategies"] = std::move(strategies);
-  json["verdict"] = {{"level", to_string(p.level)}, {"reason", report.verdict_reason}};
+  const Json figures = ranked_layout_json(chosen, w.phase);
+  for (const char* key : {"memory", "batch", "step", "tokens_per_second_per_gpu"}) {
+    json[key] = figures[key];
+  }
+  const char* latency = w.phase == Phase::prefill ? "ttft_seconds" : "tpot_seconds";
+  json[latency] = figures[latency];
+  json["verdict"] = figures["verdict"];
+  json["assumptions"] = report.assumptions;
+  Json layouts = Json::array();
+  for (const RankedLayout& r : report.ranked) {
+    layouts.push_back(ranked_layout_json(r, w.phase));
+  }
+  json["layouts"] = std::move(layouts);
 }
 
 } // namespace icx

@@ -24,7 +24,8 @@ bool allowed_on(Strategy strategy, Tier tier) {
   switch (strategy) {
   case Strategy::tensor:
   case Strategy::expert:
-    return tier == Tier::scale_up;
+    // Inside a node: its scale-up link, or PCIe where that is all the node has.
+    return tier != Tier::scale_out;
   case Strategy::pipeline:
   case Strategy::data:
     return true;

@@ -14,14 +14,12 @@
 
 namespace icx {
 
-std::string_view pass_name(Phase phase) {
-  return phase == Phase::prefill ? "prefill pass" : "decode step";
-}
-
-TpRequest tp_request_for(const Model& model, const Dtype& dtype) {
+TpRequest tp_request_for(const Model& model, const Dtype& dtype, const Dtype& act_dtype) {
   TpRequest request;
   request.model_id = model.id;
-  request.shape = {model.hidden, model.layers, dtype.bytes_per_element};
+  request.model = &model;
+  request.serving.act_dtype = &act_dtype;
+  request.shape = {model.hidden, model.layers, act_dtype.bytes_per_element};
   request.attention = attention_shape(model);
   request.total_params = model.total_params;
   request.active_params = model.active_params;
@@ -29,8 +27,12 @@ TpRequest tp_request_for(const Model& model, const Dtype& dtype) {
   return request;
 }
 
+std::int64_t TpRequest::tokens() const {
+  return serving.phase == Phase::prefill ? serving.tokens : serving.batch.value_or(1);
+}
+
 bool TpReport::judged() const {
-  return std::ranges::any_of(wires, [](const TpWire& wire) { return wire.verdict.has_value(); });
+  return std::ranges::any_of(wires, [](const TpWire& wire) { return wire.judged.has_value(); });
 }
 
 WireChoice wires_for_group(const Gpu* gpu, std::optional<int> gpus,
@@ -47,17 +49,6 @@ WireChoice wires_for_group(const Gpu* gpu, std::optional<int> gpus,
 }
 
 namespace {
-
-/// Prefill is compute-bound (2 FLOPs per active parameter per token); a decode step is
-/// memory-bound (every weight byte read once from HBM).
-Seconds compute_time_of(const TpRequest& request, const TpWire& wire) {
-  if (request.phase == Phase::prefill) {
-    return compute_time(prefill_flops(request.active_params, request.tokens), wire.gpus,
-                        *wire.rate);
-  }
-  return decode_step_time(weight_bytes(request.total_params, request.shape.bytes_per_element),
-                          wire.gpus, wire.gpu->hbm_bandwidth);
-}
 
 /// Appends `item` unless it is already there (legends name each GPU or rate once).
 void add_once(std::vector<std::string>& items, std::string item) {
@@ -76,7 +67,7 @@ TpLegend legend_facts(const TpReport& report) {
     if (!w.gpu_native) {
       add_once(legend.assumed_gpus, w.gpu->id);
     }
-    if (w.rate && report.request.phase == Phase::prefill) {
+    if (w.rate && report.request.phase() == Phase::prefill) {
       add_once(legend.assumed_rates,
                fmt::format("{} {} ({}) × {}", w.gpu->id, format_flops_rate(w.rate->peak),
                            w.rate->peak_dtype, w.rate->utilization));
@@ -97,17 +88,23 @@ std::string gpu_rule(const TpReport& report) {
                          : fmt::format(", else {} (change with --gpu)", fmt::join(assumed, ", ")));
 }
 
-std::string compute_line(const TpReport& report) {
+std::string step_line(const TpReport& report) {
   const TpRequest& request = report.request;
-  if (request.phase == Phase::prefill) {
-    return fmt::format("compute = 2 × {} params × {} tokens / GPUs at the GPU's dense peak × its "
-                       "utilisation (catalog; --mfu); the GPU is {}\n  assumed: {}",
-                       format_params(request.active_params), request.tokens, gpu_rule(report),
-                       fmt::join(report.legend.assumed_rates, "; "));
+  const std::string overlap =
+      request.serving.overlap > 0
+          ? fmt::format("{:g} % of them hidden (--overlap)", request.serving.overlap * 100)
+          : std::string("none hidden (--overlap)");
+  if (request.phase() == Phase::prefill) {
+    return fmt::format("step = 2 × {} params × {} tokens + attention over the GPUs at the GPU's "
+                       "dense peak × its utilisation (catalog; --mfu), or the weights' HBM reads "
+                       "if longer, plus the all-reduces, {}; the GPU is {}\n  assumed: {}",
+                       format_params(request.active_params), request.tokens(), overlap,
+                       gpu_rule(report), fmt::join(report.legend.assumed_rates, "; "));
   }
-  return fmt::format("compute = {} of weights / GPUs / HBM bandwidth (a decode step reads every "
-                     "weight once; KV-cache reads not counted); the GPU is {}",
-                     format_bytes(report.weights), gpu_rule(report));
+  return fmt::format("step = the weights and {} sequences' KV cache at {} tokens of context read "
+                     "from HBM at the GPU's achievable fraction (catalog; --hbm-fraction), or "
+                     "compute if longer, plus the all-reduces, {}; the GPU is {}",
+                     request.tokens(), request.serving.context, overlap, gpu_rule(report));
 }
 
 std::vector<std::string> legend_lines(const TpReport& report) {
@@ -117,7 +114,7 @@ std::vector<std::string> legend_lines(const TpReport& report) {
       fmt::format("headline = traffic per {} / headline bandwidth (vendor bandwidth, no latency: "
                   "the textbook arithmetic, both directions as the vendor counts them); a range "
                   "gives fast–slow ends.",
-                  pass_name(request.phase)),
+                  pass_name(request.phase())),
       fmt::format(
           "expected = {} ring all-reduces of {} each over the GPUs, per-direction "
           "bandwidth × measured efficiency plus per-step latency (see 'icx "
@@ -130,14 +127,16 @@ std::vector<std::string> legend_lines(const TpReport& report) {
     lines.emplace_back("verdicts need the model's parameter count: pass --params N.");
     return lines;
   }
-  lines.push_back(compute_line(report));
-  lines.push_back(fmt::format("verdict: {}", verdict_thresholds()));
+  lines.push_back(step_line(report));
+  lines.push_back(fmt::format("verdict: the wire's tensor group against every layout of the same "
+                              "GPUs on the same wire, for {} (--objective); {}",
+                              to_string(request.serving.objective), verdict_thresholds()));
   return lines;
 }
 
 /// The headline all-reduce: 2 · B tokens · H hidden · b bytes per GPU.
 std::string per_allreduce_formula(const TpRequest& request) {
-  return fmt::format("2 × {} tokens × {} hidden × {} B", request.tokens, request.shape.hidden,
+  return fmt::format("2 × {} tokens × {} hidden × {} B", request.tokens(), request.shape.hidden,
                      request.shape.bytes_per_element);
 }
 
@@ -146,7 +145,7 @@ std::vector<TpTrafficTerm> traffic_terms(const TpReport& report) {
   return {
       {"per all-reduce", traffic.per_allreduce, per_allreduce_formula(report.request)},
       {"per layer", traffic.per_layer, fmt::format("{} all-reduces", traffic.allreduces_per_layer)},
-      {fmt::format("per {}", pass_name(report.request.phase)), traffic.per_pass,
+      {fmt::format("per {}", pass_name(report.request.phase())), traffic.per_pass,
        fmt::format("{} layers", report.request.shape.layers)}};
 }
 
@@ -160,28 +159,26 @@ void derive_traffic(const TpReport& report, Derivations& d) {
                fmt::format("{} all-reduces × {} B", traffic.allreduces_per_layer,
                            format_count(traffic.per_allreduce.value())),
                traffic.per_layer.value(), format_count(traffic.per_layer.value()) + " B"});
-  d.push_back({fmt::format("per {}", pass_name(request.phase)),
+  d.push_back({fmt::format("per {}", pass_name(request.phase())),
                fmt::format("{} layers × {} B", request.shape.layers,
                            format_count(traffic.per_layer.value())),
                traffic.per_pass.value(), format_count(traffic.per_pass.value()) + " B"});
 }
 
-/// The compute a wire's verdict weighs and the ratio it judges.
-void derive_verdict(const TpReport& report, const TpWire& w, Derivations& d) {
-  const TpRequest& request = report.request;
-  const std::string compute =
-      request.phase == Phase::prefill
-          ? fmt::format("2 × {} params × {} tokens / {} GPUs / ({} × {})",
-                        format_count(request.active_params), request.tokens, w.gpus,
-                        format_flops_rate(w.rate->peak), w.rate->utilization)
-          : fmt::format("{} params × {} B / {} GPUs / {}", format_count(request.total_params),
-                        request.shape.bytes_per_element, w.gpus, format_rate(w.gpu->hbm_bandwidth));
-  d.push_back({fmt::format("compute for {}", w.link->id), compute, w.verdict->compute.value(),
-               format_seconds(w.verdict->compute)});
+/// The step of the wire's tensor group and what a request sees.
+void derive_step(const TpReport& report, const TpWire& w, Derivations& d) {
+  const StepTime& step = w.judged->placement.step;
+  d.push_back({fmt::format("step on {}", w.link->id),
+               fmt::format("max({} compute, {} memory) + {} exposed all-reduce",
+                           format_seconds(step.work.compute), format_seconds(step.work.memory),
+                           format_seconds(step.exposed_comm)),
+               step.stage.value(), format_seconds(step.stage)});
   d.push_back(
-      {fmt::format("ratio on {}", w.link->id),
-       fmt::format("{} / {}", format_seconds(w.verdict->comm), format_seconds(w.verdict->compute)),
-       w.verdict->ratio, format_ratio(w.verdict->ratio)});
+      {fmt::format("{} on {}", report.request.phase() == Phase::prefill ? "TTFT" : "TPOT",
+                   w.link->id),
+       fmt::format("{} stage{} + {} of sends", w.judged->placement.layout.pp,
+                   w.judged->placement.layout.pp == 1 ? "" : "s", format_seconds(step.pipeline)),
+       step.latency.value(), format_seconds(step.latency)});
 }
 
 Derivations derive(const TpReport& report) {
@@ -200,8 +197,8 @@ Derivations derive(const TpReport& report) {
                                format_count(report.message.value()), w.gpus),
                    w.expected->value(), format_seconds(*w.expected)});
     }
-    if (w.verdict) {
-      derive_verdict(report, w, d);
+    if (w.judged) {
+      derive_step(report, w, d);
     }
   }
   return d;
@@ -230,7 +227,24 @@ TpWire group_on(const Catalog& catalog, const TpRequest& request, const WireTime
   return wire;
 }
 
-/// The expected time, crossover and (with a parameter count) the verdict of `wire`.
+/// The wire's tensor group as a layout of its GPUs, ranked against the others on the same
+/// wire (a decode step at the batch given, a prefill of one prompt).
+void step_wire(const Catalog& catalog, const TpRequest& request, TpWire& wire) {
+  const Cluster cluster{wire.gpu, wire.gpus, wire.gpus, wire.gpus, wire.link, wire.link};
+  const Workload workload =
+      workload_for(catalog, *request.model, *request.dtype, *wire.gpu, request.serving);
+  wire.rate = workload.rate;
+  const std::vector<RankedLayout> ranked =
+      rank_layouts(cluster, workload, request.serving.objective);
+  const std::size_t rank = rank_of(ranked, Layout{wire.gpus, 1, 1, 1});
+  if (rank < ranked.size()) {
+    wire.judged = ranked[rank];
+    wire.rank = rank + 1;
+    wire.layouts = ranked.size();
+  }
+}
+
+/// The expected time, crossover and (with a parameter count) the step and verdict of `wire`.
 void judge_wire(const Catalog& catalog, const TpReport& report, const WireTime& time,
                 TpWire& wire) {
   const TpRequest& request = report.request;
@@ -245,14 +259,8 @@ void judge_wire(const Catalog& catalog, const TpReport& report, const WireTime& 
     }
     wire.crossover = crossover_size(*time.link, one);
   }
-  if (request.active_params > 0 && request.dtype != nullptr) {
-    wire.rate = compute_rate(*wire.gpu, *request.dtype, catalog.dtypes(),
-                             request.utilization.value_or(wire.gpu->achievable_mfu));
-    wire.verdict =
-        judge(Strategy::tensor, time.link, comm.judged(), compute_time_of(request, wire));
-    wire.verdict->expected_model = comm.expected.has_value();
-    wire.reason =
-        verdict_reason(Strategy::tensor, time.link, *wire.verdict, pass_name(request.phase));
+  if (request.active_params > 0 && request.dtype != nullptr && request.model != nullptr) {
+    step_wire(catalog, request, wire);
   }
 }
 
@@ -262,9 +270,8 @@ TpReport tensor_parallel_report(const Catalog& catalog, const TpRequest& request
                                 std::span<const Link* const> links) {
   TpReport report;
   report.request = request;
-  report.weights = weight_bytes(request.total_params, request.shape.bytes_per_element);
-  report.traffic = tensor_parallel_traffic(request.shape, request.tokens);
-  report.message = Bytes::of(static_cast<double>(request.tokens) * request.shape.hidden *
+  report.traffic = tensor_parallel_traffic(request.shape, request.tokens());
+  report.message = Bytes::of(static_cast<double>(request.tokens()) * request.shape.hidden *
                              request.shape.bytes_per_element);
   for (const WireTime& time : headline_times(report.traffic.per_pass, links)) {
     TpWire wire = group_on(catalog, request, time);
@@ -293,7 +300,17 @@ Json model_json(const TpRequest& request) {
   m["hidden"] = request.shape.hidden;
   m["layers"] = request.shape.layers;
   m["dtype"] = request.dtype != nullptr ? Json(request.dtype->id) : Json();
-  m["bytes_per_element"] = json_number(request.shape.bytes_per_element);
+  m["bytes_per_element"] = json_number(request.dtype != nullptr ? request.dtype->bytes_per_element
+                                                                : request.shape.bytes_per_element);
+  m["act_dtype"] =
+      request.serving.act_dtype != nullptr ? Json(request.serving.act_dtype->id) : Json();
+  m["act_bytes_per_element"] = json_number(request.shape.bytes_per_element);
+  if (request.model != nullptr && request.serving.act_dtype != nullptr) {
+    const Dtype& kv = request.serving.kv_dtype != nullptr ? *request.serving.kv_dtype
+                                                          : *request.serving.act_dtype;
+    m["kv_dtype"] = kv.id;
+    m["kv_bytes_per_token"] = json_number(kv_bytes_per_token(*request.model, kv).value());
+  }
   m["total_params"] = json_number(request.total_params);
   m["active_params"] = json_number(request.active_params);
   m["overridden"] = request.overridden;
@@ -342,22 +359,37 @@ Json wire_json(const TpWire& w, Phase phase) {
   }
   j["crossover_bytes"] = w.crossover ? json_number(w.crossover->value()) : Json();
   j["compute"] = compute_json(w);
-  j["verdict"] =
-      w.verdict ? verdict_json(Strategy::tensor, &link, *w.verdict, pass_name(phase)) : Json();
+  if (w.judged) {
+    Json figures = ranked_layout_json(*w.judged, phase);
+    for (const char* key :
+         {"memory", "batch", "step", "ttft_seconds", "tpot_seconds", "tokens_per_second_per_gpu"}) {
+      if (figures.contains(key)) {
+        j[key] = figures[key];
+      }
+    }
+    j["rank"] = w.rank;
+    j["layouts"] = w.layouts;
+    j["verdict"] = figures["verdict"];
+  } else {
+    j["verdict"] = Json();
+  }
   return j;
 }
 
 } // namespace
 
 void to_json(Json& json, const TpReport& report) {
-  json = json_document("icx.tp/1");
-  json["phase"] = to_string(report.request.phase);
+  const ServingRequest& serving = report.request.serving;
+  json = json_document("icx.tp/2");
+  json["phase"] = to_string(serving.phase);
+  json["objective"] = to_string(serving.objective);
   json["model"] = model_json(report.request);
-  json["tokens"] = report.request.tokens;
+  json["tokens"] = report.request.tokens();
+  json["context"] = serving.phase == Phase::decode ? Json(serving.context) : Json();
   json["traffic"] = traffic_json(report);
   Json wires = Json::array();
   for (const TpWire& w : report.wires) {
-    wires.push_back(wire_json(w, report.request.phase));
+    wires.push_back(wire_json(w, serving.phase));
   }
   json["wires"] = std::move(wires);
   if (!report.skipped.empty()) {

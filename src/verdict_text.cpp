@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "icx/ranking.hpp"
 #include "icx/units_format.hpp"
 
 namespace icx {
@@ -20,8 +21,8 @@ namespace {
 
 std::string_view consequence(Level level) {
   constexpr std::array<EnumName<Level>, 3> consequences{
-      {{Level::ok, "hidden by overlap"},
-       {Level::marginal, "hard to hide behind compute"},
+      {{Level::ok, "a small part of the step"},
+       {Level::marginal, "the wire eats a large part of the step"},
        {Level::avoid, "the wire eats the win"}}};
   return name_in(consequences, level);
 }
@@ -37,12 +38,11 @@ std::string verdict_reason(Strategy strategy, const Link* wire, const Verdict& v
     return "no traffic crosses a wire";
   }
   const std::string numbers =
-      fmt::format("{} of {} ({} model) vs {} of compute per {} ({})", format_seconds(verdict.comm),
-                  traffic_kind(strategy), verdict.expected_model ? "expected" : "headline",
-                  format_seconds(verdict.compute), phase, format_ratio(verdict.ratio));
+      fmt::format("{} of {} ({} model) in a {} of {} ({:.0f} %)", format_seconds(verdict.comm),
+                  traffic_kind(strategy), verdict.expected_model ? "expected" : "headline", phase,
+                  format_seconds(verdict.step), verdict.share * 100);
   if (verdict.breaks_rule) {
-    return fmt::format("{} parallel belongs on a scale-up (NVLink) link, not a {} link like "
-                       "{}: {}",
+    return fmt::format("{} parallel stays inside a node, not on a {} link like {}: {}",
                        to_string(strategy), to_string(wire->tier), wire->id, numbers);
   }
   return fmt::format("{}: {}", numbers, consequence(verdict.level));
@@ -55,16 +55,18 @@ Json verdict_json(Strategy strategy, const Link* wire, const Verdict& verdict,
   json["reason"] = verdict_reason(strategy, wire, verdict, phase);
   json["comm_seconds"] = json_number(verdict.comm.value());
   json["comm_model"] = verdict.expected_model ? "expected" : "headline";
-  json["compute_seconds"] = json_number(verdict.compute.value());
-  json["ratio"] = json_number(verdict.ratio);
+  json["step_seconds"] = json_number(verdict.step.value());
+  json["share"] = json_number(verdict.share);
   json["breaks_placement_rule"] = verdict.breaks_rule;
   return json;
 }
 
 std::string verdict_thresholds() {
-  return fmt::format("ok ≤ {}× compute (hidden by overlap), marginal ≤ {}×, avoid above or off "
-                     "the placement rule; the expected time where there is one",
-                     ok_ratio, marginal_ratio);
+  return fmt::format("a split is ok while its exposed communication is at most {:g} % of the "
+                     "step, marginal above; a layout is avoid when it breaks the placement rule "
+                     "(tensor or expert parallel across nodes), does not fit, or a fitting "
+                     "layout on the same GPUs is at least {:g}× better on the objective",
+                     ok_share * 100, clearly_better);
 }
 
 std::string describe_rate(const ComputeRate& rate, int gpus) {

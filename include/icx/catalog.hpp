@@ -109,6 +109,9 @@ struct Gpu : Entry {
   int scale_up_domain = 0;
   /// Fraction of dense peak a prefill is assumed to reach (model FLOPs utilisation).
   double achievable_mfu = 0;
+  /// Fraction of the datasheet HBM bandwidth a memory-bound kernel reaches (published
+  /// streaming benchmarks); absent: none published, the datasheet figure is used as is.
+  std::optional<double> achievable_hbm_fraction;
   /// The GPU assumed when nothing names one and no GPU uses the wire as its scale-up link.
   bool reference = false;
   bool operator==(const Gpu&) const = default;

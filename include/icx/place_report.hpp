@@ -14,6 +14,7 @@
 #include "icx/error.hpp"
 #include "icx/json_values.hpp"
 #include "icx/placement.hpp"
+#include "icx/ranking.hpp"
 
 namespace icx {
 
@@ -71,12 +72,9 @@ struct PlaceRequest {
   /// The catalog system the cluster is, echoed in the report; nullptr: a custom cluster.
   const System* system = nullptr;
   const Model* model = nullptr;
+  /// The weights' dtype.
   const Dtype* dtype = nullptr;
-  /// Tokens in the prefill pass judged.
-  std::int64_t tokens = 0;
-  /// Utilisation of dense peak; absent: the GPU's catalog figure.
-  std::optional<double> utilization;
-  double memory_reserve = default_memory_reserve;
+  ServingRequest serving;
   LayoutRequest layout;
 };
 
@@ -95,26 +93,31 @@ struct PlaceReport {
   /// Nodes the cluster spans, the last one possibly partly used.
   int nodes = 0;
   Workload workload;
-  Placement placement;
-  /// The placement rule chose the layout (none was given).
+  Objective objective = Objective::latency;
+  /// Every layout the model allows on the cluster, best first (icx/ranking.hpp).
+  std::vector<RankedLayout> ranked;
+  /// The layout reported on: the best (recommended) or the one given, an index of `ranked`.
+  std::size_t chosen = 0;
+  /// No layout was given: the report is on the best-ranked one.
   bool recommended = false;
-  /// Why the recommended layout is what it is, in the placement rule's words; empty when
-  /// the layout was given.
-  std::vector<std::string> layout_reasons;
-  /// Why each split got its verdict, one per placement.strategies.
+  /// Why each split of the chosen layout got its verdict, one per strategies.
   std::vector<std::string> strategy_reasons;
-  /// Why the layout as a whole got its verdict: it does not fit, or its worst split.
-  std::string verdict_reason;
   /// The compute rate assumed, "h100-sxm × 8 at 989 TFLOP/s (bf16) × 0.5 utilisation".
   std::string compute_assumption;
+  /// What the step model assumed that icx cannot know, each with the flag that changes it.
+  std::vector<std::string> assumptions;
   Derivations derivations;
+  [[nodiscard]] const RankedLayout& chosen_layout() const { return ranked.at(chosen); }
+  [[nodiscard]] const Placement& placement() const { return chosen_layout().placement; }
 };
 
-/// Throws LayoutError when the given layout cannot run: a tensor degree the model's heads do
-/// not allow (checked first), or evaluate_layout's reasons.
+/// Ranks every layout and reports on the best, or on the one given. Throws LayoutError when
+/// the given layout cannot run: a tensor degree the model's heads do not allow (checked
+/// first), or evaluate_layout's reasons.
 PlaceReport place_report(const Catalog& catalog, const PlaceRequest& request);
 
-/// The "icx.place/1" document: cluster, model, layout, memory, strategies, verdict.
+/// The "icx.place/2" document: cluster, model, objective, phase, the chosen layout (layout,
+/// memory, step, strategies, verdict) and every ranked layout (layouts[]).
 void to_json(Json& json, const PlaceReport& report);
 
 } // namespace icx

@@ -10,8 +10,7 @@
 #include <vector>
 
 #include "icx/catalog.hpp"
-#include "icx/compute.hpp"
-#include "icx/hbm.hpp"
+#include "icx/step_model.hpp"
 #include "icx/strategies.hpp"
 #include "icx/verdict.hpp"
 
@@ -45,31 +44,12 @@ std::optional<ClusterProblem> cluster_problem(const Cluster& cluster, int catalo
                                               std::string_view domain_from,
                                               std::span<const Link> links);
 
-struct Workload {
-  const Model* model = nullptr;
-  const Dtype* dtype = nullptr;
-  std::int64_t tokens = 0;
-  ComputeRate rate;
-  /// Fraction of each GPU's HBM kept free (icx/hbm.hpp).
-  double memory_reserve = default_memory_reserve;
-};
-
-/// Degrees of each split; their product is the GPU count. Ranks are laid out tensor
-/// innermost, then expert, then pipeline, then data.
-struct Layout {
-  int tp = 1;
-  int pp = 1;
-  int ep = 1;
-  int dp = 1;
-  [[nodiscard]] int product() const { return tp * pp * ep * dp; }
-};
-
 struct StrategyCost {
   Strategy strategy = Strategy::data;
   int degree = 1;
   /// The wire the split's traffic crosses; nullptr when nothing crosses a wire.
   const Link* wire = nullptr;
-  /// Per GPU, one forward pass.
+  /// Per GPU, one pass of the busiest stage (the pipeline: all its sends).
   Bytes bytes;
   /// Headline time of that traffic on `wire`.
   Seconds seconds;
@@ -82,26 +62,42 @@ struct StrategyCost {
   Verdict verdict;
 };
 
-struct Placement {
-  Layout layout;
-  Bytes weights;
-  Bytes per_gpu_weights;
-  Bytes usable_per_gpu;
-  bool fits = false;
-  /// Prefill compute time of one pass, shared by the tensor and expert groups.
-  Seconds compute;
-  std::vector<StrategyCost> strategies;
-  Level level = Level::ok;
+/// One pass of the phase through the layout: the busiest stage's work and collectives, the
+/// pipeline's sends, and what a request and the cluster see.
+struct StepTime {
+  StepBatch batch;
+  StageWork work;
+  /// The stage's tensor and expert collectives, and the part of them not hidden (--overlap).
+  Seconds comm;
+  Seconds exposed_comm;
+  /// max(compute, memory) + exposed communication of one stage.
+  Seconds stage;
+  /// The activation sends between stages along one micro-batch's path.
+  Seconds pipeline;
+  /// What a request sees, TTFT or TPOT: the stages one after another plus their sends.
+  Seconds latency;
+  /// Tokens the cluster produces (decode) or prefills per second, per GPU: with one
+  /// micro-batch per stage in flight, one micro-batch leaves the pipeline every stage time.
+  double tokens_per_second_per_gpu = 0;
 };
 
-/// The textbook placement rule as a layout: shard inside the scale-up domain (tensor parallel, or
-/// expert parallel for an MoE model, with the smallest group whose shard fits; pipeline instead
-/// when the domain's link does not allow them), pipeline across domains only when the
-/// weights do not fit one domain, replicas for the rest.
-Layout recommend_layout(const Cluster& cluster, const Workload& workload);
+struct Placement {
+  Layout layout;
+  /// Every weight, total params × bytes per element.
+  Bytes weights;
+  LayoutMemory memory;
+  StepTime step;
+  std::vector<StrategyCost> strategies;
+  /// The worst split's level (avoid when a split breaks the placement rule); the layout's
+  /// own verdict, relative to the others, is judge_layout's (icx/ranking.hpp).
+  Level level = Level::ok;
+  [[nodiscard]] bool fits() const { return memory.fits() && memory.replica_capacity > 0; }
+};
 
-/// Traffic, wire, time and verdict of each split of `layout`. Throws InputError when the
-/// layout's product is not the cluster's GPU count.
+/// Traffic, wire, time and verdict of each split of `layout`, and the step they make. Throws
+/// InputError when the layout's product is not the cluster's GPU count, it uses expert
+/// parallelism on a dense model, its tensor degree does not split the heads, or it has more
+/// stages than layers.
 Placement evaluate_layout(const Cluster& cluster, const Workload& workload, const Layout& layout);
 
 } // namespace icx

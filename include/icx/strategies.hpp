@@ -22,6 +22,12 @@ constexpr std::array<EnumName<Strategy>, 4> enum_names(Strategy /*unused*/) {
            {Strategy::data, "data"}}};
 }
 
+/// How inference engines abbreviate each split: TP, EP, PP, DP.
+constexpr std::array<EnumName<Strategy>, 4> short_names{{{Strategy::tensor, "TP"},
+                                                         {Strategy::expert, "EP"},
+                                                         {Strategy::pipeline, "PP"},
+                                                         {Strategy::data, "DP"}}};
+
 /// An all-to-all dispatch sends each token's activation to its experts; the combine brings
 /// the expert outputs back: two all-to-alls per MoE layer.
 constexpr int all_to_alls_per_moe_layer = 2;
@@ -37,9 +43,10 @@ Bytes expert_parallel_bytes(const ActivationShape& shape, std::int64_t tokens,
 /// the stages−1 boundaries once, point to point.
 Bytes pipeline_parallel_bytes(const ActivationShape& shape, std::int64_t tokens, int stages);
 
-/// The textbook placement rule: tensor parallel only on scale-up links (NVLink
-/// domain, NVL72); expert parallel on scale-up links; pipeline on any link (it tolerates
-/// PCIe and InfiniBand); replicas need no link at all.
+/// The placement rule: tensor and expert parallel stay inside a node (its NVLink domain, or
+/// PCIe on a node without one; never a scale-out link between nodes); pipeline on any link
+/// (it tolerates PCIe and InfiniBand); replicas need no link at all. Whether a split inside a
+/// node pays is the step model's to say.
 bool allowed_on(Strategy strategy, Tier tier);
 
 } // namespace icx

@@ -17,48 +17,44 @@
 #include "icx/enum_names.hpp"
 #include "icx/expected.hpp"
 #include "icx/json_values.hpp"
+#include "icx/ranking.hpp"
+#include "icx/serving.hpp"
 #include "icx/tensor_parallel.hpp"
 #include "icx/topology.hpp"
 #include "icx/verdict.hpp"
 
 namespace icx {
 
-/// prefill: one forward pass over B tokens; decode: one step, B sequences of one token each.
-enum class Phase { prefill, decode };
-
-constexpr std::array<EnumName<Phase>, 2> enum_names(Phase /*unused*/) {
-  return {{{Phase::prefill, "prefill"}, {Phase::decode, "decode"}}};
-}
-
-/// What one pass of a phase is called: "prefill pass", "decode step".
-std::string_view pass_name(Phase phase);
-
 struct TpRequest {
   /// Echoed in the report: the model's id and the fields the user replaced.
   std::string model_id;
   std::vector<std::string> overridden;
+  /// The model as resolved, for the step model behind the verdicts.
+  const Model* model = nullptr;
+  /// Hidden size, layers and the activations' bytes per element (what crosses the wire).
   ActivationShape shape;
   /// The model's heads, which set the group sizes it allows; unknown heads allow any.
   AttentionShape attention;
-  /// Parameters; 0 when unknown (a custom model without a count): no compute, no verdict.
+  /// Parameters; 0 when unknown (a custom model without a count): no step, no verdict.
   double total_params = 0;
   double active_params = 0;
-  /// The model's dtype, for the compute rate.
+  /// The weights' dtype, for the compute rate.
   const Dtype* dtype = nullptr;
-  Phase phase = Phase::prefill;
-  /// Prefill: tokens in the pass; decode: sequences in the batch (one token each).
-  std::int64_t tokens = 0;
+  /// The pass: phase, prompt tokens (prefill), batch and context (decode), dtypes, overlap,
+  /// the objective the verdict compares layouts by.
+  ServingRequest serving;
   /// GPUs in the tensor-parallel group; absent: the GPU's scale-up domain.
   std::optional<int> gpus;
   /// The GPU that computes; nullptr: per wire, the GPU whose scale-up link it is.
   const Gpu* gpu = nullptr;
-  /// Utilisation of dense peak; absent: the GPU's catalog figure.
-  std::optional<double> utilization;
+  [[nodiscard]] Phase phase() const { return serving.phase; }
+  /// Tokens in the pass's activations: the prompt (prefill) or one per sequence (decode).
+  [[nodiscard]] std::int64_t tokens() const;
 };
 
-/// A request for `model` in `dtype`: its id, shape, heads and parameters; the pass, the
-/// group and the GPU are left to fill.
-TpRequest tp_request_for(const Model& model, const Dtype& dtype);
+/// A request for `model` with weights in `dtype` and activations in `act_dtype`: its id,
+/// shape, heads and parameters; the pass, the group and the GPU are left to fill.
+TpRequest tp_request_for(const Model& model, const Dtype& dtype, const Dtype& act_dtype);
 
 struct TpWire {
   const Link* link = nullptr;
@@ -74,9 +70,12 @@ struct TpWire {
   bool gpu_native = false;
   int gpus = 0;
   std::optional<ComputeRate> rate;
-  std::optional<Verdict> verdict;
-  /// Why the verdict is what it is, quoting its numbers; empty without a verdict.
-  std::string reason;
+  /// The tensor group as a layout of its GPUs on this wire, stepped and judged against every
+  /// other layout of the same GPUs (icx/ranking.hpp); absent without a parameter count.
+  std::optional<RankedLayout> judged;
+  /// Its place among them (1 = best) and how many there are.
+  std::size_t rank = 0;
+  std::size_t layouts = 0;
 };
 
 /// A link the group cannot use, and why (icx/topology.hpp).
@@ -121,8 +120,6 @@ struct TpReport {
   TensorParallelTraffic traffic;
   /// One all-reduce's buffer, B·H·b bytes (the nccl-tests message size).
   Bytes message;
-  /// Every weight, total params × bytes per element (what a decode step reads).
-  Bytes weights;
   /// Per all-reduce, per layer, per pass.
   std::vector<TpTrafficTerm> traffic_terms;
   std::vector<TpWire> wires;
@@ -144,7 +141,7 @@ TpReport tensor_parallel_report(const Catalog& catalog, const TpRequest& request
 TpReport tensor_parallel_report(const Catalog& catalog, const TpRequest& request,
                                 const WireChoice& wires);
 
-/// The "icx.tp/1" document: phase, model, tokens, traffic, wires, skipped_wires.
+/// The "icx.tp/2" document: phase, model, tokens, traffic, wires, skipped_wires.
 void to_json(Json& json, const TpReport& report);
 
 } // namespace icx

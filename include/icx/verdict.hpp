@@ -1,5 +1,6 @@
-// Verdicts: is a strategy on a wire a good idea, by the placement rule and by how its
-// communication time compares with the compute it should hide behind?
+// Verdicts on one split: does it break the placement rule, and how much of the step does its
+// exposed communication take? Whether a whole layout is worth running is relative to the
+// other layouts on the same GPUs (icx/ranking.hpp).
 #pragma once
 
 #include <array>
@@ -18,28 +19,29 @@ constexpr std::array<EnumName<Level>, 3> enum_names(Level /*unused*/) {
   return {{{Level::ok, "ok"}, {Level::marginal, "marginal"}, {Level::avoid, "avoid"}}};
 }
 
-/// Communication at most this fraction of compute is hidden by overlap: `ok`.
-constexpr double ok_ratio = 0.25;
-/// Up to parity it can still be hidden with care: `marginal`; above, the wire eats the win.
-constexpr double marginal_ratio = 1.0;
+/// A split whose exposed communication takes at most this share of the step is `ok`; above
+/// it, `marginal`: the wire eats a large part of the step, though no layout may do better.
+constexpr double ok_share = 0.25;
 
 struct Verdict {
   Level level = Level::ok;
   /// The placement rule forbids this strategy on this link's tier.
   bool breaks_rule = false;
+  /// The split's exposed communication per step.
   Seconds comm;
   /// `comm` comes from the expected model (else from the headline model).
   bool expected_model = false;
-  Seconds compute;
-  /// comm / compute (0 when there is no communication).
-  double ratio = 0;
+  /// The step it is part of (a stage's, or the pipeline's whole pass).
+  Seconds step;
+  /// comm / step (0 when there is no communication).
+  double share = 0;
 };
 
-/// The level for a communication/compute ratio, by the thresholds above.
-Level level_for_ratio(double ratio);
+/// The level for a share of the step, by the threshold above: never `avoid` on its own.
+Level level_for_share(double share);
 
 /// Judges `strategy` on `link` (nullptr: no link is crossed).
-Verdict judge(Strategy strategy, const Link* link, Seconds comm, Seconds compute);
+Verdict judge(Strategy strategy, const Link* link, Seconds comm, Seconds step);
 
 /// The worse of two levels.
 Level worst(Level a, Level b);

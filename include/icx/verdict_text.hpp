@@ -14,16 +14,16 @@ namespace icx {
 /// The collective a strategy's traffic is made of ("all-reduce", "all-to-all", …).
 std::string_view traffic_kind(Strategy strategy);
 
-/// e.g. "336 ms of all-reduce vs 146 ms of compute per prefill (2.3×): the wire eats the win";
-/// a broken placement rule is named first.
+/// e.g. "5.47 ms of all-reduce (expected model) in a decode step of 12.2 ms (45 %): the wire
+/// eats a large part of the step"; a broken placement rule is named first.
 std::string verdict_reason(Strategy strategy, const Link* wire, const Verdict& verdict,
                            std::string_view phase = "prefill");
 
-/// {level, reason, comm_seconds, comm_model, compute_seconds, ratio, breaks_placement_rule}.
+/// {level, reason, comm_seconds, comm_model, step_seconds, share, breaks_placement_rule}.
 Json verdict_json(Strategy strategy, const Link* wire, const Verdict& verdict,
                   std::string_view phase = "prefill");
 
-/// The thresholds every verdict is judged by: "ok ≤ 0.25× compute (hidden by overlap), …".
+/// The thresholds every verdict is judged by: "a split is ok while …".
 std::string verdict_thresholds();
 
 /// "h100-sxm × 8 at 989 TFLOP/s (bf16) × 0.5 utilisation".

@@ -14,11 +14,16 @@
 #include "icx/units_format.hpp"
 #include "icx/util/table.hpp"
 #include "output.hpp"
+#include "place_view.hpp"
+#include "serving_options.hpp"
 #include "terminal.hpp"
 
 namespace icx::cli {
 
 namespace {
+
+/// Ranked layouts shown unless --top says otherwise.
+constexpr std::size_t default_top = 8;
 
 struct PlaceOptions {
   CommonOptions common;
@@ -29,9 +34,9 @@ struct PlaceOptions {
   std::optional<int> gpus_per_node;
   std::string scale_up;
   std::string scale_out;
-  std::int64_t tokens = 4096;
+  ServingOptions serving;
   std::optional<int> tp, pp, ep, dp;
-  double reserve = default_memory_reserve;
+  std::size_t top = default_top;
 };
 
 /// The flag that chose the part of the cluster a contradiction lies in.
@@ -91,52 +96,6 @@ ClusterRequest cluster_request(const Catalog& catalog, const PlaceOptions& o) {
   return r;
 }
 
-void print_header(const PlaceReport& r) {
-  const Cluster& c = r.cluster;
-  const Workload& w = r.workload;
-  const Placement& p = r.placement;
-  print_out("Placement of {} ({}, {} of weights) on {} × {}\n", w.model->id, w.dtype->id,
-            format_bytes(p.weights), c.gpus, c.gpu->id);
-  print_out("cluster  {} node{} × {} GPUs{}; {} inside each {}-GPU domain{}\n", r.nodes,
-            r.nodes == 1 ? "" : "s", std::min(c.gpus, c.gpus_per_node),
-            r.system != nullptr ? fmt::format(" ({})", r.system->id) : "", c.scale_up->id, c.domain,
-            c.gpus > c.domain ? fmt::format(", {} between", c.scale_out->id) : "");
-  print_out("prefill  {} tokens: {} of compute per pass on {}\n", w.tokens,
-            format_seconds(p.compute), r.compute_assumption);
-  print_out("layout   tp {} × ep {} × pp {} × dp {} ({})\n", p.layout.tp, p.layout.ep, p.layout.pp,
-            p.layout.dp,
-            r.recommended ? fmt::format("recommended: {}", fmt::join(r.layout_reasons, "; "))
-                          : std::string("as given"));
-  print_out("memory   {} of weights per GPU, {} usable ({} less a {:g} % reserve for "
-            "activations and KV cache, --reserve): {}\n\n",
-            format_bytes(p.per_gpu_weights), format_bytes(p.usable_per_gpu),
-            format_bytes(c.gpu->hbm_capacity), w.memory_reserve * 100,
-            p.fits ? "fits" : "does not fit");
-}
-
-void print_strategies(const Style& style, const PlaceReport& r) {
-  const Placement& p = r.placement;
-  TextTable table({{"strategy", Align::left},
-                   {"degree", Align::right},
-                   {"wire", Align::left},
-                   {"traffic per pass", Align::right},
-                   {"headline", Align::right},
-                   {"expected", Align::right},
-                   {"verdict", Align::left}});
-  for (const StrategyCost& cost : p.strategies) {
-    table.add_row({std::string(to_string(cost.strategy)), std::to_string(cost.degree),
-                   cost.wire ? cost.wire->id : "-", format_bytes(cost.bytes),
-                   cost.wire ? format_seconds(cost.seconds) : "-",
-                   cost.expected_seconds ? format_seconds(*cost.expected_seconds) : "-",
-                   paint(style, cost.verdict.level)});
-  }
-  print_out("{}\n", table.render());
-  for (std::size_t i = 0; i < p.strategies.size(); ++i) {
-    print_out("  {}: {}\n", to_string(p.strategies[i].strategy), r.strategy_reasons[i]);
-  }
-  print_out("\noverall: {} — {}\n", paint(style, p.level), r.verdict_reason);
-}
-
 int run_place(const PlaceOptions& o) {
   const Catalog catalog = load_catalog(o.common);
   const ResolvedModel model = resolve_model(catalog, o.model);
@@ -153,9 +112,7 @@ int run_place(const PlaceOptions& o) {
   request.system = cluster.system;
   request.model = &model.model;
   request.dtype = &model.dtype;
-  request.tokens = o.tokens;
-  request.utilization = o.compute.mfu;
-  request.memory_reserve = o.reserve;
+  request.serving = serving_request(catalog, o.serving, o.compute.mfu);
   request.layout = {o.tp, o.pp, o.ep, o.dp};
   PlaceReport report;
   try {
@@ -165,10 +122,8 @@ int run_place(const PlaceOptions& o) {
     throw UsageError(fmt::format("{}: {}", flag, error.what()));
   }
   const Style style = style_of(o.common);
-  emit(style, report, "strategies", style.explain ? report.derivations : Derivations{}, [&] {
-    print_header(report);
-    print_strategies(style, report);
-  });
+  emit(style, report, "layouts", style.explain ? report.derivations : Derivations{},
+       [&] { print_place(style, report, o.top); });
   return 0;
 }
 
@@ -199,14 +154,15 @@ void add_cluster_options(CLI::App& app, PlaceOptions& options) {
 Command setup_place(CLI::App& app) {
   auto o = std::make_shared<PlaceOptions>();
   CLI::App* sub = app.add_subcommand(
-      "place", "Recommend (or judge) a layout of a model on a cluster: which split goes on "
-               "which wire");
+      "place", "Rank every layout of a model on a cluster by a serving step model (TTFT, "
+               "TPOT, tokens/s per GPU) and judge the best or the one given");
   add_model_options(*sub, o->model);
   add_cluster_options(*sub, *o);
-  sub->add_option("-t,--tokens", o->tokens, "Tokens in the prefill batch judged")
+  add_serving_options(*sub, o->serving);
+  sub->add_option("--top", o->top, "Ranked layouts to show (the chosen one always is)")
       ->type_name("N")
-      ->default_str("4096")
-      ->transform(whole_number(1, limits::max_tokens));
+      ->default_str(std::to_string(default_top))
+      ->transform(whole_number(1, limits::max_domain));
   for (auto [flag, field, what] :
        {std::tuple{"--tp", &o->tp, "Tensor-parallel degree"},
         std::tuple{"--pp", &o->pp, "Pipeline stages"},
@@ -216,10 +172,11 @@ Command setup_place(CLI::App& app) {
         ->type_name("N")
         ->transform(whole_number(1, limits::max_domain));
   }
-  add_reserve_option(*sub, o->reserve);
   add_explain_option(*sub, o->common);
   add_common_options(*sub, o->common);
   sub->footer("Examples:\n"
+              "  icx place --model 70b --system dgx-h100 --phase decode --batch 32 --context 2048\n"
+              "  icx place --model 405b --system dgx-h200 --objective throughput\n"
               "  icx place --model 70b --system dgx-h100 --gpus 16\n"
               "  icx place --model 70b --system dgx-h100 --gpus 16 --tp 16 --dp 1\n"
               "  icx place --model deepseek-v3 --system gb200-nvl72 --json\n"

@@ -16,14 +16,13 @@
 #include "icx/util/spelling.hpp"
 #include "icx/util/table.hpp"
 #include "output.hpp"
+#include "serving_options.hpp"
 #include "terminal.hpp"
 
 namespace icx::cli {
 
 namespace {
 
-constexpr std::int64_t default_prefill_tokens = 4096;
-constexpr std::int64_t default_decode_batch = 1;
 /// Columns of the bar drawn beside each wire's time.
 constexpr int bar_width = 16;
 
@@ -31,9 +30,7 @@ struct TpOptions {
   CommonOptions common;
   ModelOptions model;
   ComputeOptions compute;
-  Phase phase = Phase::prefill;
-  std::optional<std::int64_t> tokens;
-  std::optional<std::int64_t> batch;
+  ServingOptions serving;
   std::optional<int> gpus;
   std::vector<std::string> wires;
 };
@@ -57,6 +54,11 @@ WireChoice choose_wires(const Catalog& catalog, const TpOptions& options, const 
   return choice;
 }
 
+/// The share of the step the exposed all-reduces take, "45 %".
+std::string comm_share(const Placement& p) {
+  return fmt::format("{:.0f} %", 100 * p.step.exposed_comm / p.step.stage);
+}
+
 std::string bandwidth_label(const Link& link) {
   return fmt::format("{} {}", format_range(link.headline_bandwidth),
                      link.headline_convention == Convention::both_directions_summed ? "both ways"
@@ -65,13 +67,16 @@ std::string bandwidth_label(const Link& link) {
 
 void print_header(const ResolvedModel& model, const TpRequest& request) {
   print_out("Tensor-parallel all-reduce traffic per GPU\n");
-  print_out("model   {}: hidden {}, {} layers, {} ({} B per element){}\n", model.model.id,
-            model.model.hidden, model.model.layers, model.dtype.id, model.dtype.bytes_per_element,
-            overridden_suffix(model));
-  if (request.phase == Phase::prefill) {
-    print_out("tokens  {} (one prefill pass)\n\n", request.tokens);
+  const Dtype& act = *request.serving.act_dtype;
+  print_out("model   {}: hidden {}, {} layers, {} weights, {} activations ({} B per element){}\n",
+            model.model.id, model.model.hidden, model.model.layers, model.dtype.id, act.id,
+            act.bytes_per_element, overridden_suffix(model));
+  const ServingRequest& serving = request.serving;
+  if (serving.phase == Phase::prefill) {
+    print_out("tokens  {} (one prefill pass)\n\n", request.tokens());
   } else {
-    print_out("batch   {} sequences, one token each (one decode step)\n\n", request.tokens);
+    print_out("batch   {} sequences at {} tokens of context, one token each (one decode step)\n\n",
+              request.tokens(), serving.context);
   }
 }
 
@@ -92,7 +97,8 @@ void print_wires(const Style& style, const TpReport& report) {
                    {"expected", Align::right},
                    {"crossover", Align::right},
                    {"compute on", Align::left},
-                   {"compute", Align::right},
+                   {report.request.phase() == Phase::prefill ? "TTFT" : "TPOT", Align::right},
+                   {"comm", Align::right},
                    {"verdict", Align::left}});
   double slowest = 0;
   for (const TpWire& w : report.wires) {
@@ -104,8 +110,9 @@ void print_wires(const Style& style, const TpReport& report) {
                    w.expected ? format_seconds(*w.expected) : "-",
                    w.crossover ? format_bytes(*w.crossover) : "-",
                    fmt::format("{} × {}", w.gpus, w.gpu->id),
-                   w.verdict ? format_seconds(w.verdict->compute) : "-",
-                   w.verdict ? paint(style, w.verdict->level) : "-"});
+                   w.judged ? format_seconds(w.judged->placement.step.latency) : "-",
+                   w.judged ? comm_share(w.judged->placement) : "-",
+                   w.judged ? paint(style, w.judged->verdict.level) : "-"});
   }
   print_out("{}\n", table.render(style.width));
 }
@@ -118,8 +125,8 @@ void print_report(const Style& style, const ResolvedModel& model, const TpReport
     print_out("{}\n", line);
   }
   for (const TpWire& w : report.wires) {
-    if (w.verdict) {
-      print_out("  {}: {}\n", w.link->id, w.reason);
+    if (w.judged) {
+      print_out("  {}: {}\n", w.link->id, w.judged->verdict.reason);
     }
   }
   for (const SkippedWire& wire : report.skipped) {
@@ -127,28 +134,15 @@ void print_report(const Style& style, const ResolvedModel& model, const TpReport
   }
 }
 
-/// --tokens is for a prefill pass and --batch for a decode step.
-Phase phase_of(const TpOptions& options) {
-  const Phase phase = options.phase;
-  if (phase == Phase::prefill && options.batch) {
-    throw UsageError("--batch is for --phase decode; a prefill pass takes --tokens N");
-  }
-  if (phase == Phase::decode && options.tokens) {
-    throw UsageError("--tokens is for --phase prefill; a decode step takes --batch N "
-                     "(sequences, one token each)");
-  }
-  return phase;
-}
-
-TpRequest request_of(const TpOptions& options, Phase phase, const Catalog& catalog,
-                     const ResolvedModel& model) {
-  TpRequest request = tp_request_for(model.model, model.dtype);
+TpRequest request_of(const TpOptions& options, const Catalog& catalog, const ResolvedModel& model) {
+  ServingRequest serving = serving_request(catalog, options.serving, options.compute.mfu);
+  const Dtype& act =
+      serving.act_dtype != nullptr ? *serving.act_dtype : activation_dtype(catalog, model.dtype);
+  serving.act_dtype = &act;
+  TpRequest request = tp_request_for(model.model, model.dtype, act);
   request.overridden = model.overridden;
-  request.phase = phase;
-  request.tokens = request.phase == Phase::prefill ? options.tokens.value_or(default_prefill_tokens)
-                                                   : options.batch.value_or(default_decode_batch);
+  request.serving = serving;
   request.gpus = options.gpus;
-  request.utilization = options.compute.mfu;
   if (!options.compute.gpu.empty()) {
     request.gpu =
         &for_flag("--gpu", [&]() -> const Gpu& { return catalog.gpu(options.compute.gpu); });
@@ -157,10 +151,9 @@ TpRequest request_of(const TpOptions& options, Phase phase, const Catalog& catal
 }
 
 int run_tp(const TpOptions& options) {
-  const Phase phase = phase_of(options);
   const Catalog catalog = load_catalog(options.common);
   const ResolvedModel model = resolve_model(catalog, options.model);
-  const TpRequest request = request_of(options, phase, catalog, model);
+  const TpRequest request = request_of(options, catalog, model);
   const WireChoice wires = choose_wires(catalog, options, request.gpu);
   TpReport report;
   try {
@@ -184,20 +177,7 @@ Command setup_tp(CLI::App& app) {
       "tp", "Tensor-parallel all-reduce traffic of a prefill pass or decode step, its time on "
             "each wire (headline and expected), and a verdict against compute");
   add_model_options(*sub, options->model);
-  sub->add_option<Phase, int>(
-         "--phase", options->phase,
-         "prefill (one pass over --tokens) or decode (one step of --batch sequences)")
-      ->type_name("PHASE")
-      ->default_str("prefill")
-      ->transform(enum_choice<Phase>("phase"));
-  sub->add_option("-t,--tokens", options->tokens, "Tokens in the prefill pass")
-      ->type_name("N")
-      ->default_str(std::to_string(default_prefill_tokens))
-      ->transform(whole_number(1, limits::max_tokens));
-  sub->add_option("-b,--batch", options->batch, "Sequences in a decode step, one token each")
-      ->type_name("N")
-      ->default_str(std::to_string(default_decode_batch))
-      ->transform(whole_number(1, limits::max_tokens));
+  add_serving_options(*sub, options->serving);
   sub->add_option("-w,--wire", options->wires,
                   "Link ids or aliases, space- or comma-separated (see 'icx links'); 'all' or "
                   "none: every link, fastest first")
@@ -214,6 +194,7 @@ Command setup_tp(CLI::App& app) {
               "  icx tp --model 70b --tokens 4096 --wire pcie5\n"
               "  icx tp --model 70b --tokens 4096 --wire nvlink4,pcie5 --json\n"
               "  icx tp --model 70b --phase decode --batch 32 --wire nvlink4 --gpus 8\n"
+              "  icx tp --model 70b --wire pcie5 --objective throughput\n"
               "  icx tp --model 70b --wire pcie5 --gpu l40s --gpus 4\n"
               "  icx tp --hidden 8192 --layers 80 --params 70e9 --dtype bf16 --tokens 4096\n"
               "  icx tp --model 70b --dtype fp8          (every wire, fastest first)\n"

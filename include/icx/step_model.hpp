@@ -1,0 +1,149 @@
+// One step of serving on one GPU of a layout: how many sequences it carries, what it holds
+// and reads from HBM, and what it computes. The wire's part (the collectives) is priced in
+// icx/placement.hpp; together they give TTFT, TPOT and tokens per second.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+#include "icx/catalog.hpp"
+#include "icx/compute.hpp"
+#include "icx/hbm.hpp"
+#include "icx/serving.hpp"
+#include "icx/units.hpp"
+
+namespace icx {
+
+/// vLLM's default --max-num-seqs: the most sequences one engine (a replica) schedules at
+/// once (vLLM engine arguments); the throughput objective's batch stops there unless
+/// --max-batch says otherwise.
+constexpr std::int64_t default_max_batch = 256;
+
+/// Tokens in the prompt a prefill pass processes, and the context a decode step attends to,
+/// when none is given: the 4,096-token prefill of the headline table.
+constexpr std::int64_t default_prompt_tokens = 4096;
+
+struct Workload {
+  const Model* model = nullptr;
+  /// The weights as stored.
+  const Dtype* dtype = nullptr;
+  /// What crosses the wire: serving engines keep activations in BF16 (FP16 for an FP16
+  /// model) whatever the weights' dtype.
+  const Dtype* act_dtype = nullptr;
+  /// What the KV cache stores (default: the activations' dtype).
+  const Dtype* kv_dtype = nullptr;
+  Phase phase = Phase::prefill;
+  /// Prompt tokens of each sequence: what a prefill pass processes.
+  std::int64_t tokens = 0;
+  /// Decode: tokens already in each sequence's KV cache.
+  std::int64_t context = 0;
+  /// Sequences in flight across the cluster; absent: as many as each replica's memory holds,
+  /// up to `max_batch` per replica.
+  std::optional<std::int64_t> batch;
+  std::int64_t max_batch = default_max_batch;
+  ComputeRate rate;
+  /// Fraction of the datasheet HBM bandwidth a decode step reaches.
+  double hbm_fraction = 1;
+  /// Fraction of the tensor and expert collectives an engine hides behind compute (0:
+  /// engines run them between the layers' GEMMs, serially).
+  double overlap = 0;
+  /// Fraction of each GPU's HBM kept free (icx/hbm.hpp).
+  double memory_reserve = default_memory_reserve;
+};
+
+/// What a request asks of the step model beyond the model and the cluster; absent parts take
+/// the defaults workload_for names.
+struct ServingRequest {
+  Phase phase = Phase::prefill;
+  std::int64_t tokens = 0;
+  std::int64_t context = 0;
+  std::optional<std::int64_t> batch;
+  std::int64_t max_batch = default_max_batch;
+  /// Absent: the weights' dtype when it is 16 bits or wider, else bf16.
+  const Dtype* act_dtype = nullptr;
+  /// Absent: the activations' dtype.
+  const Dtype* kv_dtype = nullptr;
+  double overlap = 0;
+  /// Fraction of dense peak; absent: the GPU's catalog figure.
+  std::optional<double> utilization;
+  /// Fraction of HBM bandwidth; absent: the GPU's catalog figure, else 1.
+  std::optional<double> hbm_fraction;
+  double memory_reserve = default_memory_reserve;
+  Objective objective = Objective::latency;
+};
+
+/// What crosses the wire when nothing says: the weights' dtype when it is 16 bits or wider,
+/// else bf16 (narrower weights are dequantised for the GEMMs; vLLM, SGLang and TensorRT-LLM
+/// keep activations 16-bit unless configured otherwise).
+const Dtype& activation_dtype(const Catalog& catalog, const Dtype& weights);
+
+/// The workload `request` describes for `model` with weights in `dtype` on `gpu`; without a
+/// batch, the latency objective runs one sequence and the throughput objective as many as
+/// memory holds.
+Workload workload_for(const Catalog& catalog, const Model& model, const Dtype& dtype,
+                      const Gpu& gpu, const ServingRequest& request);
+
+/// Degrees of each split; their product is the GPU count. Ranks are laid out tensor
+/// innermost, then expert, then pipeline, then data.
+struct Layout {
+  int tp = 1;
+  int pp = 1;
+  int ep = 1;
+  int dp = 1;
+  [[nodiscard]] int product() const { return tp * pp * ep * dp; }
+  bool operator==(const Layout&) const = default;
+};
+
+/// Sequences of one step: in the cluster, in one replica, in one pipeline micro-batch, and on
+/// the busiest expert-parallel rank (data-parallel attention: each rank of an expert group
+/// runs attention for its own sequences).
+struct StepBatch {
+  std::int64_t total = 0;
+  std::int64_t replica = 0;
+  std::int64_t micro = 0;
+  std::int64_t per_rank = 0;
+  /// Tokens each sequence adds in one pass: the prompt for prefill, one for decode.
+  std::int64_t tokens_per_sequence = 0;
+};
+
+struct LayoutMemory {
+  Bytes weights_per_gpu;
+  /// The KV cache of the GPU's sequences at their full length.
+  Bytes kv_per_gpu;
+  Bytes usable_per_gpu;
+  /// Sequences one replica's memory holds beside the weights (0 when the weights alone
+  /// do not fit).
+  std::int64_t replica_capacity = 0;
+  [[nodiscard]] bool fits() const { return weights_per_gpu + kv_per_gpu <= usable_per_gpu; }
+};
+
+/// The work of one pipeline stage for one micro-batch on its busiest GPU.
+struct StageWork {
+  Flops flops;
+  /// Weights touched (for an MoE model, the experts the micro-batch hits on the busiest
+  /// rank) and, in decode, the KV cache read.
+  Bytes read;
+  Seconds compute;
+  Seconds memory;
+};
+
+/// KV-cache bytes of one token over all layers in the KV dtype.
+Bytes kv_bytes_per_token(const Model& model, const Dtype& kv_dtype);
+
+/// Weight bytes one GPU holds: the dense part split by tensor and pipeline groups and
+/// replicated across expert ranks; the routed experts split by all three.
+Bytes weights_per_gpu(const Model& model, const Dtype& dtype, const Layout& layout);
+
+/// Memory of each GPU with `replica_batch` sequences per replica (absent: the capacity).
+LayoutMemory layout_memory(const Gpu& gpu, const Workload& workload, const Layout& layout,
+                           std::optional<std::int64_t> replica_batch);
+
+/// The sequences of one step: the workload's batch spread over the replicas, or, without
+/// one, each replica at min(capacity, max_batch) (at least one sequence).
+StepBatch step_batch(const Workload& workload, const Layout& layout, std::int64_t capacity);
+
+/// Compute and HBM time of one stage for one micro-batch, on the busiest GPU.
+StageWork stage_work(const Gpu& gpu, const Workload& workload, const Layout& layout,
+                     const StepBatch& batch);
+
+} // namespace icx

@@ -1,0 +1,15 @@
+// How `icx place` shows its report: the cluster and pass, the ranked layouts, the chosen
+// layout's splits with their verdicts, and what was assumed.
+#pragma once
+
+#include <cstddef>
+
+#include "icx/place_report.hpp"
+#include "output.hpp"
+
+namespace icx::cli {
+
+/// The whole report; `top` limits the ranked table (the chosen layout is always shown).
+void print_place(const Style& style, const PlaceReport& report, std::size_t top);
+
+} // namespace icx::cli

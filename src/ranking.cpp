@@ -1,0 +1,209 @@
+#include "icx/ranking.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "icx/topology.hpp"
+#include "icx/units_format.hpp"
+#include "icx/verdict_text.hpp"
+
+namespace icx {
+
+std::string layout_name(const Layout& layout) {
+  std::string name;
+  const auto add = [&name](Strategy strategy, int degree) {
+    if (degree > 1) {
+      name +=
+          fmt::format("{}{} {}", name.empty() ? "" : " × ", name_in(short_names, strategy), degree);
+    }
+  };
+  add(Strategy::tensor, layout.tp);
+  add(Strategy::expert, layout.ep);
+  add(Strategy::pipeline, layout.pp);
+  add(Strategy::data, layout.dp);
+  return name.empty() ? fmt::format("{} 1", name_in(short_names, Strategy::tensor)) : name;
+}
+
+double objective_value(const Placement& placement, Objective objective) {
+  return objective == Objective::latency ? placement.step.latency.value()
+                                         : placement.step.tokens_per_second_per_gpu;
+}
+
+double advantage(const Placement& a, const Placement& b, Objective objective) {
+  const double va = objective_value(a, objective);
+  const double vb = objective_value(b, objective);
+  return objective == Objective::latency ? vb / va : va / vb;
+}
+
+namespace {
+
+std::vector<int> divisors(int n) {
+  std::vector<int> found;
+  for (int d = 1; d <= n; ++d) {
+    if (n % d == 0) {
+      found.push_back(d);
+    }
+  }
+  return found;
+}
+
+bool breaks_rule(const Placement& p) {
+  return std::ranges::any_of(p.strategies,
+                             [](const StrategyCost& c) { return c.verdict.breaks_rule; });
+}
+
+bool eligible(const Placement& p) {
+  return p.fits() && !breaks_rule(p);
+}
+
+/// "TPOT 12.2 ms" or "1.2 k tokens/s per GPU".
+std::string objective_figure(const Placement& p, Phase phase, Objective objective) {
+  if (objective == Objective::latency) {
+    return fmt::format("{} {}", phase == Phase::prefill ? "TTFT" : "TPOT",
+                       format_seconds(p.step.latency));
+  }
+  return fmt::format("{} tokens/s per GPU", format_si(p.step.tokens_per_second_per_gpu, ""));
+}
+
+std::string misfit_reason(const Placement& p) {
+  const LayoutMemory& m = p.memory;
+  return fmt::format("does not fit: {} of weights + {} of KV cache per GPU, {} usable",
+                     format_bytes(m.weights_per_gpu), format_bytes(m.kv_per_gpu),
+                     format_bytes(m.usable_per_gpu));
+}
+
+/// The split whose exposed communication takes the largest share of its step.
+const StrategyCost& chattiest(const Placement& p) {
+  return *std::ranges::max_element(p.strategies, {}, [](const StrategyCost& c) {
+    return std::pair{c.verdict.level, c.verdict.share};
+  });
+}
+
+LayoutVerdict judge_one(const Placement& p, const Placement* best, const Workload& w,
+                        Objective objective, std::size_t eligible_count) {
+  LayoutVerdict verdict;
+  const StrategyCost& worst = chattiest(p);
+  if (!p.fits()) {
+    verdict.level = Level::avoid;
+    verdict.reason = misfit_reason(p);
+    return verdict;
+  }
+  if (breaks_rule(p)) {
+    verdict.level = Level::avoid;
+    verdict.reason = verdict_reason(worst.strategy, worst.wire, worst.verdict, pass_name(w.phase));
+    return verdict;
+  }
+  const std::string share =
+      worst.verdict.share > 0 ? fmt::format("{} takes {:.0f} % of the {}",
+                                            traffic_kind(worst.strategy), worst.verdict.share * 100,
+                                            worst.strategy == Strategy::pipeline ? "pass" : "step")
+                              : std::string("no communication");
+  verdict.level = p.level;
+  if (best == nullptr || best->layout == p.layout) {
+    verdict.reason = fmt::format("best of {} fitting layout{} for {} ({}); {}", eligible_count,
+                                 eligible_count == 1 ? "" : "s", to_string(objective),
+                                 objective_figure(p, w.phase, objective), share);
+    return verdict;
+  }
+  verdict.compared = best->layout;
+  verdict.factor = advantage(*best, p, objective);
+  const std::string comparison = fmt::format(
+      "{} is {} better for {} ({} vs {})", layout_name(best->layout), format_ratio(verdict.factor),
+      to_string(objective), objective_figure(*best, w.phase, objective),
+      objective_figure(p, w.phase, objective));
+  if (verdict.factor >= clearly_better) {
+    verdict.level = Level::avoid;
+    verdict.reason = comparison;
+    return verdict;
+  }
+  verdict.reason = fmt::format("within {}× of the best: {}; {}", clearly_better, comparison, share);
+  return verdict;
+}
+
+} // namespace
+
+std::vector<Layout> candidate_layouts(const Cluster& cluster, const Model& model) {
+  std::vector<Layout> layouts;
+  const AttentionShape attention = attention_shape(model);
+  for (const int tp : divisors(cluster.gpus)) {
+    if (!tensor_group_allowed(attention, tp)) {
+      continue;
+    }
+    for (const int ep : divisors(cluster.gpus / tp)) {
+      if (ep > 1 && (!model.is_moe() || model.experts % ep != 0)) {
+        continue;
+      }
+      for (const int pp : divisors(cluster.gpus / (tp * ep))) {
+        if (pp <= model.layers) {
+          layouts.push_back({tp, pp, ep, cluster.gpus / (tp * ep * pp)});
+        }
+      }
+    }
+  }
+  return layouts;
+}
+
+std::vector<RankedLayout> rank_layouts(const Cluster& cluster, const Workload& workload,
+                                       Objective objective) {
+  std::vector<RankedLayout> ranked;
+  for (const Layout& layout : candidate_layouts(cluster, *workload.model)) {
+    ranked.push_back({evaluate_layout(cluster, workload, layout), {}});
+  }
+  std::ranges::stable_sort(ranked, [objective](const RankedLayout& a, const RankedLayout& b) {
+    if (eligible(a.placement) != eligible(b.placement)) {
+      return eligible(a.placement);
+    }
+    return advantage(a.placement, b.placement, objective) > 1.0;
+  });
+  const auto count = static_cast<std::size_t>(
+      std::ranges::count_if(ranked, [](const RankedLayout& r) { return eligible(r.placement); }));
+  const Placement* best = count > 0 ? &ranked.front().placement : nullptr;
+  for (RankedLayout& r : ranked) {
+    r.verdict = judge_one(r.placement, best, workload, objective, count);
+  }
+  return ranked;
+}
+
+Json layout_json(const Layout& l) {
+  return {{"tp", l.tp}, {"pp", l.pp}, {"ep", l.ep}, {"dp", l.dp}};
+}
+
+Json ranked_layout_json(const RankedLayout& r, Phase phase) {
+  const Placement& p = r.placement;
+  const StepTime& s = p.step;
+  Json j;
+  j["layout"] = layout_json(p.layout);
+  j["name"] = layout_name(p.layout);
+  j["fits"] = p.fits();
+  j["memory"] = {{"weights_bytes_per_gpu", json_number(p.memory.weights_per_gpu.value())},
+                 {"kv_bytes_per_gpu", json_number(p.memory.kv_per_gpu.value())},
+                 {"usable_bytes_per_gpu", json_number(p.memory.usable_per_gpu.value())}};
+  j["batch"] = {{"sequences", s.batch.total},
+                {"per_replica", s.batch.replica},
+                {"per_micro_batch", s.batch.micro}};
+  j["step"] = {{"seconds", json_number(s.stage.value())},
+               {"compute_seconds", json_number(s.work.compute.value())},
+               {"memory_seconds", json_number(s.work.memory.value())},
+               {"comm_seconds", json_number(s.comm.value())},
+               {"exposed_comm_seconds", json_number(s.exposed_comm.value())},
+               {"pipeline_seconds", json_number(s.pipeline.value())},
+               {"bytes_read_per_gpu", json_number(s.work.read.value())}};
+  j[phase == Phase::prefill ? "ttft_seconds" : "tpot_seconds"] = json_number(s.latency.value());
+  j["tokens_per_second_per_gpu"] = json_number(s.tokens_per_second_per_gpu);
+  Json verdict = {{"level", to_string(r.verdict.level)}, {"reason", r.verdict.reason}};
+  if (r.verdict.compared) {
+    verdict["compared_with"] = layout_json(*r.verdict.compared);
+    verdict["factor"] = json_number(r.verdict.factor);
+  }
+  j["verdict"] = std::move(verdict);
+  return j;
+}
+
+std::size_t rank_of(const std::vector<RankedLayout>& ranked, const Layout& layout) {
+  const auto found = std::ranges::find_if(
+      ranked, [&](const RankedLayout& r) { return r.placement.layout == layout; });
+  return static_cast<std::size_t>(found - ranked.begin());
+}
+
+} // namespace icx

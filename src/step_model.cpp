@@ -1,0 +1,160 @@
+#include "icx/step_model.hpp"
+
+#include <algorithm>
+#include <limits>
+
+#include "icx/host_link.hpp"
+
+namespace icx {
+
+namespace {
+
+std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
+  return (a + b - 1) / b;
+}
+
+/// The busiest pipeline stage's share of the layers: ⌈layers / pp⌉ of them.
+double stage_share(const Model& model, const Layout& layout) {
+  return static_cast<double>(ceil_div(model.layers, layout.pp)) / model.layers;
+}
+
+/// GPUs of a tensor group that each hold a different part of the KV cache: KV heads are
+/// split across the group up to one head per GPU and replicated beyond; a latent cache is
+/// one vector per token that every GPU of the group keeps whole.
+int kv_split(const Model& model, int tp) {
+  if (model.latent_attention) {
+    return 1;
+  }
+  return model.kv_heads > 0 ? std::min(tp, model.kv_heads) : tp;
+}
+
+/// Tokens each sequence occupies in the KV cache by the end of the pass.
+std::int64_t kv_length(const Workload& w) {
+  return w.phase == Phase::prefill ? w.tokens : w.context + 1;
+}
+
+/// KV bytes of one sequence held on one GPU of the busiest stage.
+Bytes kv_per_sequence(const Workload& w, const Layout& layout) {
+  const Model& model = *w.model;
+  return kv_bytes_per_token(model, *w.kv_dtype) * static_cast<double>(kv_length(w)) *
+         stage_share(model, layout) / kv_split(model, layout.tp);
+}
+
+} // namespace
+
+const Dtype& activation_dtype(const Catalog& catalog, const Dtype& weights) {
+  constexpr double sixteen_bits = 2;
+  return weights.bytes_per_element >= sixteen_bits ? weights : catalog.dtype("bf16");
+}
+
+Workload workload_for(const Catalog& catalog, const Model& model, const Dtype& dtype,
+                      const Gpu& gpu, const ServingRequest& request) {
+  Workload w;
+  w.model = &model;
+  w.dtype = &dtype;
+  w.act_dtype =
+      request.act_dtype != nullptr ? request.act_dtype : &activation_dtype(catalog, dtype);
+  w.kv_dtype = request.kv_dtype != nullptr ? request.kv_dtype : w.act_dtype;
+  w.phase = request.phase;
+  w.tokens = request.tokens;
+  w.context = request.context;
+  w.batch = request.batch;
+  if (!w.batch && request.objective == Objective::latency) {
+    w.batch = 1;
+  }
+  w.max_batch = request.max_batch;
+  w.rate =
+      compute_rate(gpu, dtype, catalog.dtypes(), request.utilization.value_or(gpu.achievable_mfu));
+  w.hbm_fraction = request.hbm_fraction.value_or(gpu.achievable_hbm_fraction.value_or(1.0));
+  w.overlap = request.overlap;
+  w.memory_reserve = request.memory_reserve;
+  return w;
+}
+
+Bytes kv_bytes_per_token(const Model& model, const Dtype& kv_dtype) {
+  return kv_cache_bytes(kv_shape(model, kv_dtype.bytes_per_element), 1, 1);
+}
+
+Bytes weights_per_gpu(const Model& model, const Dtype& dtype, const Layout& layout) {
+  const ParamSplit split = param_split(model);
+  const double dense = split.dense / (layout.tp * layout.pp);
+  const double experts =
+      model.experts * split.per_expert / (static_cast<double>(layout.tp) * layout.ep * layout.pp);
+  return Bytes::of((dense + experts) * dtype.bytes_per_element);
+}
+
+LayoutMemory layout_memory(const Gpu& gpu, const Workload& workload, const Layout& layout,
+                           std::optional<std::int64_t> replica_batch) {
+  LayoutMemory memory;
+  memory.weights_per_gpu = weights_per_gpu(*workload.model, *workload.dtype, layout);
+  memory.usable_per_gpu = usable_hbm(gpu, 1, workload.memory_reserve);
+  const Bytes per_sequence = kv_per_sequence(workload, layout);
+  const Bytes free = memory.usable_per_gpu - memory.weights_per_gpu;
+  if (free.value() < 0) {
+    memory.replica_capacity = 0;
+  } else if (per_sequence.value() <= 0) {
+    memory.replica_capacity = std::numeric_limits<std::int32_t>::max();
+  } else {
+    // Each rank of an expert group keeps the cache of its own sequences.
+    memory.replica_capacity = static_cast<std::int64_t>(free / per_sequence) * layout.ep;
+  }
+  const std::int64_t replica = replica_batch.value_or(
+      std::max<std::int64_t>(1, std::min(memory.replica_capacity, workload.max_batch)));
+  memory.kv_per_gpu = per_sequence * static_cast<double>(ceil_div(replica, layout.ep));
+  return memory;
+}
+
+StepBatch step_batch(const Workload& workload, const Layout& layout, std::int64_t capacity) {
+  StepBatch batch;
+  if (workload.batch) {
+    batch.total = *workload.batch;
+    batch.replica = ceil_div(batch.total, layout.dp);
+  } else {
+    batch.replica = std::max<std::int64_t>(1, std::min(capacity, workload.max_batch));
+    batch.total = batch.replica * layout.dp;
+  }
+  // The replica's sequences are split into one micro-batch per stage, and each micro-batch's
+  // attention over the ranks of its expert group.
+  batch.micro = ceil_div(batch.replica, layout.pp);
+  batch.per_rank = ceil_div(batch.micro, layout.ep);
+  batch.tokens_per_sequence = workload.phase == Phase::prefill ? workload.tokens : 1;
+  return batch;
+}
+
+StageWork stage_work(const Gpu& gpu, const Workload& workload, const Layout& layout,
+                     const StepBatch& batch) {
+  const Model& model = *workload.model;
+  const ParamSplit split = param_split(model);
+  const double share = stage_share(model, layout);
+  const double t = static_cast<double>(batch.tokens_per_sequence);
+  const auto rank_seqs = static_cast<double>(batch.per_rank);
+  const auto micro_tokens = static_cast<double>(batch.micro) * t;
+  StageWork work;
+  // 2 FLOPs per parameter and token: the shared weights for the rank's own sequences, the
+  // routed experts for the whole micro-batch spread evenly over the expert group (uniform
+  // routing), and attention's score products for the rank's sequences.
+  const double dense = 2.0 * split.dense * rank_seqs * t / layout.tp;
+  const double experts = 2.0 * model.experts_per_token * split.per_expert * micro_tokens /
+                         (static_cast<double>(layout.tp) * layout.ep);
+  const double attention =
+      rank_seqs * attention_flops(model, workload.phase, workload.tokens, workload.context) /
+      layout.tp;
+  work.flops = Flops::of((dense + experts + attention) * share);
+  work.compute = work.flops / workload.rate.achieved();
+  // Every weight of the stage is read once per pass, but only the experts the micro-batch
+  // hits on the busiest rank; a decode step also reads the cache of the rank's sequences.
+  const double expert_count =
+      busiest_gpu_experts(model.experts, model.experts_per_token, micro_tokens, layout.ep);
+  const double weights = (split.dense + expert_count * split.per_expert) *
+                         workload.dtype->bytes_per_element / layout.tp;
+  work.read = Bytes::of(weights * share);
+  if (workload.phase == Phase::decode) {
+    work.read += kv_bytes_per_token(model, *workload.kv_dtype) *
+                 static_cast<double>(workload.context) * rank_seqs * share /
+                 kv_split(model, layout.tp);
+  }
+  work.memory = work.read / (gpu.hbm_bandwidth * workload.hbm_fraction);
+  return work;
+}
+
+} // namespace icx
