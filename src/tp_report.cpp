@@ -28,7 +28,9 @@ TpRequest tp_request_for(const Model& model, const Dtype& dtype, const Dtype& ac
 }
 
 std::int64_t TpRequest::tokens() const {
-  return serving.phase == Phase::prefill ? serving.tokens : serving.batch.value_or(1);
+  // A prefill pass of several prompts carries all their tokens.
+  return serving.phase == Phase::prefill ? serving.tokens * serving.batch.value_or(1)
+                                         : serving.batch.value_or(1);
 }
 
 bool TpReport::judged() const {

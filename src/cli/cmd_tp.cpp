@@ -73,7 +73,9 @@ void print_header(const ResolvedModel& model, const TpRequest& request) {
             act.bytes_per_element, overridden_suffix(model));
   const ServingRequest& serving = request.serving;
   if (serving.phase == Phase::prefill) {
-    print_out("tokens  {} (one prefill pass)\n\n", request.tokens());
+    const std::int64_t prompts = serving.batch.value_or(1);
+    print_out("tokens  {} (one prefill pass{})\n\n", request.tokens(),
+              prompts > 1 ? fmt::format(": {} prompts × {}", prompts, serving.tokens) : "");
   } else {
     print_out("batch   {} sequences at {} tokens of context, one token each (one decode step)\n\n",
               request.tokens(), serving.context);
