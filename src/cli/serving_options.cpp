@@ -26,7 +26,7 @@ void add_serving_options(CLI::App& app, ServingOptions& o) {
   app.add_option("--context", o.context, "Tokens already in each sequence's KV cache (decode)")
       ->type_name("N")
       ->default_str(std::to_string(default_prompt_tokens))
-      ->transform(whole_number(0, limits::max_tokens));
+      ->transform(whole_number(1, limits::max_tokens));
   app.add_option("--max-batch", o.max_batch,
                  "Most sequences one replica schedules (vLLM's --max-num-seqs)")
       ->type_name("N")

@@ -116,6 +116,18 @@ check_decimal "${tp[@]}" -- --mfu 0.5 00.5
 expect_rejected --params "${tp[@]}" --params 1e-300
 expect_rejected --mfu "${tp[@]}" --mfu 1e-300
 expect_rejected --mfu "${tp[@]}" --mfu 1.5
+check_whole "${tp[@]}" --phase decode -- --context 2048 02048
+check_whole "${tp[@]}" --objective throughput -- --max-batch 256 0256
+check_decimal "${tp[@]}" -- --overlap 0.3 00.3
+check_decimal "${tp[@]}" -- --hbm-fraction 0.8 00.8
+expect_rejected --overlap "${tp[@]}" --overlap 1.5
+expect_rejected --hbm-fraction "${tp[@]}" --hbm-fraction 1.5
+expect_rejected --objective "${tp[@]}" --objective fastest
+expect_rejected --phase "${tp[@]}" --phase train
+expect_rejected --act-dtype "${tp[@]}" --act-dtype fp7
+expect_rejected --kv-dtype "${tp[@]}" --kv-dtype fp7
+expect_rejected --context "${tp[@]}" --context 2048
+expect_rejected --tokens "${tp[@]}" --phase decode --tokens 2048
 
 place=(place --model 70b --system dgx-h100)
 check_whole "${place[@]}" -- --gpus 16 016
@@ -126,6 +138,10 @@ check_whole "${place[@]}" --gpus 16 --tp 8 -- --pp 2 02
 check_whole "${place[@]}" --gpus 16 --tp 8 -- --dp 2 02
 check_whole place --model mixtral --system dgx-h100 --gpus 8 -- --ep 8 08
 check_decimal "${place[@]}" -- --reserve 0.2 00.2
+check_whole "${place[@]}" --phase decode -- --batch 32 032
+check_whole "${place[@]}" -- --top 8 08
+check_decimal "${place[@]}" --phase decode -- --overlap 0.5 00.5
+expect_rejected --objective "${place[@]}" --objective cheapest
 check_decimal "${place[@]}" -- --mfu 0.5 00.5
 
 collective=(collective all-reduce --wire nvlink4)
