@@ -40,6 +40,12 @@ Bytes kv_per_sequence(const Workload& w, const Layout& layout) {
          stage_share(model, layout) / kv_split(model, layout.tp);
 }
 
+/// Sequences one replica may schedule: `max_batch` per scheduler, and with data-parallel
+/// attention every rank of an expert group schedules its own (SGLang's DP attention).
+std::int64_t scheduler_limit(const Workload& w, const Layout& layout) {
+  return w.max_batch * layout.ep;
+}
+
 } // namespace
 
 const Dtype& activation_dtype(const Catalog& catalog, const Dtype& weights) {
@@ -110,7 +116,8 @@ StepBatch step_batch(const Workload& workload, const Layout& layout, std::int64_
     batch.total = *workload.batch;
     batch.replica = ceil_div(batch.total, layout.dp);
   } else {
-    batch.replica = std::max<std::int64_t>(1, std::min(capacity, workload.max_batch));
+    batch.replica =
+        std::max<std::int64_t>(1, std::min(capacity, scheduler_limit(workload, layout)));
     batch.total = batch.replica * layout.dp;
   }
   // The replica's sequences are split into one micro-batch per stage, and each micro-batch's

@@ -139,7 +139,8 @@ LayoutMemory layout_memory(const Gpu& gpu, const Workload& workload, const Layou
                            std::optional<std::int64_t> replica_batch);
 
 /// The sequences of one step: the workload's batch spread over the replicas, or, without
-/// one, each replica at min(capacity, max_batch) (at least one sequence).
+/// one, each replica at min(capacity, max_batch per scheduler) (at least one sequence); an
+/// expert group's ranks each schedule their own sequences.
 StepBatch step_batch(const Workload& workload, const Layout& layout, std::int64_t capacity);
 
 /// Compute and HBM time of one stage for one micro-batch, on the busiest GPU.
