@@ -242,9 +242,8 @@ void to_json(Json& json, const PlaceReport& report) {
   json["model"] = model_json(w);
   json["objective"] = to_string(report.objective);
   json["phase"] = to_string(w.phase);
-  json["tokens"] = w.tokens;
+  json["tokens"] = w.phase == Phase::prefill ? Json(w.tokens) : Json();
   json["context"] = w.phase == Phase::decode ? Json(w.context) : Json();
-  json["batch"] = w.batch ? Json(*w.batch) : Json();
   json["layout"] = layout_json(p.layout);
   json["recommended"] = report.recommended;
   json["rank"] = report.chosen + 1;

@@ -63,7 +63,7 @@ std::string objective_figure(const Placement& p, Phase phase, Objective objectiv
     return fmt::format("{} {}", phase == Phase::prefill ? "TTFT" : "TPOT",
                        format_seconds(p.step.latency));
   }
-  return fmt::format("{} tokens/s per GPU", format_si(p.step.tokens_per_second_per_gpu, ""));
+  return fmt::format("{} tokens/s per GPU", format_scaled(p.step.tokens_per_second_per_gpu));
 }
 
 std::string misfit_reason(const Placement& p) {

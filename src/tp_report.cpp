@@ -130,6 +130,13 @@ std::vector<std::string> legend_lines(const TpReport& report) {
     return lines;
   }
   lines.push_back(step_line(report));
+  if (!request.serving.batch && request.serving.objective == Objective::throughput) {
+    lines.push_back(fmt::format(
+        "batch: TTFT/TPOT and comm are at the largest batch each wire's GPUs hold (at most {} "
+        "sequences per replica, --max-batch); the traffic, headline and expected columns are "
+        "for one sequence (--batch N sets both)",
+        request.serving.max_batch));
+  }
   lines.push_back(fmt::format("verdict: the wire's tensor group against every layout of the same "
                               "GPUs on the same wire, for {} (--objective); {}",
                               to_string(request.serving.objective), verdict_thresholds()));

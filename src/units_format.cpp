@@ -69,6 +69,16 @@ std::string format_si(double value, std::string_view unit) {
   return fmt::format("{:.{}g} {}{}", scaled, significant_digits, chosen->symbol, unit);
 }
 
+std::string format_scaled(double value) {
+  constexpr double thousand = 1e3;
+  if (std::abs(value) < thousand) {
+    return fmt::format("{:.3g}", round_significant(value));
+  }
+  std::string text = format_si(value, "");
+  text.pop_back(); // the space before the empty unit
+  return text;
+}
+
 std::string format_bytes(Bytes bytes) {
   return format_si(bytes.value(), "B");
 }

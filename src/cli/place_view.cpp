@@ -45,7 +45,7 @@ void add_layout_row(const Style& style, TextTable& table, std::size_t rank, cons
   table.add_row({std::to_string(rank), layout_name(p.layout), p.fits() ? "yes" : "no",
                  std::to_string(s.batch.total), format_seconds(s.work.compute),
                  format_seconds(s.work.memory), share(s.exposed_comm, s.stage),
-                 format_seconds(s.latency), format_si(s.tokens_per_second_per_gpu, ""),
+                 format_seconds(s.latency), format_scaled(s.tokens_per_second_per_gpu),
                  paint(style, r.verdict.level)});
 }
 
