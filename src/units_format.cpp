@@ -75,7 +75,9 @@ std::string format_scaled(double value) {
     return fmt::format("{:.3g}", round_significant(value));
   }
   std::string text = format_si(value, "");
-  text.pop_back(); // the space before the empty unit
+  while (text.back() == ' ') {
+    text.pop_back(); // the space before an empty unit
+  }
   return text;
 }
 

@@ -1,0 +1,2 @@
+args: tp --model 70b --wire pcie5 --objective throughput
+exit: 0
