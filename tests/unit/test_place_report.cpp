@@ -31,7 +31,7 @@ protected:
     r.cluster = Cluster{&gpu, gpus, 8, 8, &up, &ndr};
     r.model = &model;
     r.dtype = &bf16;
-    r.tokens = 4096;
+    r.serving.tokens = 4096;
     return r;
   }
 };
@@ -41,71 +41,92 @@ double compute_seconds(int gpus) {
   return 2 * 70e9 * 4096 / gpus / (989e12 * 0.5);
 }
 
-TEST_F(PlaceReportTest, RecommendedLayoutSaysWhy) {
-  // 70e9 params × 2 B = 140 GB; 64 GB usable per GPU: tp 4 (35 GB) is the smallest group that
-  // fits; 16 GPUs leave 4 replicas.
+/// 2 all-reduces × 80 layers of 2 × 4096 × 8192 × 2 B = 21,474,836,480 B per GPU and pass.
+constexpr double tensor_bytes = 2 * 80 * 2 * 4096.0 * 8192 * 2;
+
+TEST_F(PlaceReportTest, RecommendedLayoutIsTheBestRanked) {
+  // One 4096-token prompt on two 8-GPU nodes. TP 16 crosses ib-ndr (the rule forbids it).
+  // TP 8 × DP 2: 145 ms of compute + 23.9 ms of all-reduce = 169 ms; TP 4 × DP 4: 290 + 23.9
+  // = 314 ms; TP 8 × PP 2 matches TP 8 × DP 2 and adds a 67 MB send over ib-ndr.
   const PlaceReport r = place_report(catalog, request(16, nvlink, dense70));
   EXPECT_TRUE(r.recommended);
+  EXPECT_EQ(r.chosen, 0U);
   EXPECT_EQ(r.nodes, 2);
-  EXPECT_EQ(r.placement.weights.value(), 2 * 70e9);
-  EXPECT_EQ(r.placement.per_gpu_weights.value(), 2 * 70e9 / 4);
-  EXPECT_EQ(r.placement.usable_per_gpu.value(), 80e9 * 0.8);
-  EXPECT_NEAR(r.placement.compute.value(), compute_seconds(4), 1e-12);
-  EXPECT_EQ(r.layout_reasons,
-            (std::vector<std::string>{
-                "TP 4 inside the nvlink4 domain, the smallest group whose shard fits",
-                "4 replicas for the rest"}));
+  EXPECT_EQ(r.placement().layout, (Layout{8, 1, 1, 2}));
+  EXPECT_EQ(r.placement().weights.value(), 2 * 70e9);
+  EXPECT_EQ(r.placement().memory.weights_per_gpu.value(), 2 * 70e9 / 8);
+  EXPECT_NEAR(r.placement().step.latency.value(), compute_seconds(8) + tensor_bytes / 900e9, 1e-12);
+  EXPECT_FALSE(r.chosen_layout().verdict.compared.has_value());
+  EXPECT_NE(r.chosen_layout().verdict.level, Level::avoid);
+  EXPECT_EQ(r.compute_assumption, "gpu × 8 at 989 TFLOP/s (bf16) × 0.5 utilisation");
+  EXPECT_FALSE(r.assumptions.empty());
+  // Every layout of 16 GPUs the 64 heads allow is ranked; the chosen one is the first.
+  EXPECT_GT(r.ranked.size(), 1U);
+  EXPECT_EQ(&r.placement(), &r.ranked.front().placement);
+}
+
+TEST_F(PlaceReportTest, GivenLayoutSaysWhy) {
+  PlaceRequest req = request(16, nvlink, dense70);
+  req.layout.tp = 4;
+  const PlaceReport r = place_report(catalog, req);
+  EXPECT_FALSE(r.recommended);
+  EXPECT_EQ(r.placement().layout, (Layout{4, 1, 1, 4})); // dp fills 16 GPUs / tp 4
+  EXPECT_EQ(r.chosen, rank_of(r.ranked, Layout{4, 1, 1, 4}));
+  EXPECT_GT(r.chosen, 0U);
+  EXPECT_EQ(r.placement().memory.usable_per_gpu.value(), 80e9 * 0.8);
+  EXPECT_NEAR(r.placement().step.work.compute.value(), compute_seconds(4), 1e-12);
   ASSERT_EQ(r.strategy_reasons.size(), 4U);
   EXPECT_EQ(r.strategy_reasons[1], "not used (degree 1)"); // expert
   EXPECT_EQ(r.strategy_reasons[2], "not used (degree 1)"); // pipeline
   EXPECT_EQ(r.strategy_reasons[3], "replicas exchange nothing");
-  // 2 all-reduces × 80 layers × 2 × 4096 × 8192 × 2 B = 21.5 GB over 900 GB/s = 23.9 ms,
-  // against 290 ms of compute: 0.082×, hidden by overlap.
-  EXPECT_EQ(r.strategy_reasons[0], "23.9 ms of all-reduce (headline model) vs 290 ms of "
-                                   "compute per prefill (0.0823×): hidden by overlap");
-  // Every split is ok; the tensor group has the largest ratio and speaks for the layout.
-  EXPECT_EQ(r.placement.level, Level::ok);
-  EXPECT_EQ(r.verdict_reason, "tensor: " + r.strategy_reasons[0]);
+  // 21.5 GB over 900 GB/s = 23.9 ms in a step of 290 + 23.9 = 314 ms: 8 %.
+  EXPECT_EQ(r.strategy_reasons[0], "23.9 ms of all-reduce (headline model) in a prefill pass of "
+                                   "314 ms (8 %): a small part of the step");
+  // TP 8 × DP 2 is 314 / 169 = 1.86× faster: clearly better.
+  const LayoutVerdict& v = r.chosen_layout().verdict;
+  ASSERT_TRUE(v.compared.has_value());
+  EXPECT_EQ(*v.compared, (Layout{8, 1, 1, 2}));
+  EXPECT_NEAR(v.factor,
+              (compute_seconds(4) + tensor_bytes / 900e9) /
+                  (compute_seconds(8) + tensor_bytes / 900e9),
+              1e-9);
+  EXPECT_EQ(v.level, Level::avoid);
   EXPECT_EQ(r.compute_assumption, "gpu × 4 at 989 TFLOP/s (bf16) × 0.5 utilisation");
 }
 
 TEST_F(PlaceReportTest, DerivationsShowTheirTerms) {
-  const PlaceReport r = place_report(catalog, request(16, nvlink, dense70));
-  ASSERT_GE(r.derivations.size(), 4U);
+  PlaceRequest req = request(16, nvlink, dense70);
+  req.layout.tp = 4;
+  const PlaceReport r = place_report(catalog, req);
+  ASSERT_EQ(r.derivations.size(), 7U);
   EXPECT_EQ(r.derivations[0].quantity, "weights");
   EXPECT_EQ(r.derivations[0].formula, "70,000,000,000 params × 2 B");
   EXPECT_EQ(r.derivations[0].value, 140e9);
-  EXPECT_EQ(r.derivations[1].formula, "140,000,000,000 B / (tp 4 × ep 1 × pp 1)");
+  EXPECT_EQ(r.derivations[1].quantity, "weights per GPU");
   EXPECT_EQ(r.derivations[1].value, 35e9);
-  EXPECT_EQ(r.derivations[2].quantity, "compute per pass");
-  EXPECT_NEAR(r.derivations[2].value, compute_seconds(4), 1e-12);
-  // Only the tensor group crosses a wire.
-  ASSERT_EQ(r.derivations.size(), 4U);
-  EXPECT_EQ(r.derivations[3].quantity, "tensor time");
-  EXPECT_NEAR(r.derivations[3].value, 2 * 80 * 2 * 4096.0 * 8192 * 2 / 900e9, 1e-12);
+  EXPECT_EQ(r.derivations[3].quantity, "compute per stage");
+  EXPECT_NEAR(r.derivations[3].value, compute_seconds(4), 1e-12);
+  EXPECT_EQ(r.derivations[5].quantity, "stage");
+  EXPECT_NEAR(r.derivations[5].value, compute_seconds(4) + tensor_bytes / 900e9, 1e-12);
+  EXPECT_EQ(r.derivations[6].quantity, "TTFT");
+  EXPECT_NEAR(r.derivations[6].value, compute_seconds(4) + tensor_bytes / 900e9, 1e-12);
 }
 
-TEST_F(PlaceReportTest, GivenLayoutFillsReplicasAndNamesTheNodeBoundary) {
-  PlaceRequest req = request(16, nvlink, dense70);
-  req.layout.tp = 4;
-  PlaceReport r = place_report(catalog, req);
-  EXPECT_FALSE(r.recommended);
-  EXPECT_TRUE(r.layout_reasons.empty());
-  EXPECT_EQ(r.placement.layout.dp, 4); // 16 GPUs / tp 4
-
+TEST_F(PlaceReportTest, GivenLayoutAcrossTheNodeBoundaryIsAvoid) {
   // TP 16 spans both 8-GPU domains: its all-reduces cross ib-ndr, 18× slower than nvlink4.
+  PlaceRequest req = request(16, nvlink, dense70);
   req.layout.tp = 16;
-  r = place_report(catalog, req);
-  EXPECT_EQ(r.placement.layout.dp, 1);
-  const double on_ndr = 2 * 80 * 2 * 4096.0 * 8192 * 2 / 50e9;
-  EXPECT_NEAR(r.placement.strategies[0].seconds.value(), on_ndr, 1e-9);
+  const PlaceReport r = place_report(catalog, req);
+  EXPECT_EQ(r.placement().layout.dp, 1);
+  EXPECT_NEAR(r.placement().strategies[0].seconds.value(), tensor_bytes / 50e9, 1e-9);
   EXPECT_EQ(r.strategy_reasons[0].rfind("TP crosses the node boundary onto ib-ndr: 429 ms vs "
-                                        "23.9 ms on nvlink4; ",
+                                        "23.9 ms on nvlink4; tensor parallel stays inside a node",
                                         0),
             0U)
       << r.strategy_reasons[0];
-  EXPECT_EQ(r.placement.level, Level::avoid);
-  EXPECT_EQ(r.verdict_reason, "tensor: " + r.strategy_reasons[0]);
+  EXPECT_EQ(r.chosen_layout().verdict.level, Level::avoid);
+  // Breaking the rule ranks it behind every layout that keeps it.
+  EXPECT_GT(r.chosen, rank_of(r.ranked, Layout{8, 1, 1, 2}));
 }
 
 TEST_F(PlaceReportTest, LayoutErrorsNameTheDegreeAtFault) {
@@ -128,22 +149,33 @@ TEST_F(PlaceReportTest, LayoutErrorsNameTheDegreeAtFault) {
 }
 
 TEST_F(PlaceReportTest, WeightsThatDoNotFitSayHowMuch) {
-  // Two GPUs: tp 2 leaves 70 GB per GPU against 64 GB usable, and no pipeline fits in 2.
+  // Two GPUs: tp 2 or pp 2 leaves 70 GB per GPU against 64 GB usable; one GPU 140 GB.
   const PlaceReport r = place_report(catalog, request(2, nvlink, dense70));
-  EXPECT_FALSE(r.placement.fits);
-  EXPECT_EQ(r.placement.level, Level::avoid);
-  EXPECT_EQ(r.verdict_reason, "the weights need 70 GB per GPU but 64 GB is usable: add GPUs, "
-                              "shard further (--tp/--ep/--pp) or use a smaller dtype");
+  EXPECT_FALSE(r.placement().fits());
+  for (const RankedLayout& ranked : r.ranked) {
+    EXPECT_FALSE(ranked.placement.fits());
+    EXPECT_EQ(ranked.verdict.level, Level::avoid);
+    EXPECT_EQ(ranked.verdict.reason.rfind("does not fit: ", 0), 0U) << ranked.verdict.reason;
+  }
+  const RankedLayout& tp2 = r.ranked.at(rank_of(r.ranked, Layout{2, 1, 1, 1}));
+  EXPECT_EQ(tp2.verdict.reason.rfind("does not fit: 70 GB of weights + ", 0), 0U)
+      << tp2.verdict.reason;
 }
 
-TEST_F(PlaceReportTest, NoTensorParallelOnAHostLink) {
-  // PCIe between the GPUs: no tensor group; 140 GB needs 4 stages of 35 GB; 8 GPUs, 2 copies.
-  PlaceRequest req = request(8, pcie, dense70);
-  const PlaceReport r = place_report(catalog, req);
-  EXPECT_EQ(r.layout_reasons,
-            (std::vector<std::string>{"no tensor parallel on pcie4 (a host link)",
-                                      "PP 4 because a smaller group cannot hold the weights",
-                                      "2 replicas for the rest"}));
+TEST_F(PlaceReportTest, TensorParallelOnAHostLinkIsPricedNotForbidden) {
+  // PCIe (32 GB/s) between 8 GPUs of one node. TP 8: 145 ms of compute + 21.47 GB / 32 GB/s
+  // = 671 ms of all-reduce = 816 ms; PP 4 × DP 2 (35 GB per GPU): 4 stages of 290 ms one
+  // after another = 1.16 s; TP 4 × DP 2: 290 + 671 = 961 ms. TP 8 ranks first, with the wire
+  // taking 82 % of its step.
+  const PlaceReport r = place_report(catalog, request(8, pcie, dense70));
+  EXPECT_EQ(r.placement().layout, (Layout{8, 1, 1, 1}));
+  const StrategyCost& tensor = r.placement().strategies[0];
+  EXPECT_EQ(tensor.wire, &pcie);
+  EXPECT_FALSE(tensor.verdict.breaks_rule);
+  const double comm = tensor_bytes / 32e9;
+  EXPECT_NEAR(tensor.verdict.share, comm / (compute_seconds(8) + comm), 1e-9);
+  EXPECT_EQ(tensor.verdict.level, Level::marginal);
+  EXPECT_LT(r.chosen, rank_of(r.ranked, Layout{1, 4, 1, 2}));
 }
 
 TEST_F(PlaceReportTest, OneGpuHoldsASmallModel) {
@@ -151,20 +183,27 @@ TEST_F(PlaceReportTest, OneGpuHoldsASmallModel) {
   PlaceRequest req = request(1, nvlink, small);
   req.cluster.gpus_per_node = 1;
   const PlaceReport r = place_report(catalog, req);
-  EXPECT_EQ(r.layout_reasons, std::vector<std::string>{"one GPU holds the model"});
+  ASSERT_EQ(r.ranked.size(), 1U);
+  EXPECT_EQ(r.placement().layout, (Layout{1, 1, 1, 1}));
+  EXPECT_EQ(r.chosen_layout().verdict.reason.rfind("best of 1 fitting layout for latency", 0), 0U)
+      << r.chosen_layout().verdict.reason;
 }
 
 TEST_F(PlaceReportTest, JsonCarriesTheReport) {
   const PlaceReport r = place_report(catalog, request(16, nvlink, dense70));
   const Json j = r;
   EXPECT_EQ(j.begin().key(), "schema");
-  EXPECT_EQ(j.at("schema"), "icx.place/1");
+  EXPECT_EQ(j.at("schema"), "icx.place/2");
   EXPECT_TRUE(j.at("cluster").at("system").is_null());
-  EXPECT_EQ(j.at("layout").at("tp"), 4);
+  EXPECT_EQ(j.at("layout").at("tp"), 8);
+  EXPECT_EQ(j.at("rank"), 1);
   EXPECT_EQ(j.at("weights_bytes"), 140000000000);
   EXPECT_EQ(j.at("strategies").size(), 4U);
   EXPECT_EQ(j.at("strategies").at(3).at("verdict").at("reason"), "replicas exchange nothing");
-  EXPECT_EQ(j.at("verdict").at("level"), "ok");
+  EXPECT_EQ(j.at("layouts").size(), r.ranked.size());
+  EXPECT_EQ(j.at("layouts").at(0).at("name"), "TP 8 × DP 2");
+  EXPECT_TRUE(j.contains("ttft_seconds"));
+  EXPECT_FALSE(j.contains("tpot_seconds"));
 }
 
 class ResolveClusterTest : public PlaceReportTest {

@@ -1,0 +1,114 @@
+#include "icx/serving.hpp"
+
+#include <cmath>
+
+#include <gtest/gtest.h>
+
+#include "icx/error.hpp"
+#include "test_fixtures.hpp"
+
+namespace icx {
+namespace {
+
+// Shipped catalog models, so the figures below are the models' published configurations.
+class ServingTest : public ::testing::Test {
+protected:
+  Catalog catalog = Catalog::shipped();
+};
+
+TEST_F(ServingTest, ParamSplitOfDeepSeekV3) {
+  // 671e9 total, 37e9 active, 256 routed experts, 8 per token: the 248 experts a token does
+  // not use hold 671e9 − 37e9, so one expert is 634e9 / 248 = 2.5565e9 parameters, and the
+  // shared part is 671e9 − 256 × that = 16.548e9. 61 layers, the first 3 dense: 58 MoE layers.
+  const ParamSplit split = param_split(catalog.model("deepseek-v3"));
+  const double per_expert = (671e9 - 37e9) / 248;
+  EXPECT_DOUBLE_EQ(split.per_expert, per_expert);
+  EXPECT_NEAR(split.dense, 671e9 - 256 * per_expert, 1e3);
+  EXPECT_NEAR(split.dense, 16.548e9, 0.001e9);
+  EXPECT_EQ(split.moe_layers, 58);
+  // The identity the split rests on: active = dense + 8 experts.
+  EXPECT_NEAR(split.dense + 8 * split.per_expert, 37e9, 1e3);
+}
+
+TEST_F(ServingTest, ParamSplitOfMixtral) {
+  // 46,702,792,704 total, 12,879,925,248 active, 8 experts, top 2: one expert is
+  // 33,822,867,456 / 6 = 5,637,144,576; dense = 46,702,792,704 − 8 × 5,637,144,576 =
+  // 1,605,636,096. Every one of the 32 layers is an MoE layer.
+  const ParamSplit split = param_split(catalog.model("mixtral"));
+  EXPECT_NEAR(split.per_expert, 5637144576.0, 1.0);
+  EXPECT_NEAR(split.dense, 1605636096.0, 8.0);
+  EXPECT_EQ(split.moe_layers, 32);
+}
+
+TEST_F(ServingTest, ParamSplitOfADenseModelHasNoExperts) {
+  const ParamSplit split = param_split(catalog.model("70b"));
+  EXPECT_EQ(split.per_expert, 0.0);
+  EXPECT_EQ(split.dense, 70553706496.0);
+  EXPECT_EQ(split.moe_layers, 0);
+}
+
+TEST_F(ServingTest, ParamSplitRejectsATokenRoutedToEveryExpert) {
+  Model model = catalog.model("mixtral");
+  model.experts_per_token = model.experts; // all 8 of 8, yet active < total
+  EXPECT_THROW((void)param_split(model), InputError);
+}
+
+TEST_F(ServingTest, PrefillAttentionIsQuadraticInTheTokens) {
+  // Llama 3.1 70B: 64 heads of 128, 80 layers. Per query-key pair and head: 2 FLOPs × (128
+  // for the scores + 128 for the values); causal prefill of T tokens has T²/2 pairs.
+  // 64 × 256 × 2 × 131,072² / 2 × 80 = 1.25 × 2^54 = 22,517,998,136,852,480.
+  const Model& model = catalog.model("70b");
+  EXPECT_DOUBLE_EQ(attention_flops(model, Phase::prefill, 131072, 0), 22517998136852480.0);
+  // A quarter of it at half the tokens.
+  EXPECT_DOUBLE_EQ(attention_flops(model, Phase::prefill, 65536, 0), 22517998136852480.0 / 4);
+}
+
+TEST_F(ServingTest, DecodeAttentionIsLinearInTheContext) {
+  // One token against 2048 cached: 64 × 256 × 2 × 2048 × 80 = 5,368,709,120.
+  const Model& model = catalog.model("70b");
+  EXPECT_DOUBLE_EQ(attention_flops(model, Phase::decode, 1, 2048), 5368709120.0);
+}
+
+TEST_F(ServingTest, LatentAttentionAbsorbsInDecodeAndExpandsInPrefill) {
+  // DeepSeek-V3, 128 heads, 61 layers. Decode attends over the latent (512) and its rotary
+  // key (64), and the value is the latent: 2 × 128 × (576 + 512) × context × 61.
+  const Model& model = catalog.model("deepseek-v3");
+  EXPECT_DOUBLE_EQ(attention_flops(model, Phase::decode, 1, 1000),
+                   2.0 * 128 * (576 + 512) * 1000 * 61);
+  // Prefill expands the heads: keys of 128 + 64, values of 128; 1000²/2 pairs.
+  EXPECT_DOUBLE_EQ(attention_flops(model, Phase::prefill, 1000, 0),
+                   2.0 * 128 * (192 + 128) * 500000 * 61);
+}
+
+TEST(ExpertsTouched, OneTokenTouchesItsTopK) {
+  // E(1 − (1 − k/E)^1) = k.
+  EXPECT_NEAR(experts_touched(256, 8, 1), 8.0, 1e-9);
+  EXPECT_NEAR(experts_touched(8, 2, 1), 2.0, 1e-12);
+  // Two tokens of Mixtral: 8 × (1 − 0.75²) = 3.5.
+  EXPECT_NEAR(experts_touched(8, 2, 2), 3.5, 1e-12);
+}
+
+TEST(ExpertsTouched, ManyTokensTouchEveryExpert) {
+  EXPECT_NEAR(experts_touched(256, 8, 100000), 256.0, 1e-9);
+  EXPECT_EQ(experts_touched(256, 8, 0), 0.0);
+  EXPECT_EQ(experts_touched(0, 8, 10), 0.0);
+}
+
+TEST(ExpertsTouched, BusiestGpuIsBounded) {
+  // A group of one holds every expert: the busiest GPU runs all the batch touches.
+  EXPECT_DOUBLE_EQ(busiest_gpu_experts(256, 8, 4, 1), experts_touched(256, 8, 4));
+  for (const double tokens : {1.0, 4.0, 32.0, 1024.0, 100000.0}) {
+    for (const int group : {2, 4, 8, 32}) {
+      const double busiest = busiest_gpu_experts(256, 8, tokens, group);
+      EXPECT_LE(busiest, 256.0 / group + 1e-9) << tokens << " tokens, group " << group;
+      EXPECT_LE(busiest, experts_touched(256, 8, tokens) + 1e-9);
+      // At least the mean share of what the batch touches.
+      EXPECT_GE(busiest, experts_touched(256, 8, tokens) / group - 1e-9);
+    }
+  }
+  // Every expert touched: each GPU of 8 runs all 32 it holds.
+  EXPECT_NEAR(busiest_gpu_experts(256, 8, 100000, 8), 32.0, 1e-9);
+}
+
+} // namespace
+} // namespace icx

@@ -1,0 +1,174 @@
+#include "icx/step_model.hpp"
+
+#include <gtest/gtest.h>
+
+namespace icx {
+namespace {
+
+// Shipped catalog entries: the models' published configurations and the GPUs' datasheets.
+class StepModelTest : public ::testing::Test {
+protected:
+  Catalog catalog = Catalog::shipped();
+  const Model& llama70 = catalog.model("70b");
+  const Model& dsv3 = catalog.model("deepseek-v3");
+  const Dtype& bf16 = catalog.dtype("bf16");
+  const Dtype& fp8 = catalog.dtype("fp8");
+
+  Workload prefill(const Model& model, const Dtype& dtype, const Gpu& gpu, std::int64_t tokens,
+                   double utilization) const {
+    ServingRequest r;
+    r.phase = Phase::prefill;
+    r.tokens = tokens;
+    r.utilization = utilization;
+    return workload_for(catalog, model, dtype, gpu, r);
+  }
+  /// 70B BF16 decoding `batch` sequences at 2048 tokens of context on h100-sxm.
+  Workload decode_70b(std::int64_t batch) const {
+    ServingRequest r;
+    r.phase = Phase::decode;
+    r.context = 2048;
+    r.batch = batch;
+    return workload_for(catalog, llama70, bf16, catalog.gpu("h100-sxm"), r);
+  }
+};
+
+TEST_F(StepModelTest, KvBytesPerToken) {
+  // Keys and values × 80 layers × 8 KV heads × 128 × 2 B = 327,680.
+  EXPECT_EQ(kv_bytes_per_token(llama70, bf16).value(), 327680.0);
+  // Latent attention caches one vector per layer: 61 × (512 + 64) × 2 B = 70,272.
+  EXPECT_EQ(kv_bytes_per_token(dsv3, bf16).value(), 70272.0);
+  EXPECT_EQ(kv_bytes_per_token(dsv3, fp8).value(), 35136.0);
+}
+
+TEST_F(StepModelTest, ActivationsStaySixteenBitUnderNarrowWeights) {
+  EXPECT_EQ(&activation_dtype(catalog, fp8), &bf16);
+  EXPECT_EQ(&activation_dtype(catalog, bf16), &bf16);
+  const Dtype& fp32 = catalog.dtype("fp32");
+  EXPECT_EQ(&activation_dtype(catalog, fp32), &fp32);
+}
+
+TEST_F(StepModelTest, WorkloadDefaults) {
+  const Gpu& h100 = catalog.gpu("h100-sxm");
+  ServingRequest r;
+  r.phase = Phase::decode;
+  r.context = 2048;
+  const Workload latency = workload_for(catalog, llama70, fp8, h100, r);
+  EXPECT_EQ(latency.act_dtype, &bf16);
+  EXPECT_EQ(latency.kv_dtype, &bf16);
+  EXPECT_EQ(latency.batch, 1);           // the latency objective runs one sequence
+  EXPECT_EQ(latency.hbm_fraction, 0.89); // the catalog's Triad measurement of h100-sxm
+  r.objective = Objective::throughput;
+  r.kv_dtype = &fp8;
+  const Workload throughput = workload_for(catalog, llama70, fp8, h100, r);
+  EXPECT_FALSE(throughput.batch.has_value()); // as many as memory holds
+  EXPECT_EQ(throughput.kv_dtype, &fp8);
+}
+
+TEST_F(StepModelTest, WeightsPerGpuOfATensorGroup) {
+  // 70,553,706,496 params × 2 B = 141.1 GB over 8 GPUs.
+  EXPECT_EQ(weights_per_gpu(llama70, bf16, Layout{8, 1, 1, 1}).value(), 70553706496.0 * 2 / 8);
+  // Replicas hold the whole shard again: tp 4 × dp 2 holds a quarter on each GPU.
+  EXPECT_EQ(weights_per_gpu(llama70, bf16, Layout{4, 1, 1, 2}).value(), 70553706496.0 * 2 / 4);
+}
+
+TEST_F(StepModelTest, ExpertParallelKeepsTheDensePartReplicated) {
+  // DeepSeek-V3 in FP8 (1 B): per expert (671e9 − 37e9) / 248, dense 671e9 − 256 × that.
+  // EP 8: the dense part whole on every GPU, 32 of the 256 experts.
+  const double per_expert = (671e9 - 37e9) / 248;
+  const double dense = 671e9 - 256 * per_expert;
+  EXPECT_NEAR(weights_per_gpu(dsv3, fp8, Layout{1, 1, 8, 1}).value(), dense + 256 * per_expert / 8,
+              1e3);
+  // About 98.3 GB: more than the 671 GB / 8 = 83.9 GB an even split would give.
+  EXPECT_NEAR(weights_per_gpu(dsv3, fp8, Layout{1, 1, 8, 1}).value(), 98.35e9, 0.01e9);
+  // TP 8 splits both parts: 671 GB / 8.
+  EXPECT_NEAR(weights_per_gpu(dsv3, fp8, Layout{8, 1, 1, 1}).value(), 671e9 / 8, 1e3);
+}
+
+TEST_F(StepModelTest, LayoutMemoryHoldsWeightsAndKvCache) {
+  // 70B BF16 on TP 8 of h100-sxm: 17.64 GB of weights; usable 80 GB × 0.8 = 64 GB. One
+  // sequence of 2048 cached tokens + 1 at 327,680 B each, split over 8 KV heads on 8 GPUs:
+  // 2049 × 40,960 B = 83,927,040 B per GPU.
+  const Gpu& h100 = catalog.gpu("h100-sxm");
+  const Workload w = decode_70b(1);
+  const LayoutMemory m = layout_memory(h100, w, Layout{8, 1, 1, 1}, 1);
+  EXPECT_EQ(m.weights_per_gpu.value(), 70553706496.0 * 2 / 8);
+  EXPECT_EQ(m.usable_per_gpu.value(), 64e9);
+  EXPECT_DOUBLE_EQ(m.kv_per_gpu.value(), 2049 * 40960.0);
+  EXPECT_TRUE(m.fits());
+  // Capacity: (64e9 − 17,638,426,624) / 83,927,040 = 552.4: 552 sequences.
+  EXPECT_EQ(m.replica_capacity, 552);
+  // TP 1: 141.1 GB of weights do not fit 64 GB, no sequence does.
+  const LayoutMemory one = layout_memory(h100, w, Layout{1, 1, 1, 8}, 1);
+  EXPECT_FALSE(one.fits());
+  EXPECT_EQ(one.replica_capacity, 0);
+}
+
+TEST_F(StepModelTest, StepBatchSpreadsTheSequences) {
+  const Workload w = decode_70b(32);
+  // 32 sequences over 2 replicas of 2 stages: 16 per replica, 8 per micro-batch.
+  const StepBatch b = step_batch(w, Layout{2, 2, 1, 2}, 1000);
+  EXPECT_EQ(b.total, 32);
+  EXPECT_EQ(b.replica, 16);
+  EXPECT_EQ(b.micro, 8);
+  EXPECT_EQ(b.per_rank, 8);
+  EXPECT_EQ(b.tokens_per_sequence, 1);
+  // Without a batch: each replica at min(capacity, max_batch).
+  Workload open = w;
+  open.batch.reset();
+  open.max_batch = 256;
+  EXPECT_EQ(step_batch(open, Layout{8, 1, 1, 1}, 552).replica, 256);
+  EXPECT_EQ(step_batch(open, Layout{4, 1, 1, 2}, 100).total, 200);
+  EXPECT_EQ(step_batch(open, Layout{4, 1, 1, 2}, 0).replica, 1); // at least one sequence
+}
+
+TEST_F(StepModelTest, LongPrefillIsDominatedByAttention) {
+  // 70B prefill of 131,072 tokens on TP 8 of h100-sxm at 989e12 × 0.5 FLOP/s:
+  //   weights: 2 × 70,553,706,496 × 131,072 / 8 = 2.312e15 FLOP → 4.675 s;
+  //   attention: 22,517,998,136,852,480 / 8 = 2.815e15 FLOP → 5.692 s;
+  //   together 10.37 s (the acceptance band is 9.5–11.5 s; 4.68 s without attention).
+  const Gpu& h100 = catalog.gpu("h100-sxm");
+  const Workload w = prefill(llama70, bf16, h100, 131072, 0.5);
+  const Layout tp8{8, 1, 1, 1};
+  const StageWork work = stage_work(h100, w, tp8, step_batch(w, tp8, 1));
+  const double rate = 989e12 * 0.5;
+  const double weights = 2 * 70553706496.0 * 131072 / 8;
+  const double attention = 22517998136852480.0 / 8;
+  EXPECT_NEAR(weights / rate, 4.675, 0.005);
+  EXPECT_NEAR(work.compute.value(), (weights + attention) / rate, 1e-6);
+  EXPECT_GT(work.compute.value(), 9.5);
+  EXPECT_LT(work.compute.value(), 11.5);
+  // Prefill of 131k tokens is compute-bound: 17.6 GB of weights read once is 6 ms.
+  EXPECT_LT(work.memory.value(), 0.01);
+}
+
+TEST_F(StepModelTest, ShortPrefillAttentionAddsAFewPercent) {
+  // At 4096 tokens: attention 1,310,720 × 4096² = 2.199e13 FLOP against 2 × 70.55e9 × 4096 =
+  // 5.780e14: 3.8 %.
+  const Gpu& h100 = catalog.gpu("h100-sxm");
+  const Workload w = prefill(llama70, bf16, h100, 4096, 0.5);
+  const Layout tp8{8, 1, 1, 1};
+  const StageWork work = stage_work(h100, w, tp8, step_batch(w, tp8, 1));
+  const double without = 2 * 70553706496.0 * 4096 / 8 / (989e12 * 0.5);
+  EXPECT_NEAR(work.compute.value() / without, 1.038, 0.002);
+}
+
+TEST_F(StepModelTest, MoeDecodeReadsOnlyTheExpertsItTouches) {
+  // DeepSeek-V3 FP8, one sequence, TP 8 on one dgx-h200 node. One token touches 8 experts:
+  // the 8 GPUs together read the dense 16.55 GB + 8 × 2.556 GB = 37 GB of weights, plus the
+  // BF16 latent cache of 4096 tokens (70,272 × 4096 = 288 MB) on every GPU (it is not split):
+  // 39.3 GB in all, nowhere near 671 GB.
+  const Gpu& h200 = catalog.gpu(catalog.system("dgx-h200").gpu);
+  ServingRequest r;
+  r.phase = Phase::decode;
+  r.context = 4096;
+  r.batch = 1;
+  const Workload w = workload_for(catalog, dsv3, fp8, h200, r);
+  const Layout tp8{8, 1, 1, 1};
+  const StageWork work = stage_work(h200, w, tp8, step_batch(w, tp8, 1));
+  const double summed = work.read.value() * 8;
+  EXPECT_LT(summed, 60e9);
+  EXPECT_NEAR(summed, 37e9 + 8 * 70272.0 * 4096, 0.01e9);
+}
+
+} // namespace
+} // namespace icx
