@@ -56,6 +56,13 @@ TEST(UnitsFormat, RatiosKeepThreeDigitsWithoutExponents) {
   EXPECT_EQ(format_ratio(1234.5), "1230×");
 }
 
+TEST(UnitsFormat, ScaledCountsTakeAPrefixFromAThousand) {
+  EXPECT_EQ(format_scaled(0.625), "0.625"); // no milli prefix for a rate below one
+  EXPECT_EQ(format_scaled(395.2), "395");
+  EXPECT_EQ(format_scaled(3380), "3.38 k"); // no space left where a unit would go
+  EXPECT_EQ(format_scaled(12'600'000), "12.6 M");
+}
+
 } // namespace
 } // namespace icx::cli
 
