@@ -163,12 +163,13 @@ Command setup_place(CLI::App& app) {
       ->type_name("N")
       ->default_str(std::to_string(default_top))
       ->transform(whole_number(1, limits::max_domain));
-  for (auto [flag, field, what] :
-       {std::tuple{"--tp", &o->tp, "Tensor-parallel degree"},
-        std::tuple{"--pp", &o->pp, "Pipeline stages"},
-        std::tuple{"--ep", &o->ep, "Expert-parallel degree (MoE)"},
-        std::tuple{"--dp", &o->dp, "Replicas; default: what the other degrees leave"}}) {
-    sub->add_option(flag, *field, std::string(what) + " of an explicit layout to judge")
+  for (auto [flag, field, what] : {std::tuple{"--tp", &o->tp, "Tensor-parallel degree"},
+                                   std::tuple{"--pp", &o->pp, "Pipeline stages"},
+                                   std::tuple{"--ep", &o->ep, "Expert-parallel degree (MoE)"},
+                                   std::tuple{"--dp", &o->dp, "Replicas"}}) {
+    sub->add_option(flag, *field,
+                    std::string(what) + " of an explicit layout to judge" +
+                        (field == &o->dp ? "; default: what the other degrees leave" : ""))
         ->type_name("N")
         ->transform(whole_number(1, limits::max_domain));
   }

@@ -83,8 +83,8 @@ void add_model_options(CLI::App& app, ModelOptions& options) {
       ->type_name("N")
       ->transform(decimal_number(limits::params));
   app.add_option("--dtype", options.dtype,
-                 "Element type of activations and weights (see 'icx dtypes'); default: the "
-                 "model's, bf16 for a custom model")
+                 "Element type of the weights (see 'icx dtypes'); default: the model's, bf16 "
+                 "for a custom model")
       ->type_name("ID");
 }
 

@@ -7,7 +7,8 @@ Model (the same as src/collectives.cpp), times in microseconds:
   tb = wire_factor * S / (per_direction_bandwidth * efficiency)
 Per link and algorithm: latency (total, for the GPU count of the rows) and efficiency.
 Shared by every link: ramp_us (pipeline fill and drain paid by a large message) and
-slowdown (how much slower the bandwidth term runs for small messages).
+slowdown (how much slower the bandwidth term runs for small messages), fitted jointly on
+the links of JOINT_LINKS; every other link fits its latency and efficiency with them fixed.
 
 Objective: squared relative time errors; rows are grouped by regime (bandwidth term
 below 20 us, above 2 ms, or between), each group's mean counts once and the
@@ -19,7 +20,11 @@ import csv
 import math
 import sys
 
-PER_DIRECTION_GBPS = {"nvlink3": 300, "nvlink4": 450, "nvlink5": 900, "ib-ndr": 50}
+PER_DIRECTION_GBPS = {"nvlink3": 300, "nvlink4": 450, "nvlink5": 900, "ib-ndr": 50,
+                      "infinity-fabric": 448}
+# Links whose rows fit the shared ramp and slowdown; the others take those as given and fit
+# only their own latency and efficiency, so adding a link never moves the existing ones.
+JOINT_LINKS = {"nvlink3", "nvlink4", "nvlink5", "ib-ndr"}
 LATENCY_BOUND_US, BANDWIDTH_BOUND_US, BANDWIDTH_WEIGHT = 20.0, 2000.0, 3.0
 
 
@@ -104,19 +109,34 @@ def nelder_mead(f, x0, iterations=20000):
     return points[best]
 
 
-def main():
-    groups = load(sys.argv[1] if len(sys.argv) > 1 else "tests/data/collectives_extra.csv")
-    x = [math.log(100.0), math.log(1.0)]
+def fit(groups, shared=None):
+    """Nelder-Mead from a common start; with `shared` (log ramp, log slowdown) fixed."""
+    x = [] if shared else [math.log(100.0), math.log(1.0)]
     for _ in groups:
         x += [20.0, 0.75]
+    f = (lambda p: objective(groups, list(shared) + p)) if shared else (lambda p: objective(groups, p))
     for _ in range(4):
-        x = nelder_mead(lambda p: objective(groups, p), x)
-    print(f"shared: ramp_us {math.exp(x[0]):.1f}, small_message_slowdown {math.exp(x[1]):.3f}")
+        x = nelder_mead(f, x)
+    return list(shared) + x if shared else x
+
+
+def report(groups, x):
     for i, (link, algo, n) in enumerate(groups):
         latency, eff = x[2 + 2 * i], x[3 + 2 * i]
         steps = 2 * (n - 1)
         print(f"{link} {algo} n={n}: efficiency {eff:.4f}, latency {latency:.2f} us"
               f" (= {latency / steps:.3f} us per ring step over {steps} steps)")
+
+
+def main():
+    groups = load(sys.argv[1] if len(sys.argv) > 1 else "tests/data/collectives_extra.csv")
+    joint = {k: v for k, v in groups.items() if k[0] in JOINT_LINKS}
+    x = fit(joint)
+    print(f"shared: ramp_us {math.exp(x[0]):.1f}, small_message_slowdown {math.exp(x[1]):.3f}")
+    report(joint, x)
+    for key, rows in groups.items():
+        if key[0] not in JOINT_LINKS:
+            report({key: rows}, fit({key: rows}, shared=x[:2]))
 
 
 if __name__ == "__main__":
