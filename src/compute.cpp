@@ -40,16 +40,8 @@ ComputeRate compute_rate(const Gpu& gpu, const Dtype& dtype, std::span<const Dty
   return rate;
 }
 
-Flops prefill_flops(double active_params, std::int64_t tokens) {
-  return Flops::of(2.0 * active_params * static_cast<double>(tokens));
-}
-
-Seconds compute_time(Flops work, int gpus, const ComputeRate& rate) {
-  return (work / gpus) / rate.achieved();
-}
-
-Seconds decode_step_time(Bytes weights, int gpus, BytesPerSecond hbm_bandwidth) {
-  return (weights / gpus) / hbm_bandwidth;
+Flops forward_flops(double params, std::int64_t tokens) {
+  return Flops::of(2.0 * params * static_cast<double>(tokens));
 }
 
 const Gpu& gpu_for_link(const Catalog& catalog, const Link& link, bool& matched) {

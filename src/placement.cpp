@@ -1,12 +1,11 @@
 #include "icx/placement.hpp"
 
-#include <numeric>
+#include <algorithm>
 
 #include <fmt/format.h>
 
 #include "icx/comm_time.hpp"
 #include "icx/error.hpp"
-#include "icx/hbm.hpp"
 #include "icx/host_link.hpp"
 #include "icx/topology.hpp"
 
@@ -48,15 +47,17 @@ StrategyCost group_cost(const Cluster& cluster, Strategy strategy, int span, Byt
 /// Pipeline boundaries that fall on a domain edge cross the scale-out link; the others stay
 /// on the scale-up link. Each boundary is one point-to-point send of the micro-batch's
 /// activations.
-StrategyCost pipeline_cost(const Cluster& cluster, const Layout& layout, Bytes activation) {
+StrategyCost pipeline_cost(const Cluster& cluster, const Layout& layout,
+                           const ActivationShape& shape, std::int64_t tokens) {
   StrategyCost cost;
   cost.strategy = Strategy::pipeline;
   cost.degree = layout.pp;
   const int stages = layout.pp;
-  cost.bytes = activation * static_cast<double>(stages - 1);
+  cost.bytes = pipeline_parallel_bytes(shape, tokens, stages);
   if (stages <= 1) {
     return cost;
   }
+  const Bytes activation = activation_bytes(shape, tokens);
   const int stage_size = layout.tp * layout.ep;
   const CollectiveRequest send{Collective::point_to_point, Algorithm::ring, min_collective_gpus,
                                activation};
@@ -117,14 +118,12 @@ void price_collectives(const Cluster& cluster, const Workload& w, Placement& p) 
   const Layout& layout = p.layout;
   const StepBatch& batch = p.step.batch;
   const int stage_layers = (model.layers + layout.pp - 1) / layout.pp;
-  // A tensor group reduces the activations of its rank's sequences: B·H·b bytes per
-  // all-reduce, in the activations' dtype.
-  const Bytes activation =
-      Bytes::of(static_cast<double>(batch.per_rank * batch.tokens_per_sequence) * model.hidden *
-                w.act_dtype->bytes_per_element);
-  const TensorParallelTraffic tp =
-      tensor_parallel_traffic({model.hidden, stage_layers, w.act_dtype->bytes_per_element},
-                              batch.per_rank * batch.tokens_per_sequence);
+  // What crosses the wire is in the activations' dtype: a tensor group reduces the
+  // activations of its rank's sequences, B·H·b bytes per all-reduce.
+  const ActivationShape shape{model.hidden, stage_layers, w.act_dtype->bytes_per_element};
+  const std::int64_t rank_tokens = batch.per_rank * batch.tokens_per_sequence;
+  const Bytes activation = activation_bytes(shape, rank_tokens);
+  const TensorParallelTraffic tp = tensor_parallel_traffic(shape, rank_tokens);
   p.strategies.push_back(
       group_cost(cluster, Strategy::tensor, layout.tp, layout.tp > 1 ? tp.per_pass : Bytes::of(0),
                  {Collective::all_reduce, Algorithm::ring, layout.tp, activation},
@@ -133,19 +132,16 @@ void price_collectives(const Cluster& cluster, const Workload& w, Placement& p) 
   const int moe_layers =
       (param_split(model).moe_layers * stage_layers + model.layers - 1) / model.layers;
   const Bytes ep_bytes =
-      model.is_moe()
-          ? expert_parallel_bytes({model.hidden, moe_layers, w.act_dtype->bytes_per_element},
-                                  batch.per_rank * batch.tokens_per_sequence,
-                                  model.experts_per_token, layout.ep)
-          : Bytes::of(0);
+      model.is_moe() ? expert_parallel_bytes({model.hidden, moe_layers, shape.bytes_per_element},
+                                             rank_tokens, model.experts_per_token, layout.ep)
+                     : Bytes::of(0);
   p.strategies.push_back(group_cost(
       cluster, Strategy::expert, layout.tp * layout.ep, ep_bytes,
       {Collective::all_to_all, Algorithm::ring, layout.ep, activation * model.experts_per_token},
       all_to_alls_per_moe_layer * moe_layers));
-  const Bytes micro_activation =
-      Bytes::of(static_cast<double>(batch.micro * batch.tokens_per_sequence) * model.hidden *
-                w.act_dtype->bytes_per_element);
-  p.strategies.push_back(pipeline_cost(cluster, layout, micro_activation));
+  // A pipeline boundary sends the whole micro-batch's activations.
+  p.strategies.push_back(
+      pipeline_cost(cluster, layout, shape, batch.micro * batch.tokens_per_sequence));
   StrategyCost replicas;
   replicas.strategy = Strategy::data;
   replicas.degree = layout.dp;

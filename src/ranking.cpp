@@ -1,6 +1,7 @@
 #include "icx/ranking.hpp"
 
 #include <algorithm>
+#include <utility>
 
 #include <fmt/format.h>
 

@@ -53,14 +53,25 @@ const Dtype& activation_dtype(const Catalog& catalog, const Dtype& weights) {
   return weights.bytes_per_element >= sixteen_bits ? weights : catalog.dtype("bf16");
 }
 
+ServingRequest with_default_dtypes(const Catalog& catalog, const Dtype& weights,
+                                   ServingRequest request) {
+  if (request.act_dtype == nullptr) {
+    request.act_dtype = &activation_dtype(catalog, weights);
+  }
+  if (request.kv_dtype == nullptr) {
+    request.kv_dtype = request.act_dtype;
+  }
+  return request;
+}
+
 Workload workload_for(const Catalog& catalog, const Model& model, const Dtype& dtype,
-                      const Gpu& gpu, const ServingRequest& request) {
+                      const Gpu& gpu, const ServingRequest& given) {
+  const ServingRequest request = with_default_dtypes(catalog, dtype, given);
   Workload w;
   w.model = &model;
   w.dtype = &dtype;
-  w.act_dtype =
-      request.act_dtype != nullptr ? request.act_dtype : &activation_dtype(catalog, dtype);
-  w.kv_dtype = request.kv_dtype != nullptr ? request.kv_dtype : w.act_dtype;
+  w.act_dtype = request.act_dtype;
+  w.kv_dtype = request.kv_dtype;
   w.phase = request.phase;
   w.tokens = request.tokens;
   w.context = request.context;
@@ -133,25 +144,25 @@ StageWork stage_work(const Gpu& gpu, const Workload& workload, const Layout& lay
   const Model& model = *workload.model;
   const ParamSplit split = param_split(model);
   const double share = stage_share(model, layout);
-  const double t = static_cast<double>(batch.tokens_per_sequence);
   const auto rank_seqs = static_cast<double>(batch.per_rank);
-  const auto micro_tokens = static_cast<double>(batch.micro) * t;
+  const std::int64_t micro_tokens = batch.micro * batch.tokens_per_sequence;
   StageWork work;
-  // 2 FLOPs per parameter and token: the shared weights for the rank's own sequences, the
-  // routed experts for the whole micro-batch spread evenly over the expert group (uniform
-  // routing), and attention's score products for the rank's sequences.
-  const double dense = 2.0 * split.dense * rank_seqs * t / layout.tp;
-  const double experts = 2.0 * model.experts_per_token * split.per_expert * micro_tokens /
-                         (static_cast<double>(layout.tp) * layout.ep);
-  const double attention =
+  // The shared weights for the rank's own sequences, the routed experts for the whole
+  // micro-batch spread evenly over the expert group (uniform routing), and attention's score
+  // products for the rank's sequences.
+  const Flops dense =
+      forward_flops(split.dense, batch.per_rank * batch.tokens_per_sequence) / layout.tp;
+  const Flops experts = forward_flops(model.experts_per_token * split.per_expert, micro_tokens) /
+                        (static_cast<double>(layout.tp) * layout.ep);
+  const Flops attention = Flops::of(
       rank_seqs * attention_flops(model, workload.phase, workload.tokens, workload.context) /
-      layout.tp;
-  work.flops = Flops::of((dense + experts + attention) * share);
+      layout.tp);
+  work.flops = (dense + experts + attention) * share;
   work.compute = work.flops / workload.rate.achieved();
   // Every weight of the stage is read once per pass, but only the experts the micro-batch
   // hits on the busiest rank; a decode step also reads the cache of the rank's sequences.
-  const double expert_count =
-      busiest_gpu_experts(model.experts, model.experts_per_token, micro_tokens, layout.ep);
+  const double expert_count = busiest_gpu_experts(model.experts, model.experts_per_token,
+                                                  static_cast<double>(micro_tokens), layout.ep);
   const double weights = (split.dense + expert_count * split.per_expert) *
                          workload.dtype->bytes_per_element / layout.tp;
   work.read = Bytes::of(weights * share);

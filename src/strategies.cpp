@@ -8,16 +8,14 @@ Bytes expert_parallel_bytes(const ActivationShape& shape, std::int64_t tokens,
     return Bytes::of(0);
   }
   // B·k·H·b bytes routed per all-to-all; (n−1)/n of them go to experts on other GPUs.
-  const double routed =
-      static_cast<double>(tokens) * experts_per_token * shape.hidden * shape.bytes_per_element;
+  const Bytes routed = activation_bytes(shape, tokens) * experts_per_token;
   const double leaving = static_cast<double>(group - 1) / group;
-  return Bytes::of(routed * leaving * all_to_alls_per_moe_layer * shape.layers);
+  return routed * (leaving * all_to_alls_per_moe_layer * shape.layers);
 }
 
 Bytes pipeline_parallel_bytes(const ActivationShape& shape, std::int64_t tokens, int stages) {
-  // One activation tensor of B·H·b bytes per stage boundary.
-  const double activation = static_cast<double>(tokens) * shape.hidden * shape.bytes_per_element;
-  return Bytes::of(activation * (stages - 1));
+  // One activation tensor per stage boundary.
+  return activation_bytes(shape, tokens) * static_cast<double>(stages - 1);
 }
 
 bool allowed_on(Strategy strategy, Tier tier) {

@@ -13,11 +13,14 @@ constexpr int allreduces_per_layer = 2;
 constexpr double headline_allreduce_factor = 2.0;
 } // namespace
 
+Bytes activation_bytes(const ActivationShape& shape, std::int64_t tokens) {
+  return Bytes::of(static_cast<double>(tokens) * shape.hidden * shape.bytes_per_element);
+}
+
 TensorParallelTraffic tensor_parallel_traffic(const ActivationShape& shape, std::int64_t tokens) {
   TensorParallelTraffic traffic;
   // One all-reduce moves ~2 · B tokens · H hidden · b bytes per element.
-  traffic.per_allreduce = Bytes::of(headline_allreduce_factor * static_cast<double>(tokens) *
-                                    shape.hidden * shape.bytes_per_element);
+  traffic.per_allreduce = activation_bytes(shape, tokens) * headline_allreduce_factor;
   traffic.allreduces_per_layer = allreduces_per_layer;
   traffic.per_layer = traffic.per_allreduce * allreduces_per_layer;
   traffic.per_pass = traffic.per_layer * shape.layers;

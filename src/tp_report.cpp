@@ -280,8 +280,7 @@ TpReport tensor_parallel_report(const Catalog& catalog, const TpRequest& request
   TpReport report;
   report.request = request;
   report.traffic = tensor_parallel_traffic(request.shape, request.tokens());
-  report.message = Bytes::of(static_cast<double>(request.tokens()) * request.shape.hidden *
-                             request.shape.bytes_per_element);
+  report.message = activation_bytes(request.shape, request.tokens());
   for (const WireTime& time : headline_times(report.traffic.per_pass, links)) {
     TpWire wire = group_on(catalog, request, time);
     judge_wire(catalog, report, time, wire);
@@ -314,11 +313,9 @@ Json model_json(const TpRequest& request) {
   m["act_dtype"] =
       request.serving.act_dtype != nullptr ? Json(request.serving.act_dtype->id) : Json();
   m["act_bytes_per_element"] = json_number(request.shape.bytes_per_element);
-  if (request.model != nullptr && request.serving.act_dtype != nullptr) {
-    const Dtype& kv = request.serving.kv_dtype != nullptr ? *request.serving.kv_dtype
-                                                          : *request.serving.act_dtype;
-    m["kv_dtype"] = kv.id;
-    m["kv_bytes_per_token"] = json_number(kv_bytes_per_token(*request.model, kv).value());
+  if (const Dtype* kv = request.serving.kv_dtype; request.model != nullptr && kv != nullptr) {
+    m["kv_dtype"] = kv->id;
+    m["kv_bytes_per_token"] = json_number(kv_bytes_per_token(*request.model, *kv).value());
   }
   m["total_params"] = json_number(request.total_params);
   m["active_params"] = json_number(request.active_params);

@@ -26,15 +26,9 @@ struct ComputeRate {
 ComputeRate compute_rate(const Gpu& gpu, const Dtype& dtype, std::span<const Dtype> dtypes,
                          double utilization);
 
-/// Prefill FLOPs: ~2 FLOPs per active parameter per token (one multiply-add per weight).
-Flops prefill_flops(double active_params, std::int64_t tokens);
-
-/// Time of `work` shared evenly by `gpus` GPUs at `rate` each.
-Seconds compute_time(Flops work, int gpus, const ComputeRate& rate);
-
-/// A decode step is memory-bound: every weight byte is read once from HBM, the group's
-/// GPUs reading their shards in parallel.
-Seconds decode_step_time(Bytes weights, int gpus, BytesPerSecond hbm_bandwidth);
+/// FLOPs of the weight GEMMs of a forward pass: ~2 FLOPs per parameter used per token (one
+/// multiply-add per weight), for prefill and decode alike.
+Flops forward_flops(double params, std::int64_t tokens);
 
 /// The GPU assumed for a wire: the first catalog GPU whose scale-up link is `link`, else the
 /// catalog's reference GPU (else the first GPU). `matched` tells which rule applied.

@@ -91,7 +91,7 @@ struct Placement {
   /// The worst split's level (avoid when a split breaks the placement rule); the layout's
   /// own verdict, relative to the others, is judge_layout's (icx/ranking.hpp).
   Level level = Level::ok;
-  [[nodiscard]] bool fits() const { return memory.fits() && memory.replica_capacity > 0; }
+  [[nodiscard]] bool fits() const { return memory.fits(); }
 };
 
 /// Traffic, wire, time and verdict of each split of `layout`, and the step they make. Throws

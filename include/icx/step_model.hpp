@@ -14,9 +14,10 @@
 
 namespace icx {
 
-/// vLLM's default --max-num-seqs: the most sequences one engine (a replica) schedules at
-/// once (vLLM engine arguments); the throughput objective's batch stops there unless
-/// --max-batch says otherwise.
+/// The most sequences one engine scheduler runs at once: vLLM's --max-num-seqs default of 256
+/// (its V0 engine everywhere; V1 on GPUs under 70 GiB and A100s, where larger GPUs get 1024;
+/// vllm/engine/arg_utils.py); the throughput objective's batch stops there unless --max-batch
+/// says otherwise.
 constexpr std::int64_t default_max_batch = 256;
 
 /// Tokens in the prompt a prefill pass processes, and the context a decode step attends to,
@@ -76,6 +77,11 @@ struct ServingRequest {
 /// else bf16 (narrower weights are dequantised for the GEMMs; vLLM, SGLang and TensorRT-LLM
 /// keep activations 16-bit unless configured otherwise).
 const Dtype& activation_dtype(const Catalog& catalog, const Dtype& weights);
+
+/// `request` with its dtypes filled in: activations as activation_dtype says unless given, the
+/// KV cache as the activations unless given.
+ServingRequest with_default_dtypes(const Catalog& catalog, const Dtype& weights,
+                                   ServingRequest request);
 
 /// The workload `request` describes for `model` with weights in `dtype` on `gpu`; without a
 /// batch, the latency objective runs one sequence and the throughput objective as many as

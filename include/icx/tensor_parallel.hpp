@@ -27,6 +27,10 @@ struct TensorParallelTraffic {
   Bytes per_pass;
 };
 
+/// One activation tensor of `tokens` tokens: B·H·b bytes (the nccl-tests message size of a
+/// tensor-parallel all-reduce, and what a pipeline boundary sends).
+Bytes activation_bytes(const ActivationShape& shape, std::int64_t tokens);
+
 /// Traffic per GPU for one forward pass over `tokens` tokens.
 TensorParallelTraffic tensor_parallel_traffic(const ActivationShape& shape, std::int64_t tokens);
 

@@ -137,11 +137,9 @@ void print_report(const Style& style, const ResolvedModel& model, const TpReport
 }
 
 TpRequest request_of(const TpOptions& options, const Catalog& catalog, const ResolvedModel& model) {
-  ServingRequest serving = serving_request(catalog, options.serving, options.compute.mfu);
-  const Dtype& act =
-      serving.act_dtype != nullptr ? *serving.act_dtype : activation_dtype(catalog, model.dtype);
-  serving.act_dtype = &act;
-  TpRequest request = tp_request_for(model.model, model.dtype, act);
+  const ServingRequest serving = with_default_dtypes(
+      catalog, model.dtype, serving_request(catalog, options.serving, options.compute.mfu));
+  TpRequest request = tp_request_for(model.model, model.dtype, *serving.act_dtype);
   request.overridden = model.overridden;
   request.serving = serving;
   request.gpus = options.gpus;

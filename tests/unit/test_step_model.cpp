@@ -170,5 +170,41 @@ TEST_F(StepModelTest, MoeDecodeReadsOnlyTheExpertsItTouches) {
   EXPECT_NEAR(summed, 37e9 + 8 * 70272.0 * 4096, 0.01e9);
 }
 
+/// A dense model of `params` parameters without heads: no attention FLOPs and no KV cache, so
+/// a stage does the weights' work alone.
+Model headless(double params) {
+  Model model;
+  model.id = "headless";
+  model.hidden = 8192;
+  model.layers = 80;
+  model.total_params = params;
+  model.active_params = params;
+  return model;
+}
+
+TEST_F(StepModelTest, SeedPrefillOnEightH100s) {
+  // 2 × 70,553,706,496 × 4096 / 8 GPUs = 7.2247e13 FLOPs at 989e12 × 0.5 = 0.146101 s: the
+  // 146 ms the headline table's 4,096-token prefill computes for.
+  const Model model = headless(70553706496);
+  const Workload w = prefill(model, bf16, catalog.gpu("h100-sxm"), 4096, 0.5);
+  const Layout tp8{8, 1, 1, 1};
+  const StageWork work = stage_work(catalog.gpu("h100-sxm"), w, tp8, step_batch(w, tp8, 1));
+  EXPECT_NEAR(work.compute.value(), 0.146101, 1e-6);
+}
+
+TEST_F(StepModelTest, DecodeStepReadsEveryWeightOnce) {
+  // 140 GB over 8 GPUs at 3.35 TB/s each (the datasheet figure: --hbm-fraction 1):
+  // 17.5e9 / 3.35e12 s.
+  const Model model = headless(70e9);
+  ServingRequest r;
+  r.phase = Phase::decode;
+  r.context = 0;
+  r.hbm_fraction = 1.0;
+  const Gpu& h100 = catalog.gpu("h100-sxm");
+  const Workload w = workload_for(catalog, model, bf16, h100, r);
+  const Layout tp8{8, 1, 1, 1};
+  EXPECT_NEAR(stage_work(h100, w, tp8, step_batch(w, tp8, 1)).memory.value(), 5.2239e-3, 1e-7);
+}
+
 } // namespace
 } // namespace icx
