@@ -99,6 +99,100 @@ ExpectedModel with_parameters(ExpectedModel model, Algorithm algorithm, Seconds 
   return model;
 }
 
+/// The fit's objective: squared relative time errors, grouped by regime (the bandwidth term
+/// at the model's efficiency below 20 µs, above 2 ms, between); each group's mean counts
+/// once and the bandwidth-bound group's bandwidth_group_weight times.
+double fit_error(const Link& link, const ExpectedModel& model, CollectiveRequest request,
+                 std::span<const TimedSample> samples) {
+  const AlgorithmParameters parameters = algorithm_parameters(model, request);
+  const double seconds_per_byte =
+      wire_factor(request.op, request.algorithm, request.gpus) /
+      (link.per_direction_bandwidth.high.value() * parameters.efficiency);
+  std::map<int, std::pair<double, int>> groups; // regime -> (sum of squares, count)
+  for (const TimedSample& sample : samples) {
+    request.size = sample.size;
+    const double tb = sample.size.value() * seconds_per_byte;
+    const int regime = tb < latency_bound_seconds ? 0 : (tb > bandwidth_bound_seconds ? 2 : 1);
+    const double error = expected_time(link, model, request) / sample.time - 1.0;
+    groups[regime].first += error * error;
+    groups[regime].second += 1;
+  }
+  double total = 0;
+  for (const auto& [regime, group] : groups) {
+    total += group.first / group.second * (regime == 2 ? bandwidth_group_weight : 1.0);
+  }
+  return total;
+}
+
+/// One line t = L + r·S fitted to `samples` by least squares on relative error,
+/// Σ((L + r·S)/t − 1)², with L ≥ 0 and r > 0: {L in seconds, r in seconds per byte}.
+Point fit_line(std::span<const TimedSample> samples) {
+  double aa = 0, ab = 0, bb = 0, a1 = 0, b1 = 0;
+  for (const TimedSample& s : samples) {
+    const double a = 1.0 / s.time.value();
+    const double b = s.size.value() / s.time.value();
+    aa += a * a;
+    ab += a * b;
+    bb += b * b;
+    a1 += a;
+    b1 += b;
+  }
+  const double det = aa * bb - ab * ab;
+  Point line{(a1 * bb - b1 * ab) / det, (aa * b1 - ab * a1) / det};
+  if (!(det > 0) || line[0] < 0) {
+    line = {0.0, b1 / bb}; // through the origin: the latency is below what the rows resolve
+  }
+  if (!(line[1] > 0)) {
+    line = {a1 / aa, std::numeric_limits<double>::min()};
+  }
+  return line;
+}
+
+/// The ring's two protocols fitted as two regimes split at `split` (sizes sorted): the
+/// small messages' line is LL (its latency gives the step latency, its rate the slowdown),
+/// the large ones' is Simple (its rate gives the efficiency, its extra latency the ramp).
+ExpectedModel two_regime_model(const Link& link, ExpectedModel model,
+                               const CollectiveRequest& request,
+                               std::span<const TimedSample> sorted, std::size_t split) {
+  const Point ll = fit_line(sorted.first(split));
+  const Point simple = fit_line(sorted.subspan(split));
+  const double steps = static_cast<double>(ring_steps(request.op, request.gpus));
+  const double wire = wire_factor(request.op, Algorithm::ring, request.gpus);
+  const double efficiency =
+      std::min(1.0, wire / (link.per_direction_bandwidth.high.value() * simple[1]));
+  model.efficiency = efficiency;
+  model.step_latency = Seconds::of(ll[0] / steps);
+  model.ramp = Seconds::of(std::max(0.0, simple[0] - ll[0]));
+  model.small_message_slowdown = std::max(0.0, ll[1] / simple[1] - 1.0);
+  return model;
+}
+
+/// Replaces `result`'s ring model by a two-regime one (LL below a split, Simple above) where
+/// that fits the log clearly better: by at least two_regime_gain in the fit's objective.
+/// Needs min_regime_sizes distinct sizes on each side of the split.
+void try_two_regimes(const Link& link, const CollectiveRequest& request,
+                     std::span<const TimedSample> samples, CalibrationResult& result) {
+  constexpr std::size_t min_regime_sizes = 2;
+  constexpr double two_regime_gain = 0.5;
+  std::vector<TimedSample> sorted(samples.begin(), samples.end());
+  std::ranges::sort(sorted, {}, [](const TimedSample& s) { return s.size.value(); });
+  const double single = fit_error(link, result.model, request, samples);
+  double best = single * two_regime_gain;
+  for (std::size_t split = min_regime_sizes; split + min_regime_sizes <= sorted.size(); ++split) {
+    if (sorted[split].size.value() == sorted[split - 1].size.value()) {
+      continue; // one size on both sides of a split would tie it to neither regime
+    }
+    const ExpectedModel model = two_regime_model(link, result.model, request, sorted, split);
+    if (const double error = fit_error(link, model, request, samples); error < best) {
+      best = error;
+      result.model = model;
+      result.latency =
+          model.step_latency * static_cast<double>(ring_steps(request.op, request.gpus));
+      result.regimes = 2;
+    }
+  }
+}
+
 } // namespace
 
 CalibrationResult calibrate(const Link& link, const ExpectedModel& prior, Collective op,
@@ -122,7 +216,11 @@ CalibrationResult calibrate(const Link& link, const ExpectedModel& prior, Collec
   if (const Check check = check_algorithm(link, op, algorithm); !check) {
     throw InputError(check.reason());
   }
-  CollectiveRequest request{op, algorithm, gpus, Bytes::of(1)};
+  // A log is fitted as a ring unless nvls is named.
+  if (algorithm == Algorithm::automatic) {
+    algorithm = Algorithm::ring;
+  }
+  CollectiveRequest request{op, algorithm, gpus, Bytes::of(1), {}};
   const std::int64_t steps = algorithm == Algorithm::nvls ? 1 : ring_steps(op, gpus);
   const double wire_seconds_per_byte =
       wire_factor(op, algorithm, gpus) / link.per_direction_bandwidth.high.value();
@@ -133,22 +231,9 @@ CalibrationResult calibrate(const Link& link, const ExpectedModel& prior, Collec
     if (latency < 0 || !(efficiency > 0) || efficiency > 1) {
       return std::numeric_limits<double>::infinity();
     }
-    const ExpectedModel model =
-        with_parameters(prior, algorithm, Seconds::of(latency), efficiency, steps);
-    std::map<int, std::pair<double, int>> groups; // regime -> (sum of squares, count)
-    for (const TimedSample& sample : samples) {
-      request.size = sample.size;
-      const double tb = sample.size.value() * wire_seconds_per_byte / efficiency;
-      const int regime = tb < latency_bound_seconds ? 0 : (tb > bandwidth_bound_seconds ? 2 : 1);
-      const double error = expected_time(link, model, request) / sample.time - 1.0;
-      groups[regime].first += error * error;
-      groups[regime].second += 1;
-    }
-    double total = 0;
-    for (const auto& [regime, group] : groups) {
-      total += group.first / group.second * (regime == 2 ? bandwidth_group_weight : 1.0);
-    }
-    return total;
+    return fit_error(link,
+                     with_parameters(prior, algorithm, Seconds::of(latency), efficiency, steps),
+                     request, samples);
   };
 
   // Start from the smallest message's time as latency and the largest one's rate.
@@ -169,6 +254,9 @@ CalibrationResult calibrate(const Link& link, const ExpectedModel& prior, Collec
   CalibrationResult result;
   result.latency = Seconds::of(std::round(x[0] * latency_steps) / latency_steps);
   result.model = with_parameters(prior, algorithm, result.latency, efficiency, steps);
+  if (algorithm == Algorithm::ring) {
+    try_two_regimes(link, request, samples, result);
+  }
   std::vector<double> errors;
   for (const TimedSample& sample : samples) {
     request.size = sample.size;
@@ -178,7 +266,10 @@ CalibrationResult calibrate(const Link& link, const ExpectedModel& prior, Collec
     errors.push_back(std::abs(error));
   }
   result.median_abs_error = detail::median(errors);
-  result.efficiency_at_limit = efficiency >= fit_bounds::efficiency_limit;
+  result.efficiency_at_limit = result.model.efficiency >= fit_bounds::efficiency_limit;
+  if (algorithm == Algorithm::nvls) {
+    result.efficiency_at_limit = efficiency >= fit_bounds::efficiency_limit;
+  }
   return result;
 }
 

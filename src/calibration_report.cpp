@@ -95,7 +95,9 @@ CalibrationReport calibration_report(const Catalog& catalog, const CalibrationRe
   report.link = request.link;
   report.log_name = request.log_name;
   report.op = measured_collective(request);
-  report.algorithm = request.algorithm;
+  // A log is fitted as a ring unless nvls is named (calibrate).
+  report.algorithm =
+      request.algorithm == Algorithm::automatic ? Algorithm::ring : request.algorithm;
   report.gpus = request.gpus;
   if (const Check check = check_algorithm(*request.link, report.op, report.algorithm); !check) {
     throw InputError(check.reason());
@@ -105,14 +107,21 @@ CalibrationReport calibration_report(const Catalog& catalog, const CalibrationRe
     samples.push_back({row.size, row.mean_time()});
     report.lines.push_back(row.line);
   }
-  ExpectedModel prior = prior_for(catalog, *request.link);
-  prior.source = fmt::format("Latency and efficiency calibrated by icx calibrate from {} ({} {} "
-                             "rows over {} GPUs, {}); ramp and small-message slowdown from: {}",
-                             request.log_name, request.log.rows.size(), to_string(report.op),
-                             report.gpus, to_string(report.algorithm), prior.source);
+  const ExpectedModel prior = prior_for(catalog, *request.link);
   report.fit = calibrate(*request.link, prior, report.op, report.algorithm, report.gpus, samples);
-  report.fitted = algorithm_parameters(report.fit.model,
-                                       {report.op, report.algorithm, report.gpus, Bytes::of(1)});
+  const std::string fitted = report.fit.regimes == 2
+                                 ? "Latency, efficiency, ramp and small-message slowdown (two "
+                                   "regimes: LL below, Simple above)"
+                                 : "Latency and efficiency";
+  const std::string kept =
+      report.fit.regimes == 2 ? "" : "; ramp and small-message slowdown from: " + prior.source;
+  report.fit.model.source =
+      fmt::format("{} calibrated by icx calibrate from {} ({} {} rows over "
+                  "{} GPUs, {}){}",
+                  fitted, request.log_name, request.log.rows.size(), to_string(report.op),
+                  report.gpus, to_string(report.algorithm), kept);
+  report.fitted = algorithm_parameters(
+      report.fit.model, {report.op, report.algorithm, report.gpus, Bytes::of(1), {}});
   report.quality = fit_quality(report.fit);
   report.misses = report.quality.acceptable() ? "" : misses_of(report);
   report.overlay = *request.link;

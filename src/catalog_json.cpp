@@ -55,6 +55,35 @@ void to_json(Json& json, const InNetworkReduction& reduction) {
   json["latency_us"] = in_unit(reduction.latency.value(), micro);
 }
 
+void to_json(Json& json, const EngineKernelParameters& kernel) {
+  json = Json::object();
+  json["latency_us"] = in_unit(kernel.latency.value(), micro);
+  json["efficiency"] = json_number(kernel.efficiency);
+}
+
+void to_json(Json& json, const EngineAllReduce& engine) {
+  json = Json::object();
+  for (const auto& [key, slot] :
+       {std::pair{"one_shot", &engine.one_shot}, std::pair{"two_shot", &engine.two_shot},
+        std::pair{"multimem", &engine.multimem}}) {
+    if (*slot) {
+      json[key] = **slot;
+    }
+  }
+  json["source"] = engine.source;
+}
+
+void to_json(Json& json, const LinkTopology& topology) {
+  json = Json::object();
+  json["description"] = topology.description;
+  json["efficiency"] = json_number(topology.efficiency);
+  json["step_latency_us"] = in_unit(topology.step_latency.value(), micro);
+  if (topology.default_up_to_gpus) {
+    json["default_up_to_gpus"] = *topology.default_up_to_gpus;
+  }
+  json["source"] = topology.source;
+}
+
 void to_json(Json& json, const ExpectedModel& model) {
   json = Json::object();
   json["efficiency"] = json_number(model.efficiency);
@@ -63,6 +92,9 @@ void to_json(Json& json, const ExpectedModel& model) {
   json["small_message_slowdown"] = json_number(model.small_message_slowdown);
   if (model.in_network_reduction) {
     json["in_network_reduction"] = *model.in_network_reduction;
+  }
+  if (model.engine_all_reduce) {
+    json["engine_all_reduce"] = *model.engine_all_reduce;
   }
   json["source"] = model.source;
 }
@@ -84,6 +116,13 @@ void to_json(Json& json, const Link& link) {
   json["source"] = link.source;
   if (link.expected) {
     json["expected"] = *link.expected;
+  }
+  if (!link.topologies.empty()) {
+    Json topologies = Json::object();
+    for (const LinkTopology& topology : link.topologies) {
+      topologies[topology.id] = topology;
+    }
+    json["topologies"] = topologies;
   }
 }
 

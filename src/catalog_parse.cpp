@@ -65,6 +65,51 @@ void read_host_to_device(ObjectReader& reader, Link& link) {
   link.measured_host_to_device = gigabytes_per_second(measured);
 }
 
+EngineKernelParameters read_engine_kernel(ObjectReader& engine, std::string_view key,
+                                          const std::string& origin) {
+  ObjectReader reader(engine.object(key), engine.pointer_to(key), origin);
+  EngineKernelParameters kernel{microseconds(reader.positive("latency_us", limits::latency_us)),
+                                reader.fraction("efficiency")};
+  reader.finish();
+  return kernel;
+}
+
+EngineAllReduce read_engine_all_reduce(ObjectReader& expected, const std::string& origin) {
+  ObjectReader reader(expected.object("engine_all_reduce"),
+                      expected.pointer_to("engine_all_reduce"), origin);
+  EngineAllReduce engine;
+  for (const auto& [key, slot] :
+       {std::pair{"one_shot", &engine.one_shot}, std::pair{"two_shot", &engine.two_shot},
+        std::pair{"multimem", &engine.multimem}}) {
+    if (reader.has(key)) {
+      *slot = read_engine_kernel(reader, key, origin);
+    }
+  }
+  engine.source = reader.text("source");
+  reader.finish();
+  return engine;
+}
+
+std::vector<LinkTopology> read_topologies(ObjectReader& link_reader, const std::string& origin) {
+  const nlohmann::json& all = link_reader.object("topologies");
+  std::vector<LinkTopology> topologies;
+  for (const auto& [id, value] : all.items()) {
+    ObjectReader reader(value, link_reader.pointer_to("topologies") / id, origin);
+    LinkTopology topology;
+    topology.id = id;
+    topology.description = reader.text("description");
+    topology.efficiency = reader.fraction("efficiency");
+    topology.step_latency = microseconds(reader.positive("step_latency_us", limits::latency_us));
+    if (reader.has("default_up_to_gpus")) {
+      topology.default_up_to_gpus = reader.whole("default_up_to_gpus", 1, max_domain);
+    }
+    topology.source = reader.text("source");
+    reader.finish();
+    topologies.push_back(std::move(topology));
+  }
+  return topologies;
+}
+
 ExpectedModel read_expected(ObjectReader& link_reader, const std::string& origin) {
   ObjectReader reader(link_reader.object("expected"), link_reader.pointer_to("expected"), origin);
   ExpectedModel model;
@@ -78,6 +123,9 @@ ExpectedModel read_expected(ObjectReader& link_reader, const std::string& origin
     model.in_network_reduction = InNetworkReduction{
         nvls.fraction("efficiency"), microseconds(nvls.positive("latency_us", limits::latency_us))};
     nvls.finish();
+  }
+  if (reader.has("engine_all_reduce")) {
+    model.engine_all_reduce = read_engine_all_reduce(reader, origin);
   }
   model.source = reader.text("source");
   reader.finish();
@@ -112,6 +160,13 @@ Link read_link(ObjectReader& reader, const std::string& origin) {
   }
   if (reader.has("expected")) {
     link.expected = read_expected(reader, origin);
+  }
+  if (reader.has("topologies")) {
+    if (!link.expected) {
+      reader.fail("topologies", "given without \"expected\"; a topology refines the expected "
+                                "model's efficiency and step latency");
+    }
+    link.topologies = read_topologies(reader, origin);
   }
   return link;
 }

@@ -28,10 +28,22 @@ CollectiveRow row_at(const Link& link, const CollectiveRequest& request, bool ex
   if (expected) {
     row.expected = expected_collective(link, request);
     const ExpectedTerms terms = expected_terms(link, request);
-    row.terms = ExpectedTimeTerms{terms.latency, terms.bandwidth,
-                                  row.expected->time - terms.latency - terms.bandwidth};
+    row.terms = ExpectedTimeTerms{terms.latency, terms.bandwidth};
   }
   return row;
+}
+
+/// NCCL's lines for the request's algorithm, as latency + S / rate.
+ExpectedFormula formula_of(const Link& link, CollectiveRequest request) {
+  request.setup.implementation = Implementation::nccl;
+  ExpectedFormula formula;
+  formula.topology = link_topology(link, request.setup.topology, request.gpus);
+  const ExpectedModel model = with_topology(*link.expected, formula.topology);
+  for (const ExpectedLine& line : expected_lines(link, model, request)) {
+    formula.lines.push_back({line.kernel, line.latency, request.size / line.bandwidth});
+  }
+  formula.crossover = *crossover_size(link, request);
+  return formula;
 }
 
 std::vector<std::string> assumptions_of(const CollectiveReport& report) {
@@ -53,6 +65,7 @@ CollectiveReport collective_report(const Link& link, const CollectiveReportReque
   CollectiveReport report;
   report.op = request.op;
   report.algorithm = request.algorithm;
+  report.setup = request.setup;
   report.gpus = request.gpus;
   report.link = &link;
   report.sweep = request.sizes.size() > 1;
@@ -61,11 +74,10 @@ CollectiveReport collective_report(const Link& link, const CollectiveReportReque
   report.headline_convention = link.headline_convention;
   report.busbw_factor = busbw_factor(request.op, request.gpus);
   report.expected_model = check_expected_model(link, request.algorithm);
-  CollectiveRequest one{request.op, request.algorithm, request.gpus, request.sizes.front()};
+  CollectiveRequest one{request.op, request.algorithm, request.gpus, request.sizes.front(),
+                        request.setup};
   if (report.expected_model) {
-    report.expected = ExpectedFormula{
-        algorithm_parameters(*link.expected, one), wire_factor(one.op, one.algorithm, one.gpus),
-        link.per_direction_bandwidth.high, link.expected->ramp, *crossover_size(link, one)};
+    report.expected = formula_of(link, one);
   }
   for (const Bytes size : request.sizes) {
     one.size = size;
@@ -82,6 +94,14 @@ Json cost_json(const CollectiveCost& cost) {
   json["seconds"] = json_number(cost.time.value());
   json["algbw_bytes_per_s"] = json_number(cost.algbw.value());
   json["busbw_bytes_per_s"] = json_number(cost.busbw.value());
+  if (cost.kernel) {
+    json["algo"] = kernel_algorithm(*cost.kernel);
+    const std::optional<Protocol> protocol = kernel_protocol(*cost.kernel);
+    json["protocol"] = protocol ? Json(to_string(*protocol)) : Json(nullptr);
+  }
+  if (cost.topology) {
+    json["topology"] = cost.topology->id;
+  }
   return json;
 }
 
@@ -107,7 +127,15 @@ void to_json(Json& json, const CollectiveReport& report) {
     json["size_bytes"] = json_number(report.rows.front().size.value());
   }
   json["wire"] = report.link->id;
-  json["algo"] = to_string(report.algorithm);
+  // One size: the algorithm that ran; a sweep: the one asked for (each row names its own).
+  const std::optional<CollectiveCost>& single = report.rows.front().expected;
+  json["algo"] =
+      !report.sweep && single ? kernel_algorithm(*single->kernel) : to_string(report.algorithm);
+  json["algo_requested"] = to_string(report.algorithm);
+  json["impl"] = to_string(report.setup.implementation);
+  if (report.expected && report.expected->topology) {
+    json["topology"] = report.expected->topology->id;
+  }
   if (!report.sweep) {
     json["headline"] = cost_json(report.rows.front().headline);
     json["expected"] = expected_json(report.rows.front());

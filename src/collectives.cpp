@@ -1,5 +1,7 @@
 #include "icx/collectives.hpp"
 
+#include "collective_detail.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <utility>
@@ -32,7 +34,11 @@ std::string and_list(const std::vector<std::string_view>& items) {
   return text;
 }
 
-void check_request(const Link& link, const CollectiveRequest& request) {
+} // namespace
+
+namespace detail {
+
+void check_collective_request(const Link& link, const CollectiveRequest& request) {
   if (request.gpus < min_collective_gpus || request.gpus > limits::max_domain) {
     throw InputError(fmt::format("a collective needs from {} to {} GPUs, got {}",
                                  min_collective_gpus, limits::max_domain, request.gpus));
@@ -46,46 +52,12 @@ void check_request(const Link& link, const CollectiveRequest& request) {
   }
 }
 
-CollectiveCost cost_of(const CollectiveRequest& request, Seconds time) {
+CollectiveCost collective_cost(const CollectiveRequest& request, Seconds time) {
   const BytesPerSecond algbw = request.size / time;
-  return {time, algbw, algbw * busbw_factor(request.op, request.gpus)};
+  return {time, algbw, algbw * busbw_factor(request.op, request.gpus), std::nullopt, nullptr};
 }
 
-struct Terms {
-  Seconds latency;
-  Seconds bandwidth;
-  Seconds ramp;
-  double slowdown = 0;
-};
-
-Terms terms_of(const Link& link, const ExpectedModel& model, const CollectiveRequest& request) {
-  const AlgorithmParameters parameters = algorithm_parameters(model, request);
-  const double wire = wire_factor(request.op, request.algorithm, request.gpus);
-  const BytesPerSecond one_way = link.per_direction_bandwidth.high;
-  return {parameters.latency, request.size * wire / (one_way * parameters.efficiency), model.ramp,
-          model.small_message_slowdown};
-}
-
-// t = L + tb + ramp·tb/(tb + ramp/slowdown): the last term tends to slowdown·tb for small
-// messages and to `ramp` for large ones (seconds throughout).
-Seconds total_time(const Terms& terms) {
-  const double tb = terms.bandwidth.value();
-  const double ramp = terms.ramp.value();
-  const double shortfall = ramp * tb / (tb + ramp / terms.slowdown);
-  return terms.latency + terms.bandwidth + Seconds::of(shortfall);
-}
-
-void check_expected(const Link& link, const CollectiveRequest& request) {
-  check_request(link, request);
-  if (const Check check = check_expected_model(link, request.algorithm); !check) {
-    throw InputError(check.reason());
-  }
-  if (const Check check = check_algorithm(link, request.op, request.algorithm); !check) {
-    throw InputError(check.reason());
-  }
-}
-
-} // namespace
+} // namespace detail
 
 std::optional<Collective> collective_from_name(std::string_view name) {
   return parse_enum<Collective>(name, squeeze);
@@ -93,6 +65,10 @@ std::optional<Collective> collective_from_name(std::string_view name) {
 
 std::optional<Algorithm> algorithm_from_name(std::string_view name) {
   return parse_enum<Algorithm>(name, squeeze);
+}
+
+std::optional<Implementation> implementation_from_name(std::string_view name) {
+  return parse_enum<Implementation>(name, squeeze);
 }
 
 double busbw_factor(Collective op, int gpus) {
@@ -160,20 +136,6 @@ double headline_traffic_factor(Collective op) {
   return op == Collective::all_reduce ? 2.0 : 1.0;
 }
 
-AlgorithmParameters algorithm_parameters(const ExpectedModel& model,
-                                         const CollectiveRequest& request) {
-  if (request.algorithm == Algorithm::nvls) {
-    if (!model.in_network_reduction) {
-      throw InputError("the expected model has no in-network reduction (nvls) parameters");
-    }
-    const InNetworkReduction& nvls = *model.in_network_reduction;
-    return {std::nullopt, nvls.latency, nvls.latency, nvls.efficiency};
-  }
-  const std::int64_t steps = ring_steps(request.op, request.gpus);
-  return {steps, model.step_latency, model.step_latency * static_cast<double>(steps),
-          model.efficiency};
-}
-
 std::int64_t ring_steps(Collective op, int gpus) {
   // 64-bit: 2(n-1) stays exact for every int n.
   const std::int64_t others = std::int64_t{gpus} - 1;
@@ -191,13 +153,14 @@ std::int64_t ring_steps(Collective op, int gpus) {
 }
 
 CollectiveCost headline_collective(const Link& link, const CollectiveRequest& request) {
-  check_request(link, request);
-  return cost_of(request,
-                 request.size * headline_traffic_factor(request.op) / link.headline_bandwidth.high);
+  detail::check_collective_request(link, request);
+  return detail::collective_cost(request, request.size * headline_traffic_factor(request.op) /
+                                              link.headline_bandwidth.high);
 }
 
 Check check_algorithm(const Link& link, Collective op, Algorithm algorithm) {
   if (algorithm != Algorithm::nvls) {
+    // A ring runs every operation; automatic falls back to it.
     return {};
   }
   if (!in_network_traffic(op, min_collective_gpus)) {
@@ -215,54 +178,6 @@ Check check_algorithm(const Link& link, Collective op, Algorithm algorithm) {
                     link.id, to_string(link.tier)));
   }
   return {};
-}
-
-Check check_expected_model(const Link& link, Algorithm algorithm) {
-  if (!link.expected) {
-    return unexpected(
-        fmt::format("the expected model is not available for wire '{}': its catalog entry "
-                    "has no expected-model parameters (no published measurement fixes them; "
-                    "'icx calibrate' fits them from your own nccl-tests log)",
-                    link.id));
-  }
-  if (algorithm == Algorithm::nvls && !link.expected->in_network_reduction) {
-    return unexpected(fmt::format(
-        "wire '{}' has no in-network reduction (nvls) in the catalog; use ring", link.id));
-  }
-  return {};
-}
-
-CollectiveCost expected_collective(const Link& link, const CollectiveRequest& request) {
-  check_expected(link, request);
-  return cost_of(request, total_time(terms_of(link, *link.expected, request)));
-}
-
-ExpectedTerms expected_terms(const Link& link, const CollectiveRequest& request) {
-  check_expected(link, request);
-  const Terms terms = terms_of(link, *link.expected, request);
-  return {terms.latency, terms.bandwidth};
-}
-
-std::optional<Bytes> crossover_size(const Link& link, const CollectiveRequest& request) {
-  if (!check_expected_model(link, request.algorithm) ||
-      !check_algorithm(link, request.op, request.algorithm)) {
-    return std::nullopt;
-  }
-  CollectiveRequest unit = request;
-  unit.size = Bytes::of(1);
-  const ExpectedTerms terms = expected_terms(link, unit);
-  // The bandwidth term is linear in S, so L = tb(1 B) · S at the crossover.
-  return Bytes::of(terms.latency / terms.bandwidth);
-}
-
-Seconds expected_time(const Link& link, const ExpectedModel& model,
-                      const CollectiveRequest& request) {
-  check_request(link, request);
-  if (request.algorithm == Algorithm::nvls && !model.in_network_reduction) {
-    throw InputError(
-        fmt::format("wire '{}' has no in-network reduction (nvls) parameters", link.id));
-  }
-  return total_time(terms_of(link, model, request));
 }
 
 } // namespace icx

@@ -48,7 +48,8 @@ StrategyCost group_cost(const Cluster& cluster, Strategy strategy, int span, Byt
 /// on the scale-up link. Each boundary is one point-to-point send of the micro-batch's
 /// activations.
 StrategyCost pipeline_cost(const Cluster& cluster, const Layout& layout,
-                           const ActivationShape& shape, std::int64_t tokens) {
+                           const ActivationShape& shape, std::int64_t tokens,
+                           const RunSetup& setup) {
   StrategyCost cost;
   cost.strategy = Strategy::pipeline;
   cost.degree = layout.pp;
@@ -59,8 +60,8 @@ StrategyCost pipeline_cost(const Cluster& cluster, const Layout& layout,
   }
   const Bytes activation = activation_bytes(shape, tokens);
   const int stage_size = layout.tp * layout.ep;
-  const CollectiveRequest send{Collective::point_to_point, Algorithm::ring, min_collective_gpus,
-                               activation};
+  const CollectiveRequest send{Collective::point_to_point, Algorithm::automatic,
+                               min_collective_gpus, activation, setup};
   Seconds judged;
   bool all_expected = true;
   for (int boundary = 1; boundary < stages; ++boundary) {
@@ -126,7 +127,7 @@ void price_collectives(const Cluster& cluster, const Workload& w, Placement& p) 
   const TensorParallelTraffic tp = tensor_parallel_traffic(shape, rank_tokens);
   p.strategies.push_back(
       group_cost(cluster, Strategy::tensor, layout.tp, layout.tp > 1 ? tp.per_pass : Bytes::of(0),
-                 {Collective::all_reduce, Algorithm::ring, layout.tp, activation},
+                 {Collective::all_reduce, Algorithm::automatic, layout.tp, activation, w.setup},
                  tp.allreduces_per_layer * stage_layers));
   // Dispatch and combine route each token to its top-k experts: B·k·H·b bytes per all-to-all.
   const int moe_layers =
@@ -135,13 +136,13 @@ void price_collectives(const Cluster& cluster, const Workload& w, Placement& p) 
       model.is_moe() ? expert_parallel_bytes({model.hidden, moe_layers, shape.bytes_per_element},
                                              rank_tokens, model.experts_per_token, layout.ep)
                      : Bytes::of(0);
-  p.strategies.push_back(group_cost(
-      cluster, Strategy::expert, layout.tp * layout.ep, ep_bytes,
-      {Collective::all_to_all, Algorithm::ring, layout.ep, activation * model.experts_per_token},
-      all_to_alls_per_moe_layer * moe_layers));
+  p.strategies.push_back(group_cost(cluster, Strategy::expert, layout.tp * layout.ep, ep_bytes,
+                                    {Collective::all_to_all, Algorithm::automatic, layout.ep,
+                                     activation * model.experts_per_token, w.setup},
+                                    all_to_alls_per_moe_layer * moe_layers));
   // A pipeline boundary sends the whole micro-batch's activations.
   p.strategies.push_back(
-      pipeline_cost(cluster, layout, shape, batch.micro * batch.tokens_per_sequence));
+      pipeline_cost(cluster, layout, shape, batch.micro * batch.tokens_per_sequence, w.setup));
   StrategyCost replicas;
   replicas.strategy = Strategy::data;
   replicas.degree = layout.dp;

@@ -85,6 +85,7 @@ Workload workload_for(const Catalog& catalog, const Model& model, const Dtype& d
   w.hbm_fraction = request.hbm_fraction.value_or(gpu.achievable_hbm_fraction.value_or(1.0));
   w.overlap = request.overlap;
   w.memory_reserve = request.memory_reserve;
+  w.setup = request.setup;
   return w;
 }
 

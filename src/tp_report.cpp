@@ -66,6 +66,12 @@ TpLegend legend_facts(const TpReport& report) {
     if (!w.expected) {
       legend.no_expected_model.push_back(w.link->id);
     }
+    if (w.kernel) {
+      legend.ran.push_back(w.topology ? fmt::format("{} {} over {} ({}; --pcie-topology)",
+                                                    w.link->id, to_string(*w.kernel),
+                                                    w.topology->id, w.topology->description)
+                                      : fmt::format("{} {}", w.link->id, to_string(*w.kernel)));
+    }
     if (!w.gpu_native) {
       add_once(legend.assumed_gpus, w.gpu->id);
     }
@@ -118,10 +124,13 @@ std::vector<std::string> legend_lines(const TpReport& report) {
                   "gives fast–slow ends.",
                   pass_name(request.phase())),
       fmt::format(
-          "expected = {} ring all-reduces of {} each over the GPUs, per-direction "
-          "bandwidth × measured efficiency plus per-step latency (see 'icx "
-          "collective'){}.",
+          "expected = {} all-reduces of {} each over the GPUs, by {} (--impl); NCCL "
+          "runs the fastest of its algorithms and protocols, each a latency plus the "
+          "bytes at the per-direction bandwidth × a measured efficiency (see 'icx "
+          "collective'); ran: {}{}.",
           report.traffic.allreduces_per_layer * request.shape.layers, format_bytes(report.message),
+          implementation_text(request.serving.setup.implementation),
+          fmt::join(report.legend.ran, "; "),
           none.empty() ? "" : fmt::format("; no expected model for {}", fmt::join(none, ", "))),
       "crossover = all-reduce size at which latency and bandwidth terms are equal: smaller "
       "messages are latency-bound."};
@@ -257,7 +266,8 @@ void step_wire(const Catalog& catalog, const TpRequest& request, TpWire& wire) {
 void judge_wire(const Catalog& catalog, const TpReport& report, const WireTime& time,
                 TpWire& wire) {
   const TpRequest& request = report.request;
-  const CollectiveRequest one{Collective::all_reduce, Algorithm::ring, wire.gpus, report.message};
+  const CollectiveRequest one{Collective::all_reduce, Algorithm::automatic, wire.gpus,
+                              report.message, request.serving.setup};
   const CommTime comm = comm_time(*time.link, report.traffic.per_pass, one,
                                   report.traffic.allreduces_per_layer * request.shape.layers);
   if (const Check check = check_expected_model(*time.link, one.algorithm); !check) {
@@ -265,6 +275,9 @@ void judge_wire(const Catalog& catalog, const TpReport& report, const WireTime& 
   } else {
     if (comm.expected) {
       wire.expected = *comm.expected;
+      const CollectiveCost one_cost = expected_collective(*time.link, one);
+      wire.kernel = one_cost.kernel;
+      wire.topology = one_cost.topology;
     }
     wire.crossover = crossover_size(*time.link, one);
   }
@@ -364,6 +377,14 @@ Json wire_json(const TpWire& w, Phase phase) {
     j["expected_unavailable"] = w.expected.reason();
   }
   j["crossover_bytes"] = w.crossover ? json_number(w.crossover->value()) : Json();
+  if (w.kernel) {
+    j["algo"] = kernel_algorithm(*w.kernel);
+    const std::optional<Protocol> protocol = kernel_protocol(*w.kernel);
+    j["protocol"] = protocol ? Json(to_string(*protocol)) : Json(nullptr);
+  }
+  if (w.topology) {
+    j["topology"] = w.topology->id;
+  }
   j["compute"] = compute_json(w);
   if (w.judged) {
     Json figures = ranked_layout_json(*w.judged, phase);
@@ -388,6 +409,7 @@ void to_json(Json& json, const TpReport& report) {
   const ServingRequest& serving = report.request.serving;
   json = json_document("icx.tp/2");
   json["phase"] = to_string(serving.phase);
+  json["impl"] = to_string(serving.setup.implementation);
   json["objective"] = to_string(serving.objective);
   json["model"] = model_json(report.request);
   json["tokens"] = report.request.tokens();

@@ -119,6 +119,17 @@ MeasuredCollective read_row(const RowReader& row, std::size_t line) {
                                  fmt::join(names<Algorithm>(), ", ")));
   }
   m.algorithm = *algorithm;
+  if (row.has("impl") && !row.text("impl").empty()) {
+    const auto implementation = implementation_from_name(row.text("impl"));
+    if (!implementation) {
+      row.fail("impl", fmt::format("unknown implementation '{}'; known: {}", row.text("impl"),
+                                   fmt::join(names<Implementation>(), ", ")));
+    }
+    m.setup.implementation = *implementation;
+  }
+  if (row.has("topology")) {
+    m.setup.topology = row.text("topology");
+  }
   const auto size = row.optional_positive("size_bytes");
   if (!size || *size > limits::max_exact_double || std::trunc(*size) != *size) {
     row.fail("size_bytes", fmt::format("expected a whole number of bytes from 1 to 2^53, got '{}'",
@@ -225,36 +236,80 @@ std::vector<std::size_t> AccuracyReport::out_of_bound() const {
   return rows;
 }
 
+namespace {
+
+void count(const AccuracyCheck& check, AccuracySummary& summary) {
+  summary.rows += 1;
+  summary.predicted += check.predicted ? 1 : 0;
+  summary.within += check.within() ? 1 : 0;
+}
+
+void summarise(const std::vector<double>& errors, AccuracySummary& summary) {
+  summary.median_abs_error = detail::median(errors);
+  summary.worst_abs_error = errors.empty() ? 0 : *std::ranges::max_element(errors);
+}
+
+/// Whether the row's implementation and topology exist on its link.
+Check check_setup(const Link& link, const MeasuredCollective& m) {
+  if (const Check runs = check_implementation(link, m.op, m.setup.implementation); !runs) {
+    return runs;
+  }
+  try {
+    (void)link_topology(link, m.setup.topology, m.gpus);
+  } catch (const InputError& error) {
+    return unexpected(error.what());
+  }
+  return {};
+}
+
+} // namespace
+
+std::string wire_label(const MeasuredCollective& m) {
+  std::string label = m.link;
+  if (m.setup.implementation != Implementation::nccl) {
+    label += fmt::format(" {}", to_string(m.setup.implementation));
+  }
+  if (!m.setup.topology.empty()) {
+    label += " " + m.setup.topology;
+  }
+  return label;
+}
+
 AccuracyReport check_accuracy(const Catalog& catalog,
                               const std::vector<MeasuredCollective>& measurements) {
   AccuracyReport report;
   std::map<std::string, std::vector<double>, std::less<>> errors;
+  std::map<std::string, std::map<std::string, std::vector<double>>> wire_errors;
   for (const MeasuredCollective& m : measurements) {
     const Link& link = catalog.link(m.link);
     AccuracyCheck check;
     check.measured = m;
     check.bound = accuracy_bound(m.size);
-    const CollectiveRequest request{m.op, m.algorithm, m.gpus, m.size};
+    const CollectiveRequest request{m.op, m.algorithm, m.gpus, m.size, m.setup};
     if (const Check supported = check_algorithm(link, m.op, m.algorithm); !supported) {
       check.predicted = unexpected(supported.reason());
     } else if (const Check modelled = check_expected_model(link, m.algorithm); !modelled) {
       check.predicted = unexpected(modelled.reason());
+    } else if (const Check runs = check_setup(link, m); !runs) {
+      check.predicted = unexpected(runs.reason());
     } else {
       check.predicted = expected_collective(link, request);
       check.error = check.bound.metric == Metric::busbw ? check.predicted->busbw / m.busbw - 1.0
                                                         : check.predicted->time / m.time - 1.0;
       errors[m.use].push_back(std::abs(check.error));
+      wire_errors[wire_label(m)][m.use].push_back(std::abs(check.error));
     }
-    AccuracySummary& summary = report.by_use[m.use];
-    summary.rows += 1;
-    summary.predicted += check.predicted ? 1 : 0;
-    summary.within += check.within() ? 1 : 0;
+    count(check, report.by_use[m.use]);
+    count(check, report.by_wire[wire_label(m)][m.use]);
     report.checks.push_back(std::move(check));
   }
   for (auto& [use, summary] : report.by_use) {
-    const std::vector<double>& e = errors[use];
-    summary.median_abs_error = detail::median(e);
-    summary.worst_abs_error = e.empty() ? 0 : *std::ranges::max_element(e);
+    summarise(errors[use], summary);
+  }
+  for (auto& [wire, uses] : report.by_wire) {
+    for (auto& [use, summary] : uses) {
+      summarise(wire_errors[wire][use], summary);
+    }
   }
   return report;
 }

@@ -42,6 +42,10 @@ Json row_json(const AccuracyCheck& c, const std::string& file) {
   row["wire"] = m.link;
   row["op"] = to_string(m.op);
   row["algo"] = to_string(m.algorithm);
+  row["impl"] = to_string(m.setup.implementation);
+  if (!m.setup.topology.empty()) {
+    row["topology"] = m.setup.topology;
+  }
   row["gpus"] = m.gpus;
   row["size_bytes"] = json_number(m.size.value());
   row["use"] = m.use;
@@ -80,6 +84,14 @@ ValidationReport validation_report(const Catalog& catalog,
   return report;
 }
 
+Json summary_json(const AccuracySummary& s) {
+  return {{"rows", s.rows},
+          {"predicted", s.predicted},
+          {"within_bound", s.within},
+          {"median_abs_error", s.median_abs_error},
+          {"worst_abs_error", s.worst_abs_error}};
+}
+
 void to_json(Json& json, const ValidationReport& report) {
   json = json_document("icx.validate/1");
   Json rows = Json::array();
@@ -89,13 +101,16 @@ void to_json(Json& json, const ValidationReport& report) {
   json["rows"] = std::move(rows);
   Json summary = Json::object();
   for (const auto& [use, s] : report.accuracy.by_use) {
-    summary[use] = {{"rows", s.rows},
-                    {"predicted", s.predicted},
-                    {"within_bound", s.within},
-                    {"median_abs_error", s.median_abs_error},
-                    {"worst_abs_error", s.worst_abs_error}};
+    summary[use] = summary_json(s);
   }
   json["summary"] = std::move(summary);
+  Json by_wire = Json::object();
+  for (const auto& [wire, uses] : report.accuracy.by_wire) {
+    for (const auto& [use, s] : uses) {
+      by_wire[wire][use] = summary_json(s);
+    }
+  }
+  json["summary_by_wire"] = std::move(by_wire);
 }
 
 } // namespace icx

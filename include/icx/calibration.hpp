@@ -27,12 +27,14 @@ struct SampleFit {
 struct CalibrationResult {
   /// `prior` with the fitted latency and efficiency in place: step latency and efficiency for
   /// a ring, the in-network reduction's latency and efficiency for nvls. The ramp and
-  /// small-message slowdown stay the prior's (shared across links; one log cannot separate
-  /// them from latency and efficiency).
+  /// small-message slowdown stay the prior's unless the log shows two regimes (`regimes`).
   ExpectedModel model;
   /// Total latency term L the fit found (steps · step latency for a ring).
   Seconds latency;
   std::vector<SampleFit> samples;
+  /// 2 when the log showed two regimes (NCCL's LL protocol for small messages, Simple for
+  /// large ones) and the fit took the ramp and slowdown from it; 1 when they are the prior's.
+  int regimes = 1;
   /// Median of |error| over the samples.
   double median_abs_error = 0;
   /// The fitted efficiency reached its bound of 1 (the wire's catalog per-direction figure):
@@ -68,14 +70,18 @@ struct FitQuality {
 
 FitQuality fit_quality(const CalibrationResult& fit);
 
-/// Fits the latency L and efficiency e of
-///   t = L + tb + ramp·tb/(tb + ramp/slowdown),  tb = wire_factor·S/(per-direction bandwidth·e)
+/// Fits the latency L and efficiency e of the expected model (collectives.hpp: the faster of
+/// ring/LL and ring/Simple for a ring, the nvls line for nvls; automatic is fitted as a ring)
 /// for `op` with `algorithm` over `gpus` GPUs on `link` by least squares on relative time
 /// error, (t_model - t)/t, with e in (0, 1] (1 = the catalog's per-direction bandwidth, so no
 /// fit claims more than the wire carries) and L >= 0. Rows are grouped by regime (bandwidth
 /// term below 20 µs, above 2 ms, between); each group's mean squared error counts once and the
 /// bandwidth-bound group's three times, so the large-message efficiency is not traded for
-/// mid-size shape. `prior` supplies the shared ramp and slowdown. Throws InputError with
+/// mid-size shape. `prior` supplies the shared ramp and slowdown. For a ring the log is then
+/// also split into two regimes at every size: a line fitted to each (LL below, Simple above)
+/// gives all four ring parameters, taken when that halves the objective or better (a log
+/// shows only the protocol NCCL chose at each size, and switching protocols makes a kink a
+/// single regime cannot follow). Throws InputError with
 /// fewer than two distinct sizes or an invalid request.
 CalibrationResult calibrate(const Link& link, const ExpectedModel& prior, Collective op,
                             Algorithm algorithm, int gpus, std::span<const TimedSample> samples);

@@ -58,22 +58,60 @@ struct InNetworkReduction {
   bool operator==(const InNetworkReduction&) const = default;
 };
 
+/// One kernel of a serving engine's own all-reduce (vLLM's and SGLang's custom all-reduce,
+/// PyTorch symmetric-memory multimem): a fixed latency plus its bytes at a fraction of the
+/// per-direction bandwidth (the bytes per kernel are in collectives.hpp, engine_wire_factor).
+struct EngineKernelParameters {
+  Seconds latency;
+  double efficiency = 0;
+  bool operator==(const EngineKernelParameters&) const = default;
+};
+
+/// The serving engines' own all-reduce kernels on a link, where published engine benchmarks
+/// fix them; absent kernels fall back to NCCL.
+struct EngineAllReduce {
+  std::optional<EngineKernelParameters> one_shot;
+  std::optional<EngineKernelParameters> two_shot;
+  std::optional<EngineKernelParameters> multimem;
+  std::string source;
+  bool operator==(const EngineAllReduce&) const = default;
+};
+
 /// Parameters of the expected (measured-NCCL) cost model of a link, fitted per link
-/// generation to published nccl-tests results; see collectives.hpp for the formulas.
+/// generation to published nccl-tests results; see collectives.hpp for the formulas. The
+/// model has NCCL's own form: per algorithm and protocol a latency and a bandwidth, the
+/// fastest taken at each size.
 struct ExpectedModel {
-  /// Large-message bus bandwidth of ring collectives as a fraction of the per-direction
-  /// bandwidth (nccl-tests busbw / per-direction line rate).
+  /// Large-message bus bandwidth of ring collectives (the Simple protocol) as a fraction of
+  /// the per-direction bandwidth (nccl-tests busbw / per-direction line rate).
   double efficiency = 0;
   /// Latency of one ring step (2(n-1) steps for an all-reduce over n GPUs).
   Seconds step_latency;
-  /// Pipeline fill and drain that a large message pays on top of its bandwidth term.
+  /// The Simple protocol's latency on top of the ring's steps (its pipeline fill and drain).
   Seconds ramp;
-  /// How much longer than its bandwidth term a small message's transfer takes (0: none).
+  /// The low-latency (LL) protocol moves data at 1/(1 + slowdown) of the Simple rate.
   double small_message_slowdown = 0;
   /// Present where the link's switches reduce in the network.
   std::optional<InNetworkReduction> in_network_reduction;
+  /// Present where serving engines' own all-reduce kernels have published figures.
+  std::optional<EngineAllReduce> engine_all_reduce;
   std::string source;
   bool operator==(const ExpectedModel&) const = default;
+};
+
+/// How GPUs on a host link (PCIe) reach each other, which decides what a ring gets from
+/// the link: under one PCIe switch, through one CPU's root complex, or across sockets. Each
+/// topology replaces the expected model's efficiency and step latency.
+struct LinkTopology {
+  std::string id;
+  std::string description;
+  double efficiency = 0;
+  Seconds step_latency;
+  /// The topology assumed for groups of up to this many GPUs when none is named (the
+  /// smallest such bound that holds the group wins); absent: only when named.
+  std::optional<int> default_up_to_gpus;
+  std::string source;
+  bool operator==(const LinkTopology&) const = default;
 };
 
 struct Link : Entry {
@@ -94,6 +132,9 @@ struct Link : Entry {
   std::optional<int> max_domain_gpus;
   /// Absent where no published measurement fixes the expected model's parameters.
   std::optional<ExpectedModel> expected;
+  /// Topologies the expected model distinguishes on this link (PCIe), by id; empty for
+  /// most links.
+  std::vector<LinkTopology> topologies;
   bool operator==(const Link&) const = default;
 };
 

@@ -16,6 +16,9 @@ namespace icx {
 inline constexpr std::string_view catalog_schema = "icx.catalog/1";
 
 void to_json(nlohmann::ordered_json& json, const InNetworkReduction& reduction);
+void to_json(nlohmann::ordered_json& json, const EngineKernelParameters& kernel);
+void to_json(nlohmann::ordered_json& json, const EngineAllReduce& engine);
+void to_json(nlohmann::ordered_json& json, const LinkTopology& topology);
 void to_json(nlohmann::ordered_json& json, const ExpectedModel& model);
 void to_json(nlohmann::ordered_json& json, const Link& link);
 void to_json(nlohmann::ordered_json& json, const Gpu& gpu);

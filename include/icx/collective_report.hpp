@@ -16,42 +16,53 @@ namespace icx {
 
 struct CollectiveReportRequest {
   Collective op = Collective::all_reduce;
-  Algorithm algorithm = Algorithm::ring;
+  Algorithm algorithm = Algorithm::automatic;
   int gpus = min_collective_gpus;
   /// The message sizes S, in order; more than one makes a sweep.
   std::vector<Bytes> sizes;
+  /// nccl-tests' NCCL unless an engine's all-reduce is asked for.
+  RunSetup setup;
 };
 
-/// The expected model's three terms at one size (collectives.hpp): latency L, bandwidth tb,
-/// and the size ramp, time - L - tb.
+/// The expected model's terms at one size: the latency and bandwidth terms of the line that
+/// runs (collectives.hpp).
 struct ExpectedTimeTerms {
   Seconds latency;
   Seconds bandwidth;
-  Seconds ramp;
 };
 
 struct CollectiveRow {
   Bytes size;
   CollectiveCost headline;
-  /// Absent when the expected model is unavailable (CollectiveReport::expected_model says why).
+  /// Absent when the expected model is unavailable (CollectiveReport::expected_model says why);
+  /// its kernel is the line that ran.
   std::optional<CollectiveCost> expected;
   std::optional<ExpectedTimeTerms> terms;
 };
 
+/// One line of the expected model as a reader sees it: latency + S / rate.
+struct LineFormula {
+  Kernel kernel = Kernel::ring_simple;
+  Seconds latency;
+  /// S over the line's bandwidth term.
+  BytesPerSecond rate;
+};
+
 /// What the expected model's formula uses for this operation, algorithm and link.
 struct ExpectedFormula {
-  AlgorithmParameters parameters;
-  /// Bytes per GPU per byte of S in the busier direction.
-  double wire_factor = 0;
-  BytesPerSecond per_direction;
-  Seconds ramp;
-  /// The size at which the latency and bandwidth terms are equal.
+  /// NCCL's lines for the requested algorithm (every algorithm for auto).
+  std::vector<LineFormula> lines;
+  /// The size at which the full-rate line's latency and bandwidth terms are equal.
   Bytes crossover;
+  /// The link topology assumed (PCIe); nullptr where the link has none.
+  const LinkTopology* topology = nullptr;
 };
 
 struct CollectiveReport {
   Collective op = Collective::all_reduce;
-  Algorithm algorithm = Algorithm::ring;
+  /// As requested; each row's expected cost names the line that ran.
+  Algorithm algorithm = Algorithm::automatic;
+  RunSetup setup;
   int gpus = 0;
   const Link* link = nullptr;
   /// More than one size was asked for.

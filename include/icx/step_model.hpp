@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "icx/catalog.hpp"
+#include "icx/collectives.hpp"
 #include "icx/compute.hpp"
 #include "icx/hbm.hpp"
 #include "icx/serving.hpp"
@@ -50,6 +51,8 @@ struct Workload {
   double overlap = 0;
   /// Fraction of each GPU's HBM kept free (icx/hbm.hpp).
   double memory_reserve = default_memory_reserve;
+  /// Who runs the all-reduces (the serving engine) and the link topology assumed.
+  RunSetup setup;
 };
 
 /// What a request asks of the step model beyond the model and the cluster; absent parts take
@@ -71,6 +74,8 @@ struct ServingRequest {
   std::optional<double> hbm_fraction;
   double memory_reserve = default_memory_reserve;
   Objective objective = Objective::latency;
+  /// The serving engine's all-reduce and the link topology; the default is vLLM's dispatch.
+  RunSetup setup{Implementation::vllm, {}};
 };
 
 /// What crosses the wire when nothing says: the weights' dtype when it is 16 bits or wider,

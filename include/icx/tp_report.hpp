@@ -65,6 +65,10 @@ struct TpWire {
   Expected<Seconds> expected = unexpected("the expected model was not computed");
   /// The all-reduce size at which the expected model's latency and bandwidth terms match.
   std::optional<Bytes> crossover;
+  /// With an expected time: the line that runs one all-reduce (NCCL's algorithm/protocol or
+  /// the engine's kernel), and the link topology assumed (PCIe; nullptr elsewhere).
+  std::optional<Kernel> kernel;
+  const LinkTopology* topology = nullptr;
   const Gpu* gpu = nullptr;
   /// The GPU was chosen because its scale-up link is this wire.
   bool gpu_native = false;
@@ -106,6 +110,9 @@ struct TpTrafficTerm {
 struct TpLegend {
   /// Wires without expected-model parameters, by id.
   std::vector<std::string> no_expected_model;
+  /// Per wire with an expected time, what ran one all-reduce: "nvlink4 one-shot",
+  /// "pcie5 ring/Simple over dual-socket PCIe (the ring crosses the CPUs' socket link)".
+  std::vector<std::string> ran;
   /// GPUs that compute on a wire that is not their scale-up link, each once.
   std::vector<std::string> assumed_gpus;
   /// Prefill: each distinct rate assumed, "h100-sxm 989 TFLOP/s (bf16) × 0.5".

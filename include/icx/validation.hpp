@@ -31,6 +31,9 @@ struct MeasuredCollective {
   int nodes = 0;
   Collective op = Collective::all_reduce;
   Algorithm algorithm = Algorithm::ring;
+  /// Optional columns impl (who ran an all-reduce; empty: NCCL) and topology (empty: the
+  /// link's default).
+  RunSetup setup;
   Bytes size;
   Seconds time;
   BytesPerSecond busbw;
@@ -40,8 +43,8 @@ struct MeasuredCollective {
   std::string source;
 };
 
-/// Parses a measurements CSV (RFC 4180 quoting). Throws InputError "<origin>:<line>: …" for a
-/// missing column, a malformed value or an unknown op, algorithm or use.
+/// Parses a measurements CSV (RFC 4180 quoting; columns as MeasuredCollective). Throws InputError
+/// "<origin>:<line>: …" for a missing column, a malformed value or an unknown op, algorithm or use.
 std::vector<MeasuredCollective> parse_measurements_csv(std::string_view text,
                                                        const std::string& origin);
 
@@ -84,6 +87,9 @@ struct AccuracyReport {
   std::vector<AccuracyCheck> checks;
   /// By use: "fit", "held-out", "outside".
   std::map<std::string, AccuracySummary, std::less<>> by_use;
+  /// By wire (the link id, with the implementation and topology where a row names them:
+  /// "nvlink4 vllm", "pcie4 host"), then by use.
+  std::map<std::string, std::map<std::string, AccuracySummary, std::less<>>, std::less<>> by_wire;
   /// Indices into `checks` of the rows held to a bound whose prediction misses it (a row the
   /// model cannot predict is not counted: it says why instead).
   [[nodiscard]] std::vector<std::size_t> out_of_bound() const;
@@ -96,6 +102,9 @@ struct MeasurementsFile {
   std::string_view text;
 };
 std::vector<MeasurementsFile> shipped_measurements();
+
+/// The by_wire key of a row: "nvlink4", "nvlink4 vllm", "pcie4 host".
+std::string wire_label(const MeasuredCollective& m);
 
 /// Predicts every row with the expected model of the catalog's link. Throws LookupError for a
 /// row naming an unknown link.

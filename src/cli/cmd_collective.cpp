@@ -14,6 +14,7 @@
 #include "icx/limits.hpp"
 #include "icx/topology.hpp"
 #include "output.hpp"
+#include "run_setup_options.hpp"
 #include "size_option.hpp"
 
 namespace icx::cli {
@@ -26,7 +27,8 @@ struct CollectiveOptions {
   std::string size;
   int gpus = 0;
   std::string wire;
-  std::string algo = "ring";
+  std::string algo = "auto";
+  RunSetupOptions setup;
 };
 
 /// The flag to blame when the wire cannot run the request.
@@ -41,11 +43,13 @@ void check_request(const Link& link, const CollectiveReportRequest& request) {
                                  "catalog parameters for it)",
                                  link.id));
   }
+  require_run_setup(link, request.op, request.setup);
 }
 
 int run_collective(const CollectiveOptions& options) {
   CollectiveReportRequest request{parse_collective(options.op, ""), parse_algorithm(options.algo),
-                                  options.gpus, parse_sizes(options.size)};
+                                  options.gpus, parse_sizes(options.size),
+                                  parse_run_setup(options.setup)};
   const Catalog catalog = load_catalog(options.common);
   const Link& link =
       for_flag("--wire", [&]() -> const Link& { return catalog.link(options.wire); });
@@ -79,15 +83,20 @@ Command setup_collective(CLI::App& app) {
       ->type_name("ID")
       ->required();
   sub->add_option("--algo", options->algo,
-                  fmt::format("ring, or nvls: in-network reduction on NVSwitch ({})",
+                  fmt::format("auto (the fastest, as NCCL's tuner picks), ring, or nvls: "
+                              "in-network reduction on NVSwitch ({})",
                               in_network_collectives_text()))
       ->type_name("ALGO")
-      ->default_str("ring");
+      ->default_str("auto");
+  add_run_setup_options(*sub, options->setup, Implementation::nccl);
   add_explain_option(*sub, options->common);
   add_common_options(*sub, options->common);
   sub->footer("Examples:\n"
               "  icx collective all-reduce --size 1GiB --gpus 8 --wire nvlink4\n"
-              "  icx collective all-reduce --size 1GiB --gpus 8 --wire nvlink4 --algo nvls\n"
+              "  icx collective all-reduce --size 1GiB --gpus 8 --wire nvlink4 --algo ring\n"
+              "  icx collective all-reduce --size 512KiB --gpus 8 --wire nvlink4 --impl custom\n"
+              "  icx collective all-reduce --size 1GiB --gpus 8 --wire pcie5 --pcie-topology "
+              "switch\n"
               "  icx collective all-gather --size 8B:16GiB --gpus 8 --wire nvlink3\n"
               "  icx collective all-reduce --size 64KiB --gpus 2 --wire ib-ndr --json");
   return {sub, [options] { return run_collective(*options); }};

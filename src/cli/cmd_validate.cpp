@@ -75,6 +75,18 @@ std::vector<MeasurementsFile> files_of(const ValidateOptions& options,
   return files;
 }
 
+/// "all-reduce ring", "all-reduce auto, vllm", "all-reduce ring, host".
+std::string run_text(const MeasuredCollective& m) {
+  std::string text = fmt::format("{} {}", to_string(m.op), to_string(m.algorithm));
+  if (m.setup.implementation != Implementation::nccl) {
+    text += fmt::format(", {}", to_string(m.setup.implementation));
+  }
+  if (!m.setup.topology.empty()) {
+    text += ", " + m.setup.topology;
+  }
+  return text;
+}
+
 void print_rows(const ValidationReport& report) {
   TextTable table({{"row", Align::left},
                    {"hardware", Align::left},
@@ -94,10 +106,9 @@ void print_rows(const ValidationReport& report) {
     const MeasuredCollective& m = c.measured;
     const std::string& file = report.files[report.file_of[i]];
     table.add_row({fmt::format("{}:{}", file.substr(file.find_last_of('/') + 1), m.line),
-                   m.hardware, m.link,
-                   fmt::format("{} {}", to_string(m.op), to_string(m.algorithm)),
-                   std::to_string(m.gpus), fmt::format("{:.0f}", m.size.value()),
-                   std::string(to_string(c.bound.metric)), measured_text(c), predicted_text(c),
+                   m.hardware, m.link, run_text(m), std::to_string(m.gpus),
+                   fmt::format("{:.0f}", m.size.value()), std::string(to_string(c.bound.metric)),
+                   measured_text(c), predicted_text(c),
                    c.predicted ? fmt::format("{:+.1f} %", c.error * 100) : "-",
                    fmt::format("±{:.0f} %", c.bound.tolerance * 100), m.use, verdict(c)});
   }
@@ -105,17 +116,26 @@ void print_rows(const ValidationReport& report) {
 }
 
 void print_summary(const ValidationReport& report) {
-  TextTable summary({{"use", Align::left},
+  TextTable summary({{"wire", Align::left},
+                     {"use", Align::left},
                      {"rows", Align::right},
                      {"predicted", Align::right},
                      {"within bound", Align::right},
                      {"median |error|", Align::right},
                      {"worst |error|", Align::right}});
-  for (const auto& [use, s] : report.accuracy.by_use) {
-    summary.add_row({use, std::to_string(s.rows), std::to_string(s.predicted),
+  const auto add = [&](const std::string& wire, const std::string& use, const AccuracySummary& s) {
+    summary.add_row({wire, use, std::to_string(s.rows), std::to_string(s.predicted),
                      use == "outside" ? "-" : std::to_string(s.within),
                      fmt::format("{:.1f} %", s.median_abs_error * 100),
                      fmt::format("{:.1f} %", s.worst_abs_error * 100)});
+  };
+  for (const auto& [wire, uses] : report.accuracy.by_wire) {
+    for (const auto& [use, s] : uses) {
+      add(wire, use, s);
+    }
+  }
+  for (const auto& [use, s] : report.accuracy.by_use) {
+    add("all", use, s);
   }
   print_out("{}\n", summary.render());
   print_out("bound: busbw ±10 % from 1 GiB, ±25 % from 128 MiB, time ±50 % below; fit = rows the "

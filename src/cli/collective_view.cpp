@@ -5,6 +5,7 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "icx/units_format.hpp"
 #include "icx/util/table.hpp"
@@ -25,15 +26,28 @@ std::string expected_note(const CollectiveReport& r) {
   if (!r.expected) {
     return "expected: not available — " + r.expected_model.reason();
   }
-  const ExpectedFormula& f = *r.expected;
-  const AlgorithmParameters& p = f.parameters;
-  const std::string latency =
-      p.steps ? fmt::format("{} steps × {}", *p.steps, format_seconds(p.unit_latency))
-              : fmt::format("{} fixed", format_seconds(p.latency));
-  return fmt::format("expected: latency {} + {:.3g} × S / ({} each way × {:.3g}) + size ramp "
-                     "(up to {}); latency and bandwidth terms are equal at S = {}",
-                     latency, f.wire_factor, format_rate(f.per_direction), p.efficiency,
-                     format_seconds(f.ramp), format_bytes(f.crossover));
+  std::vector<std::string> lines;
+  for (const LineFormula& line : r.expected->lines) {
+    lines.push_back(fmt::format("{} {} + S / {}", to_string(line.kernel),
+                                format_seconds(line.latency), format_rate(line.rate)));
+  }
+  std::string note = fmt::format("expected: the fastest of {} (NCCL's lines); the full-rate "
+                                 "line's latency and bandwidth terms are equal at S = {}",
+                                 fmt::join(lines, ", "), format_bytes(r.expected->crossover));
+  if (r.setup.implementation != Implementation::nccl) {
+    note += fmt::format("\nall-reduce by --impl {}: {}", to_string(r.setup.implementation),
+                        implementation_text(r.setup.implementation));
+  }
+  if (const LinkTopology* t = r.expected->topology) {
+    note += fmt::format("\ntopology assumed: {} ({}; --pcie-topology)", t->id, t->description);
+  }
+  return note;
+}
+
+/// What ran at one size: "nvls/Simple", "one-shot".
+std::string ran(const CollectiveRow& row) {
+  return row.expected && row.expected->kernel ? std::string(to_string(*row.expected->kernel))
+                                              : std::string("-");
 }
 
 /// Columns of the bars beside times.
@@ -50,8 +64,8 @@ void derive_row(const CollectiveReport& r, const CollectiveRow& row, Derivations
   }
   d.push_back(
       {fmt::format("expected time at {}", size),
-       fmt::format("latency {} + bandwidth {} + size ramp {}", format_seconds(row.terms->latency),
-                   format_seconds(row.terms->bandwidth), format_seconds(row.terms->ramp)),
+       fmt::format("{}: latency {} + bandwidth {}", ran(row), format_seconds(row.terms->latency),
+                   format_seconds(row.terms->bandwidth)),
        row.expected->time.value(), format_seconds(row.expected->time)});
   d.push_back(
       {fmt::format("expected busbw at {}", size),
@@ -73,9 +87,9 @@ namespace {
 
 void print_single(const Style& style, const CollectiveReport& r) {
   const CollectiveRow& row = r.rows.front();
-  print_out("{} of {} ({} B) over {} GPUs on {} [{}], {}\n\n", to_string(r.op),
+  print_out("{} of {} ({} B) over {} GPUs on {} [{}], {} → {}\n\n", to_string(r.op),
             format_bytes(row.size), format_count(row.size.value()), r.gpus, r.link->name,
-            r.link->id, to_string(r.algorithm));
+            r.link->id, to_string(r.algorithm), ran(row));
   TextTable table({{"model", Align::left},
                    {"time", Align::right},
                    {"", Align::left, true},
@@ -104,9 +118,9 @@ std::vector<std::string> sweep_cells(const Style& style, const CollectiveRow& ro
                                  format_rate(row.headline.busbw)};
   if (row.expected) {
     cells.insert(cells.end(), {format_seconds(row.expected->time), format_rate(row.expected->algbw),
-                               format_rate(row.expected->busbw)});
+                               format_rate(row.expected->busbw), ran(row)});
   } else {
-    cells.insert(cells.end(), {"-", "-", "-"});
+    cells.insert(cells.end(), {"-", "-", "-", "-"});
   }
   // The bar shows the expected time where there is one, else the headline time.
   const double shown = (row.expected ? row.expected->time : row.headline.time).value();
@@ -124,6 +138,7 @@ void print_sweep(const Style& style, const CollectiveReport& r) {
                    {"expected time", Align::right},
                    {"algbw", Align::right},
                    {"busbw", Align::right},
+                   {"ran", Align::left},
                    {"time (log scale)", Align::left, true}});
   auto shown = [](const CollectiveRow& row) {
     return (row.expected ? row.expected->time : row.headline.time).value();

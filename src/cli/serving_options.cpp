@@ -54,6 +54,7 @@ void add_serving_options(CLI::App& app, ServingOptions& o) {
       ->type_name("FRACTION")
       ->transform(decimal_number(limits::utilisation));
   add_reserve_option(app, o.reserve);
+  add_run_setup_options(app, o.setup, ServingRequest{}.setup.implementation);
 }
 
 namespace {
@@ -89,6 +90,7 @@ ServingRequest serving_request(const Catalog& catalog, const ServingOptions& o,
   r.utilization = utilization;
   r.hbm_fraction = o.hbm_fraction;
   r.memory_reserve = o.reserve;
+  r.setup = parse_run_setup(o.setup);
   return r;
 }
 

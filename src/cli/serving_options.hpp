@@ -12,6 +12,7 @@
 #include "icx/catalog.hpp"
 #include "icx/hbm.hpp"
 #include "icx/step_model.hpp"
+#include "run_setup_options.hpp"
 
 namespace icx::cli {
 
@@ -27,10 +28,11 @@ struct ServingOptions {
   double overlap = 0;
   std::optional<double> hbm_fraction;
   double reserve = default_memory_reserve;
+  RunSetupOptions setup;
 };
 
 /// --phase, --tokens, --batch, --context, --objective, --act-dtype, --kv-dtype, --overlap,
-/// --hbm-fraction, --max-batch and --reserve.
+/// --hbm-fraction, --max-batch, --reserve, --impl (default vllm) and --pcie-topology.
 void add_serving_options(CLI::App& app, ServingOptions& options);
 
 /// The request the flags describe for weights in `dtype` (--mfu given as `utilization`).

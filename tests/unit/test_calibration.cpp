@@ -39,7 +39,7 @@ TEST(Calibration, RecoversTheParametersThatMadeTheTimes) {
   const Link link = test_link();
   std::vector<TimedSample> samples;
   for (double size = 1024; size <= 16e9; size *= 4) {
-    const CollectiveRequest request{Collective::all_reduce, Algorithm::ring, 8, Bytes::of(size)};
+    const CollectiveRequest request{Collective::all_reduce, Algorithm::ring, 8, Bytes::of(size), {}};
     samples.push_back({Bytes::of(size), expected_time(link, truth, request)});
   }
   const CalibrationResult fit =
@@ -86,7 +86,7 @@ TEST(Calibration, NeverFitsMoreThanTheWireCarries) {
   truth.efficiency = 0.8;
   std::vector<TimedSample> samples;
   for (double size = 1 << 20; size <= 8e9; size *= 4) {
-    const CollectiveRequest request{Collective::all_reduce, Algorithm::ring, 8, Bytes::of(size)};
+    const CollectiveRequest request{Collective::all_reduce, Algorithm::ring, 8, Bytes::of(size), {}};
     samples.push_back({Bytes::of(size), expected_time(faster, truth, request)});
   }
   const CalibrationResult fit =

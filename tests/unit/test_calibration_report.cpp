@@ -28,7 +28,7 @@ NcclTestLog log_of(const Link& link, const std::string& test, Collective op, dou
     NcclTestRow row;
     row.line = line++;
     row.size = Bytes::of(size);
-    const CollectiveRequest request{op, Algorithm::ring, 8, row.size};
+    const CollectiveRequest request{op, Algorithm::ring, 8, row.size, {}};
     row.out_of_place.time = expected_time(link, truth, request) * scale;
     log.rows.push_back(row);
   }

@@ -29,7 +29,7 @@ Link nvswitch_link() {
 }
 
 CollectiveReportRequest request(Collective op, Algorithm algorithm, std::vector<double> sizes) {
-  CollectiveReportRequest r{op, algorithm, 8, {}};
+  CollectiveReportRequest r{op, algorithm, 8, {}, {}};
   for (const double size : sizes) {
     r.sizes.push_back(Bytes::of(size));
   }

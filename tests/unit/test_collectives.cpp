@@ -33,7 +33,7 @@ Link test_link(bool with_expected = true, bool with_nvls = true) {
 
 CollectiveRequest request(Collective op, int gpus, double bytes,
                           Algorithm algorithm = Algorithm::ring) {
-  return {op, algorithm, gpus, Bytes::of(bytes)};
+  return {op, algorithm, gpus, Bytes::of(bytes), {}};
 }
 
 TEST(Collectives, NcclTestsFactors) {
@@ -232,7 +232,7 @@ TEST(Collectives, InNetworkReductionOnAScaleUpSwitch) {
             "(NVSwitch)");
   EXPECT_TRUE(check_algorithm(link, Collective::all_reduce, Algorithm::ring));
   // Pricing follows the same rule, even with parameters in the catalog.
-  const CollectiveRequest request{Collective::all_reduce, Algorithm::nvls, 8, Bytes::of(1e6)};
+  const CollectiveRequest request{Collective::all_reduce, Algorithm::nvls, 8, Bytes::of(1e6), {}};
   EXPECT_THROW((void)expected_collective(link, request), InputError);
 }
 

@@ -1,0 +1,19 @@
+// Checks and results shared by the two halves of the collective cost models
+// (collectives.cpp: traffic and the headline model; collective_expected.cpp: the expected
+// model).
+#pragma once
+
+#include "icx/catalog.hpp"
+#include "icx/collectives.hpp"
+#include "icx/units.hpp"
+
+namespace icx::detail {
+
+/// Throws InputError for a group outside 2…limits::max_domain GPUs or a size that is not a
+/// positive finite number, GroupError for a group the link's domain cannot hold.
+void check_collective_request(const Link& link, const CollectiveRequest& request);
+
+/// `time` with the nccl-tests bandwidths of `request` (no kernel, no topology).
+CollectiveCost collective_cost(const CollectiveRequest& request, Seconds time);
+
+} // namespace icx::detail
