@@ -126,6 +126,14 @@ CalibrationReport calibration_report(const Catalog& catalog, const CalibrationRe
   report.misses = report.quality.acceptable() ? "" : misses_of(report);
   report.overlay = *request.link;
   report.overlay.expected = report.fit.model;
+  if (report.algorithm == Algorithm::ring && report.overlay.expected->in_network_reduction) {
+    // The log holds the fastest NCCL ran at each size; fitted as a ring, it shows that
+    // in-network reduction did not run on this cluster, so the overlay does not keep it.
+    report.overlay.expected->in_network_reduction.reset();
+    report.overlay.expected->source +=
+        "; in-network reduction (nvls) dropped: the log's runs are ring (an NVLS log is "
+        "calibrated with --algo nvls)";
+  }
   return report;
 }
 
@@ -177,6 +185,7 @@ void to_json(Json& json, const CalibrationReport& report) {
   json["fitted"] = fitted_json(report);
   json["rows"] = rows_json(report);
   json["median_abs_error"] = report.fit.median_abs_error;
+  json["regimes"] = report.fit.regimes;
   json["quality"] = {{"max_median_abs_error", fit_bounds::max_median_abs_error},
                      {"max_row_abs_error", fit_bounds::max_row_abs_error},
                      {"acceptable", report.quality.acceptable()},

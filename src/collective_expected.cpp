@@ -310,6 +310,29 @@ const LinkTopology* link_topology(const Link& link, std::string_view id, int gpu
   return chosen;
 }
 
+std::string topology_text(const Link& link, std::string_view id) {
+  if (link.topologies.empty()) {
+    return "";
+  }
+  if (!id.empty()) {
+    const LinkTopology& named = *link_topology(link, id, min_collective_gpus);
+    return fmt::format("{} ({})", named.id, named.description);
+  }
+  std::vector<const LinkTopology*> defaults;
+  for (const LinkTopology& t : link.topologies) {
+    if (t.default_up_to_gpus) {
+      defaults.push_back(&t);
+    }
+  }
+  std::ranges::sort(defaults, {}, [](const LinkTopology* t) { return *t->default_up_to_gpus; });
+  std::vector<std::string> parts;
+  for (const LinkTopology* t : defaults) {
+    parts.push_back(
+        fmt::format("{} ({}) up to {} GPUs", t->id, t->description, *t->default_up_to_gpus));
+  }
+  return fmt::format("by group size: {}", fmt::join(parts, ", "));
+}
+
 ExpectedModel with_topology(ExpectedModel model, const LinkTopology* topology) {
   if (topology) {
     model.efficiency = topology->efficiency;

@@ -10,7 +10,16 @@ CommTime comm_time(const Link& link, Bytes headline_bytes, const CollectiveReque
   time.headline = headline_time(headline_bytes, link).low;
   if (one.gpus >= min_collective_gpus && one.size.value() > 0 &&
       check_expected_model(link, one.algorithm)) {
-    time.expected = expected_collective(link, one).time * count;
+    CollectiveRequest request = one;
+    if (!check_implementation(link, one.op, one.setup.implementation)) {
+      // An engine runs its own kernels where it has them; elsewhere (another operation, a
+      // wire without figures for them, the scale-out link) it calls NCCL.
+      request.setup.implementation = Implementation::nccl;
+    }
+    const CollectiveCost cost = expected_collective(link, request);
+    time.expected = cost.time * count;
+    time.kernel = cost.kernel;
+    time.topology = cost.topology;
   }
   return time;
 }

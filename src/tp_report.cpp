@@ -210,9 +210,11 @@ Derivations derive(const TpReport& report) {
                  w.headline.low.value(), format_seconds(w.headline.low)});
     if (w.expected) {
       d.push_back({fmt::format("expected on {}", w.link->id),
-                   fmt::format("{} all-reduces × ring all-reduce of {} B over {} GPUs",
+                   fmt::format("{} all-reduces × {} all-reduce of {} B over {} GPUs{}",
                                traffic.allreduces_per_layer * report.request.shape.layers,
-                               format_count(report.message.value()), w.gpus),
+                               w.kernel ? to_string(*w.kernel) : "expected",
+                               format_count(report.message.value()), w.gpus,
+                               w.topology ? fmt::format(" ({})", w.topology->id) : ""),
                    w.expected->value(), format_seconds(*w.expected)});
     }
     if (w.judged) {
@@ -275,9 +277,8 @@ void judge_wire(const Catalog& catalog, const TpReport& report, const WireTime& 
   } else {
     if (comm.expected) {
       wire.expected = *comm.expected;
-      const CollectiveCost one_cost = expected_collective(*time.link, one);
-      wire.kernel = one_cost.kernel;
-      wire.topology = one_cost.topology;
+      wire.kernel = comm.kernel;
+      wire.topology = comm.topology;
     }
     wire.crossover = crossover_size(*time.link, one);
   }

@@ -237,6 +237,11 @@ Check check_implementation(const Link& link, Collective op, Implementation imple
 /// InputError when `id` names no topology of a link that has some.
 const LinkTopology* link_topology(const Link& link, std::string_view id, int gpus);
 
+/// What the expected model assumes of `link`'s topology when `id` names one or none: "host
+/// (P2P through one CPU's root complex)", or the defaults by group size. Empty for a link
+/// without topologies.
+std::string topology_text(const Link& link, std::string_view id);
+
 /// `model` with the topology's efficiency and step latency (unchanged for nullptr).
 ExpectedModel with_topology(ExpectedModel model, const LinkTopology* topology);
 

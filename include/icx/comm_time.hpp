@@ -15,12 +15,16 @@ struct CommTime {
   Seconds headline;
   /// The expected model's time; absent when the link has no expected-model parameters.
   std::optional<Seconds> expected;
+  /// With an expected time: what ran one collective, and the link topology assumed.
+  std::optional<Kernel> kernel;
+  const LinkTopology* topology = nullptr;
   /// The time a verdict weighs: expected where available, else headline.
   [[nodiscard]] Seconds judged() const { return expected.value_or(headline); }
 };
 
 /// `headline_bytes` at the link's headline bandwidth, and `count` collectives like `one`
-/// under the expected model (none for a group under two GPUs).
+/// under the expected model (none for a group under two GPUs); an engine implementation the
+/// link has no figures for runs as NCCL.
 CommTime comm_time(const Link& link, Bytes headline_bytes, const CollectiveRequest& one, int count);
 
 } // namespace icx

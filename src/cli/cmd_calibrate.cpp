@@ -124,12 +124,15 @@ void print_fit(const CalibrationReport& report) {
   const Link& link = *report.link;
   const AlgorithmParameters& p = report.fitted;
   print_out("fitted: latency {}{}, efficiency {:.3g} of {} each way; ramp {} and small-message "
-            "slowdown {:.3g} kept from the catalog\n",
+            "slowdown {:.3g} {}\n",
             format_seconds(fit.latency),
             p.steps ? fmt::format(" ({} ring steps × {})", *p.steps, format_seconds(p.unit_latency))
                     : std::string(),
             p.efficiency, format_rate(link.per_direction_bandwidth.high),
-            format_seconds(fit.model.ramp), fit.model.small_message_slowdown);
+            format_seconds(fit.model.ramp), fit.model.small_message_slowdown,
+            fit.regimes == 2 ? "fitted too: the log shows two regimes (NCCL's LL protocol below, "
+                               "Simple above)"
+                             : "kept from the catalog");
   if (fit.efficiency_at_limit) {
     print_out("warning: the fit hit the efficiency limit of 1: the measured runs moved data faster "
               "than {} each way allows; the log is probably from a faster wire than '{}'\n",

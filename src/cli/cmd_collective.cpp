@@ -47,10 +47,13 @@ void check_request(const Link& link, const CollectiveReportRequest& request) {
 }
 
 int run_collective(const CollectiveOptions& options) {
-  CollectiveReportRequest request{parse_collective(options.op, ""), parse_algorithm(options.algo),
-                                  options.gpus, parse_sizes(options.size),
-                                  parse_run_setup(options.setup)};
+  CollectiveReportRequest request{parse_collective(options.op, ""),
+                                  parse_algorithm(options.algo),
+                                  options.gpus,
+                                  parse_sizes(options.size),
+                                  {}};
   const Catalog catalog = load_catalog(options.common);
+  request.setup = parse_run_setup(catalog, options.setup);
   const Link& link =
       for_flag("--wire", [&]() -> const Link& { return catalog.link(options.wire); });
   check_request(link, request);

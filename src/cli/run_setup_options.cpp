@@ -1,5 +1,9 @@
 #include "run_setup_options.hpp"
 
+#include <set>
+#include <string>
+#include <vector>
+
 #include <fmt/format.h>
 
 #include "common.hpp"
@@ -23,11 +27,24 @@ void add_run_setup_options(CLI::App& sub, RunSetupOptions& options, Implementati
       ->type_name("TOPOLOGY");
 }
 
-RunSetup parse_run_setup(const RunSetupOptions& options) {
+RunSetup parse_run_setup(const Catalog& catalog, const RunSetupOptions& options) {
   const auto implementation = implementation_from_name(options.impl);
   if (!implementation) {
     throw UsageError(fmt::format(
         "--impl: {}", unknown_name("implementation", options.impl, names<Implementation>())));
+  }
+  if (!options.topology.empty()) {
+    std::set<std::string> known;
+    for (const Link& link : catalog.links()) {
+      for (const LinkTopology& topology : link.topologies) {
+        known.insert(topology.id);
+      }
+    }
+    if (!known.contains(options.topology)) {
+      throw UsageError(
+          fmt::format("--pcie-topology: {}",
+                      unknown_name("topology", options.topology, {known.begin(), known.end()})));
+    }
   }
   return {*implementation, options.topology};
 }

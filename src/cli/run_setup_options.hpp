@@ -19,8 +19,9 @@ struct RunSetupOptions {
 /// Adds --impl (default `default_impl`) and --pcie-topology to `sub`.
 void add_run_setup_options(CLI::App& sub, RunSetupOptions& options, Implementation default_impl);
 
-/// The setup the flags name; UsageError naming --impl for an unknown implementation.
-RunSetup parse_run_setup(const RunSetupOptions& options);
+/// The setup the flags name; UsageError naming --impl for an unknown implementation, or
+/// --pcie-topology for a topology no link of `catalog` has.
+RunSetup parse_run_setup(const Catalog& catalog, const RunSetupOptions& options);
 
 /// Throws UsageError naming --impl when `link` has no figures for the engine kernels asked
 /// for `op`, or --pcie-topology when `link` has topologies and none is named so.

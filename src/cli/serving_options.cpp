@@ -90,7 +90,7 @@ ServingRequest serving_request(const Catalog& catalog, const ServingOptions& o,
   r.utilization = utilization;
   r.hbm_fraction = o.hbm_fraction;
   r.memory_reserve = o.reserve;
-  r.setup = parse_run_setup(o.setup);
+  r.setup = parse_run_setup(catalog, o.setup);
   return r;
 }
 

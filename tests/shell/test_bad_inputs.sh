@@ -178,6 +178,23 @@ expect_rejected --wire "${coldstart[@]}" --wire nvlink4
 expect_rejected --wire "${coldstart[@]}" --wire pcie5 --host-link pcie5
 expect_same "${coldstart[@]}" --wire nvlink-c2c -- "${coldstart[@]}" --host-link nvlink-c2c
 
+# --impl and --pcie-topology: the same names and errors on tp, place and collective.
+for value in "" bogus nvls "custom,nccl"; do
+  expect_rejected --impl tp --model 70b --wire nvlink4 --impl "$value"
+  expect_rejected --impl place --model 70b --system dgx-h100 --impl "$value"
+  expect_rejected --impl collective all-reduce --size 1MiB --gpus 8 --wire nvlink4 --impl "$value"
+done
+for value in bogus SWITCH2 nvls; do
+  expect_rejected --pcie-topology tp --model 70b --wire pcie5 --pcie-topology "$value"
+  expect_rejected --pcie-topology place --model 70b --system l40s-8 --pcie-topology "$value"
+  expect_rejected --pcie-topology collective all-reduce --size 1MiB --gpus 8 --wire pcie5 \
+    --pcie-topology "$value"
+done
+# The engines' own kernels: all-reduce only, and only where the catalog has their figures.
+expect_rejected --impl collective all-gather --size 1MiB --gpus 8 --wire nvlink4 --impl custom
+expect_rejected --impl collective all-reduce --size 1MiB --gpus 8 --wire pcie5 --impl multimem
+expect_rejected --impl collective all-reduce --size 1MiB --gpus 8 --wire nvlink3 --impl one-shot
+
 log="$data/nccl-tests/nvl72-gb200-all_reduce.log"
 for value in "${never[@]}" "${not_whole[@]}" "0"; do
   expect_rejected --gpus calibrate "$log" --wire nvlink5 --gpus "$value"

@@ -1,0 +1,2 @@
+args: tp --model 70b --phase decode --batch 32 --context 2048 --wire nvlink4 --impl nccl
+exit: 0
