@@ -94,14 +94,7 @@ Json cost_json(const CollectiveCost& cost) {
   json["seconds"] = json_number(cost.time.value());
   json["algbw_bytes_per_s"] = json_number(cost.algbw.value());
   json["busbw_bytes_per_s"] = json_number(cost.busbw.value());
-  if (cost.kernel) {
-    json["algo"] = kernel_algorithm(*cost.kernel);
-    const std::optional<Protocol> protocol = kernel_protocol(*cost.kernel);
-    json["protocol"] = protocol ? Json(to_string(*protocol)) : Json(nullptr);
-  }
-  if (cost.topology) {
-    json["topology"] = cost.topology->id;
-  }
+  put_route(json, cost.kernel, cost.topology);
   return json;
 }
 
@@ -118,6 +111,17 @@ Json row_json(const CollectiveRow& row) {
 }
 
 } // namespace
+
+void put_route(Json& json, std::optional<Kernel> kernel, const LinkTopology* topology) {
+  if (kernel) {
+    json["algo"] = kernel_algorithm(*kernel);
+    const std::optional<Protocol> protocol = kernel_protocol(*kernel);
+    json["protocol"] = protocol ? Json(to_string(*protocol)) : Json(nullptr);
+  }
+  if (topology != nullptr) {
+    json["topology"] = topology->id;
+  }
+}
 
 void to_json(Json& json, const CollectiveReport& report) {
   json = json_document("icx.collective/1");

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "icx/collective_report.hpp"
 #include "icx/collectives.hpp"
 #include "icx/comm_time.hpp"
 #include "icx/error.hpp"
@@ -378,14 +379,7 @@ Json wire_json(const TpWire& w, Phase phase) {
     j["expected_unavailable"] = w.expected.reason();
   }
   j["crossover_bytes"] = w.crossover ? json_number(w.crossover->value()) : Json();
-  if (w.kernel) {
-    j["algo"] = kernel_algorithm(*w.kernel);
-    const std::optional<Protocol> protocol = kernel_protocol(*w.kernel);
-    j["protocol"] = protocol ? Json(to_string(*protocol)) : Json(nullptr);
-  }
-  if (w.topology) {
-    j["topology"] = w.topology->id;
-  }
+  put_route(j, w.kernel, w.topology);
   j["compute"] = compute_json(w);
   if (w.judged) {
     Json figures = ranked_layout_json(*w.judged, phase);

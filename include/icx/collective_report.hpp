@@ -87,6 +87,10 @@ struct CollectiveReport {
 /// reduction parameters, and for a size that is not positive.
 CollectiveReport collective_report(const Link& link, const CollectiveReportRequest& request);
 
+/// Adds what ran to a JSON object: `algo` and `protocol` (null for an engine kernel) of
+/// `kernel` when there is one, and `topology` when one was assumed.
+void put_route(Json& json, std::optional<Kernel> kernel, const LinkTopology* topology);
+
 /// The icx.collective/1 document.
 void to_json(Json& json, const CollectiveReport& report);
 

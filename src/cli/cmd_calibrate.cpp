@@ -177,7 +177,9 @@ Command setup_calibrate(CLI::App& app) {
   sub->add_option("--op", options->op,
                   "Operation measured (default: the test the log names, else all-reduce)")
       ->type_name("OP");
-  sub->add_option("--algo", options->algo, "ring, or nvls when NCCL ran in-network reduction")
+  sub->add_option("--algo", options->algo,
+                  "ring (auto means ring here: the log shows what NCCL chose, low-latency "
+                  "protocol below, Simple above), or nvls when NCCL ran in-network reduction")
       ->type_name("ALGO")
       ->default_str("ring");
   sub->add_option("-o,--output", options->output,

@@ -181,6 +181,7 @@ Command setup_place(CLI::App& app) {
               "  icx place --model 70b --system dgx-h100 --gpus 16\n"
               "  icx place --model 70b --system dgx-h100 --gpus 16 --tp 16 --dp 1\n"
               "  icx place --model deepseek-v3 --system gb200-nvl72 --json\n"
+              "  icx place --model 70b --system l40s-8 --pcie-topology switch\n"
               "  icx place --model 405b --gpu h100 --gpus 16 --gpus-per-node 8 --scale-up "
               "nvlink4 --scale-out ib-ndr");
   return {sub, [o] { return run_place(*o); }};

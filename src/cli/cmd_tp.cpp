@@ -196,6 +196,8 @@ Command setup_tp(CLI::App& app) {
               "  icx tp --model 70b --phase decode --batch 32 --wire nvlink4 --gpus 8\n"
               "  icx tp --model 70b --wire pcie5 --objective throughput\n"
               "  icx tp --model 70b --wire pcie5 --gpu l40s --gpus 4\n"
+              "  icx tp --model 70b --wire pcie5 --pcie-topology switch\n"
+              "  icx tp --model 70b --phase decode --wire nvlink4 --impl nccl\n"
               "  icx tp --hidden 8192 --layers 80 --params 70e9 --dtype bf16 --tokens 4096\n"
               "  icx tp --model 70b --dtype fp8          (every wire, fastest first)\n"
               "  icx tp --model 70b --wire pcie5 --explain\n"

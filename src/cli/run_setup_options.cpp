@@ -15,9 +15,9 @@ void add_run_setup_options(CLI::App& sub, RunSetupOptions& options, Implementati
   options.impl = std::string(to_string(default_impl));
   sub.add_option("--impl", options.impl,
                  "Who runs an all-reduce: nccl (as nccl-tests), custom (the engines' one-shot "
-                 "or two-shot kernel), multimem (symmetric-memory multicast on NVSwitch), vllm "
-                 "or sglang (that engine's choice by size; NCCL where the wire has no figures "
-                 "for its kernels)")
+                 "or two-shot kernel, the faster; one-shot or two-shot by name), multimem "
+                 "(symmetric-memory multicast on NVSwitch), vllm or sglang (that engine's "
+                 "choice by size; NCCL where the wire has no figures for its kernels)")
       ->type_name("IMPL")
       ->default_str(options.impl);
   sub.add_option("--pcie-topology", options.topology,
