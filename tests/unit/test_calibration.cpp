@@ -1,5 +1,6 @@
 #include "icx/calibration.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -39,7 +40,8 @@ TEST(Calibration, RecoversTheParametersThatMadeTheTimes) {
   const Link link = test_link();
   std::vector<TimedSample> samples;
   for (double size = 1024; size <= 16e9; size *= 4) {
-    const CollectiveRequest request{Collective::all_reduce, Algorithm::ring, 8, Bytes::of(size), {}};
+    const CollectiveRequest request{
+        Collective::all_reduce, Algorithm::ring, 8, Bytes::of(size), {}};
     samples.push_back({Bytes::of(size), expected_time(link, truth, request)});
   }
   const CalibrationResult fit =
@@ -48,14 +50,52 @@ TEST(Calibration, RecoversTheParametersThatMadeTheTimes) {
   EXPECT_NEAR(fit.model.step_latency.value(), 3e-6, 3e-9);
   EXPECT_NEAR(fit.latency.value(), 42e-6, 42e-9);
   EXPECT_LT(fit.median_abs_error, 1e-3);
-  // The shared ramp is kept.
+  // One regime fits: the shared ramp and slowdown are kept.
+  EXPECT_EQ(fit.regimes, 1);
   EXPECT_EQ(fit.model.ramp, microseconds(100));
+  EXPECT_DOUBLE_EQ(fit.model.small_message_slowdown, 0.8);
+}
+
+/// A log that switches protocol: 8 µs + S / (20 GB/s busbw) for small messages (LL-like) and
+/// 50 µs + S / (400 GB/s busbw) for large ones (Simple-like), the faster at each size, for an
+/// 8-GPU all-reduce (busbw = 1.75 S / t, so the time per byte is 1.75 / busbw).
+Seconds two_regime_time(double size) {
+  return Seconds::of(std::min(8e-6 + 1.75 * size / 20e9, 50e-6 + 1.75 * size / 400e9));
+}
+
+TEST(Calibration, FindsTwoRegimesInALogThatSwitchesProtocol) {
+  // On a 450 GB/s-per-direction link. The lines cross where 42 µs = 1.75 S (1/20e9 - 1/400e9),
+  // S = 42e-6 / 8.3125e-11 = 505,263 B. The two-regime model that reproduces it: step latency
+  // 8 µs / 14 steps, ramp 50 - 8 = 42 µs, efficiency 400 / 450 = 0.8889 (Simple's busbw over
+  // the wire) and slowdown 400 / 20 - 1 = 19 (LL at 1/20 of Simple's rate).
+  Link link = test_link();
+  link.per_direction_bandwidth = Range<BytesPerSecond>::exactly(gigabytes_per_second(450));
+  std::vector<TimedSample> samples;
+  for (double size = 8; size <= 8.0 * 1024 * 1024 * 1024; size *= 4) {
+    samples.push_back({Bytes::of(size), two_regime_time(size)});
+  }
+  ASSERT_EQ(samples.size(), 16U); // 8 B, 32 B, …, 8 GiB
+  const CalibrationResult fit =
+      calibrate(link, prior(), Collective::all_reduce, Algorithm::ring, 8, samples);
+  EXPECT_EQ(fit.regimes, 2);
+  EXPECT_NEAR(fit.model.efficiency, 400.0 / 450, 0.01);
+  EXPECT_NEAR(fit.model.ramp.value(), 42e-6, 1e-6);
+  EXPECT_NEAR(fit.model.small_message_slowdown, 19, 0.5);
+  EXPECT_NEAR(fit.latency.value(), 8e-6, 0.2e-6);
+  // Sizes the log does not hold (16 B, 64 B, …, 4 GiB) are predicted within 10 %.
+  for (double size = 16; size <= 4.0 * 1024 * 1024 * 1024; size *= 4) {
+    const CollectiveRequest request{
+        Collective::all_reduce, Algorithm::ring, 8, Bytes::of(size), {}};
+    const double predicted = expected_time(link, fit.model, request).value();
+    EXPECT_NEAR(predicted / two_regime_time(size).value(), 1.0, 0.1) << size;
+  }
 }
 
 TEST(Calibration, FitsInNetworkReductionOnAPublishedNvl72Run) {
   // coreweave/nccl-tests pull request 43: 72 GB200s, NVLS. From the two end rows by hand:
   // t(8 GiB) - t(1 GiB) = 7 GiB / (900 GB/s · e) → e ≈ (7 × 2^30 B / (900e9 B/s)) /
-  // (20.15 ms - 3.02 ms) ≈ 0.49, and L ≈ 3.02 ms - 2^30/(900e9·0.49) - 0.1 ms ≈ 0.48 ms.
+  // (20.15 ms - 3.02 ms) ≈ 0.49, and, the nvls line having no ramp, L ≈ 3.02 ms -
+  // 2^30/(900e9·0.49) ≈ 3.02 ms - 2.43 ms ≈ 0.58 ms.
   std::ifstream in(std::string(ICX_TEST_DATA_DIR) + "/nccl-tests/nvl72-gb200-all_reduce.log");
   std::ostringstream text;
   text << in.rdbuf();
@@ -68,7 +108,7 @@ TEST(Calibration, FitsInNetworkReductionOnAPublishedNvl72Run) {
       calibrate(test_link(), prior(), Collective::all_reduce, Algorithm::nvls, 72, samples);
   ASSERT_TRUE(fit.model.in_network_reduction);
   EXPECT_NEAR(fit.model.in_network_reduction->efficiency, 0.49, 0.02);
-  EXPECT_NEAR(fit.latency.value(), 0.5e-3, 0.1e-3);
+  EXPECT_NEAR(fit.latency.value(), 0.58e-3, 0.1e-3);
   for (const SampleFit& sample : fit.samples) {
     EXPECT_LT(std::abs(sample.error), 0.05) << sample.measured.size.value();
   }
@@ -86,7 +126,8 @@ TEST(Calibration, NeverFitsMoreThanTheWireCarries) {
   truth.efficiency = 0.8;
   std::vector<TimedSample> samples;
   for (double size = 1 << 20; size <= 8e9; size *= 4) {
-    const CollectiveRequest request{Collective::all_reduce, Algorithm::ring, 8, Bytes::of(size), {}};
+    const CollectiveRequest request{
+        Collective::all_reduce, Algorithm::ring, 8, Bytes::of(size), {}};
     samples.push_back({Bytes::of(size), expected_time(faster, truth, request)});
   }
   const CalibrationResult fit =

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "icx/error.hpp"
+#include "test_fixtures.hpp"
 
 namespace icx {
 namespace {
@@ -43,13 +44,7 @@ Catalog small_catalog() {
 
 /// The message of the CatalogError that loading `text` over the small catalog throws.
 std::string error_of(const std::string& text) {
-  Catalog catalog = small_catalog();
-  try {
-    catalog.overlay_text(text, "user.json");
-  } catch (const CatalogError& error) {
-    return error.what();
-  }
-  return "(no error)";
+  return test::catalog_error(small_catalog(), text);
 }
 
 TEST(Catalog, ReadsLinksWithDirectionsAndRanges) {

@@ -5,28 +5,13 @@
 #include <gtest/gtest.h>
 
 #include "icx/error.hpp"
+#include "test_fixtures.hpp"
 
 namespace icx {
 namespace {
 
-// 900 GB/s headline (both ways summed), 450 GB/s each way; ring at 0.8 with 2 µs per step,
-// a 100 µs ramp with slowdown 1; in-network reduction at 0.6 with 30 µs.
-Link nvswitch_link() {
-  Link link;
-  link.id = "testlink";
-  link.tier = Tier::scale_up;
-  link.headline_bandwidth = Range<BytesPerSecond>::exactly(gigabytes_per_second(900));
-  link.headline_convention = Convention::both_directions_summed;
-  link.per_direction_bandwidth = Range<BytesPerSecond>::exactly(gigabytes_per_second(450));
-  ExpectedModel model;
-  model.efficiency = 0.8;
-  model.step_latency = microseconds(2);
-  model.ramp = microseconds(100);
-  model.small_message_slowdown = 1.0;
-  model.in_network_reduction = InNetworkReduction{0.6, microseconds(30)};
-  link.expected = model;
-  return link;
-}
+using test::nvswitch_link; // 450 GB/s each way; ring 0.8, 2 µs/step, ramp 100 µs, slowdown 1;
+                           // in-network reduction 0.6, 30 µs
 
 CollectiveReportRequest request(Collective op, Algorithm algorithm, std::vector<double> sizes) {
   CollectiveReportRequest r{op, algorithm, 8, {}, {}};
@@ -47,17 +32,24 @@ TEST(CollectiveReport, RingAllReduceCarriesItsFormulaTerms) {
   EXPECT_NEAR(report.rows[0].headline.time.value(), 2.0 / 900, 1e-12);
   EXPECT_DOUBLE_EQ(report.busbw_factor, 1.75);
   ASSERT_TRUE(report.expected);
-  // 14 steps × 2 µs = 28 µs; wire factor 2·7/8 = 1.75; tb = 1.75e9 / (450e9 × 0.8) = 4.8611 ms.
-  EXPECT_EQ(report.expected->parameters.steps, 14);
-  EXPECT_NEAR(report.expected->parameters.latency.value(), 28e-6, 1e-15);
-  EXPECT_DOUBLE_EQ(report.expected->wire_factor, 1.75);
-  // Crossover: L = tb(S) at S = 28e-6 × 450e9 × 0.8 / 1.75 = 5.76e6 B.
-  EXPECT_NEAR(report.expected->crossover.value(), 5.76e6, 1e-3);
+  // 14 steps × 2 µs = 28 µs; wire factor 2·7/8 = 1.75; the ring's rate 450e9 × 0.8 / 1.75 =
+  // 205.714 GB/s of S for Simple, half that (slowdown 1) for LL, which has no ramp.
+  const std::vector<LineFormula>& lines = report.expected->lines;
+  ASSERT_EQ(lines.size(), 2U);
+  EXPECT_EQ(lines[0].kernel, Kernel::ring_ll);
+  EXPECT_NEAR(lines[0].latency.value(), 28e-6, 1e-15);
+  EXPECT_NEAR(lines[0].rate.value(), 360e9 / 1.75 / 2, 1e-3);
+  EXPECT_EQ(lines[1].kernel, Kernel::ring_simple);
+  EXPECT_NEAR(lines[1].latency.value(), 128e-6, 1e-15);
+  EXPECT_NEAR(lines[1].rate.value(), 360e9 / 1.75, 1e-3);
+  EXPECT_EQ(report.expected->topology, nullptr);
+  // Crossover of ring/Simple: 128 µs = tb(S) at S = 128e-6 × 450e9 × 0.8 / 1.75 = 26.331 MB.
+  EXPECT_NEAR(report.expected->crossover.value(), 26331428.57, 1e-2);
+  // At 1e9 B ring/Simple runs: L = 28 + 100 µs, tb = 1.75e9 / (450e9 × 0.8) = 4.8611 ms.
   ASSERT_TRUE(report.rows[0].terms);
-  EXPECT_NEAR(report.rows[0].terms->latency.value(), 28e-6, 1e-15);
+  EXPECT_NEAR(report.rows[0].terms->latency.value(), 128e-6, 1e-15);
   EXPECT_NEAR(report.rows[0].terms->bandwidth.value(), 1.75 / 360, 1e-12);
-  // Ramp term: 100 µs × tb / (tb + 100 µs) = 97.984 µs.
-  EXPECT_NEAR(report.rows[0].terms->ramp.value(), 97.984e-6, 1e-9);
+  EXPECT_EQ(report.rows[0].expected->kernel, Kernel::ring_simple);
   EXPECT_TRUE(report.assumptions.empty());
 }
 
@@ -88,16 +80,66 @@ TEST(CollectiveReport, InNetworkAllGatherSaysWhatItAssumes) {
   const CollectiveReport report =
       collective_report(link, request(Collective::all_gather, Algorithm::nvls, {1e9}));
   ASSERT_TRUE(report.expected);
-  EXPECT_FALSE(report.expected->parameters.steps);
-  EXPECT_DOUBLE_EQ(report.expected->parameters.efficiency, 0.6);
-  EXPECT_DOUBLE_EQ(report.expected->wire_factor, 1.0);
-  // 30 µs + 1e9 / (450e9 × 0.6) + ramp = 3.831075 ms (see test_collectives).
-  EXPECT_NEAR(report.rows[0].expected->time.value(), 3.831075e-3, 1e-9);
+  // One line: 30 µs fixed, S once (wire factor 1) at 450e9 × 0.6 = 270 GB/s.
+  ASSERT_EQ(report.expected->lines.size(), 1U);
+  EXPECT_EQ(report.expected->lines[0].kernel, Kernel::nvls_simple);
+  EXPECT_NEAR(report.expected->lines[0].latency.value(), 30e-6, 1e-15);
+  EXPECT_NEAR(report.expected->lines[0].rate.value(), 270e9, 1e-3);
+  // 30 µs + 1e9 / (450e9 × 0.6) = 3.7337037 ms (see test_collectives).
+  EXPECT_NEAR(report.rows[0].expected->time.value(), 3.7337037e-3, 1e-10);
   ASSERT_EQ(report.assumptions.size(), 1U);
   const Json json = report;
   EXPECT_EQ(json.at("algo"), "nvls");
   EXPECT_EQ(json.at("size_bytes"), 1000000000);
   EXPECT_EQ(json.at("assumptions").size(), 1U);
+}
+
+TEST(CollectiveReport, AutoNamesTheAlgorithmThatRan) {
+  // 64 MiB = 67,108,864 B over 8 GPUs: ring/LL 28 µs + 2 × 1.75 S / 360e9 = 680.46 µs;
+  // ring/Simple 128 µs + 326.23 µs = 454.23 µs; nvls 30 µs + S / 270e9 = 278.55 µs, the fastest.
+  const Link link = nvswitch_link();
+  const CollectiveReport report =
+      collective_report(link, request(Collective::all_reduce, Algorithm::automatic, {67108864}));
+  ASSERT_TRUE(report.expected);
+  EXPECT_EQ(report.expected->lines.size(), 3U); // both ring protocols and nvls
+  EXPECT_NEAR(report.rows[0].expected->time.value(), 30e-6 + 67108864 / 270e9, 1e-12);
+  const Json json = report;
+  EXPECT_EQ(json.at("algo"), "nvls");
+  EXPECT_EQ(json.at("algo_requested"), "auto");
+  EXPECT_EQ(json.at("impl"), "nccl");
+  EXPECT_EQ(json.at("expected").at("algo"), "nvls");
+  EXPECT_EQ(json.at("expected").at("protocol"), "Simple");
+  EXPECT_FALSE(json.contains("topology"));
+  // A sweep: the top-level algo is the one asked for, each row names what ran; 8 B is
+  // latency-bound, ring/LL (28 µs against nvls' 30 µs).
+  const Json sweep =
+      collective_report(link, request(Collective::all_reduce, Algorithm::automatic, {8, 67108864}));
+  EXPECT_EQ(sweep.at("algo"), "auto");
+  EXPECT_EQ(sweep.at("rows")[0].at("expected").at("algo"), "ring");
+  EXPECT_EQ(sweep.at("rows")[0].at("expected").at("protocol"), "LL");
+  EXPECT_EQ(sweep.at("rows")[1].at("expected").at("algo"), "nvls");
+  // The headline has no line that ran.
+  EXPECT_FALSE(sweep.at("rows")[0].at("headline").contains("algo"));
+}
+
+TEST(CollectiveReport, HostLinkReportsItsTopology) {
+  // test::pcie_link at 8 GPUs: the "host" topology (the default up to 8), 0.5 at 4 µs per
+  // step. 1e9 B: ring/Simple 14 × 4 µs + 100 µs + 1.75e9 / (64e9 × 0.5) = 54.8435 ms;
+  // crossover 156 µs × 32e9 / 1.75 = 2,852,571.43 B.
+  const Link link = test::pcie_link();
+  const CollectiveReport report =
+      collective_report(link, request(Collective::all_reduce, Algorithm::automatic, {1e9}));
+  ASSERT_TRUE(report.expected);
+  ASSERT_NE(report.expected->topology, nullptr);
+  EXPECT_EQ(report.expected->topology->id, "host");
+  EXPECT_EQ(report.expected->lines.size(), 2U); // a host link has no nvls
+  EXPECT_NEAR(report.rows[0].expected->time.value(), 54.8435e-3, 1e-10);
+  EXPECT_NEAR(report.expected->crossover.value(), 2852571.43, 1e-2);
+  const Json json = report;
+  EXPECT_EQ(json.at("algo"), "ring");
+  EXPECT_EQ(json.at("topology"), "host");
+  EXPECT_EQ(json.at("expected").at("topology"), "host");
+  EXPECT_EQ(json.at("expected").at("protocol"), "Simple");
 }
 
 TEST(CollectiveReport, RefusesWhatTheWireCannotRun) {

@@ -5,30 +5,16 @@
 #include <gtest/gtest.h>
 
 #include "icx/error.hpp"
+#include "test_fixtures.hpp"
 
 namespace icx {
 namespace {
 
-// A link built in the test, so a catalog edit cannot change these figures: 900 GB/s headline
-// (both ways summed), 450 GB/s each way, ring efficiency 0.8, 2 µs per ring step, a 100 µs
-// ramp with slowdown 1, and in-network reduction at 0.6 with 30 µs.
+// test::nvswitch_link: 900 GB/s headline (both ways summed), 450 GB/s each way, ring
+// efficiency 0.8, 2 µs per ring step, a 100 µs ramp with slowdown 1, and in-network
+// reduction at 0.6 with 30 µs.
 Link test_link(bool with_expected = true, bool with_nvls = true) {
-  Link link;
-  link.id = "testlink";
-  link.headline_bandwidth = Range<BytesPerSecond>::exactly(gigabytes_per_second(900));
-  link.per_direction_bandwidth = Range<BytesPerSecond>::exactly(gigabytes_per_second(450));
-  if (with_expected) {
-    ExpectedModel model;
-    model.efficiency = 0.8;
-    model.step_latency = microseconds(2);
-    model.ramp = microseconds(100);
-    model.small_message_slowdown = 1.0;
-    if (with_nvls) {
-      model.in_network_reduction = InNetworkReduction{0.6, microseconds(30)};
-    }
-    link.expected = model;
-  }
-  return link;
+  return test::nvswitch_link(with_expected, with_nvls);
 }
 
 CollectiveRequest request(Collective op, int gpus, double bytes,
@@ -78,58 +64,74 @@ TEST(Collectives, HeadlineIsTheSeedModel) {
 }
 
 TEST(Collectives, ExpectedRingAllReduceByHand) {
-  // n = 8, S = 1e9 B: tb = 1.75 × 1e9 / (450e9 × 0.8) = 4.8611111 ms; L = 14 × 2 µs = 28 µs;
-  // ramp term = 100 µs × tb / (tb + 100 µs / 1) = 100 × 4861.111 / 4961.111 µs = 97.98432 µs.
+  // n = 8, S = 1e9 B: tb = 1.75 × 1e9 / (450e9 × 0.8) = 4.8611111 ms; 14 steps × 2 µs = 28 µs.
+  // ring/LL: 28 µs + (1 + 1) × tb = 9.7502222 ms; ring/Simple: 28 µs + 100 µs + tb =
+  // 4.9891111 ms, the faster; busbw = 1e9 / 4.9891111e-3 × 1.75 = 350.7639 GB/s.
   const CollectiveCost cost =
       expected_collective(test_link(), request(Collective::all_reduce, 8, 1e9));
   const double tb = 1.75e9 / 360e9;
-  const double expected_seconds = tb + 28e-6 + 100e-6 * tb / (tb + 100e-6);
+  const double expected_seconds = 28e-6 + 100e-6 + tb;
   EXPECT_NEAR(cost.time.value(), expected_seconds, 1e-12);
-  EXPECT_NEAR(cost.time.value(), 4.98709543e-3, 1e-10);
-  EXPECT_NEAR(cost.busbw.value(), 1e9 / expected_seconds * 1.75, 1.0);
+  EXPECT_NEAR(cost.time.value(), 4.9891111e-3, 1e-10);
+  EXPECT_NEAR(cost.busbw.value(), 350.7639e9, 1e5);
+  EXPECT_EQ(cost.kernel, Kernel::ring_simple);
+  EXPECT_EQ(cost.topology, nullptr);
 }
 
 TEST(Collectives, ExpectedSmallMessageIsLatencyBound) {
-  // 8 B: tb = 1.75 × 8 / 360e9 ≈ 3.9e-11 s, ramp term ≈ slowdown × tb; total ≈ 28 µs.
+  // 8 B: tb = 1.75 × 8 / 360e9 ≈ 3.9e-11 s; ring/LL: 28 µs + 2 × tb ≈ 28 µs, against
+  // ring/Simple's 128 µs.
   const CollectiveCost cost =
       expected_collective(test_link(), request(Collective::all_reduce, 8, 8));
   EXPECT_NEAR(cost.time.value(), 28e-6, 1e-9);
+  EXPECT_EQ(cost.kernel, Kernel::ring_ll);
 }
 
 TEST(Collectives, ExpectedNvlsSendsEachByteOnce) {
-  // nvls, S = 1e9 B: tb = 1e9 / (450e9 × 0.6) = 3.7037037 ms, L = 30 µs fixed.
+  // nvls, S = 1e9 B: tb = 1e9 / (450e9 × 0.6) = 3.7037037 ms, L = 30 µs fixed, no ramp:
+  // 3.7337037 ms.
   const CollectiveCost cost =
       expected_collective(test_link(), request(Collective::all_reduce, 8, 1e9, Algorithm::nvls));
-  const double tb = 1e9 / 270e9;
-  EXPECT_NEAR(cost.time.value(), tb + 30e-6 + 100e-6 * tb / (tb + 100e-6), 1e-12);
+  EXPECT_NEAR(cost.time.value(), 30e-6 + 1e9 / 270e9, 1e-12);
+  EXPECT_NEAR(cost.time.value(), 3.7337037e-3, 1e-10);
+  EXPECT_EQ(cost.kernel, Kernel::nvls_simple);
   // busbw uses the all-reduce factor, as all_reduce_perf prints it, so it exceeds the ring's
-  // 450 × 0.8 = 360 GB/s ceiling.
-  EXPECT_GT(cost.busbw.value(), 360e9);
+  // 450 × 0.8 = 360 GB/s ceiling: 1e9 / 3.7337037e-3 × 1.75 = 468.70 GB/s.
+  EXPECT_NEAR(cost.busbw.value(), 468.7035e9, 1e5);
 }
 
 TEST(Collectives, OtherOperationsUseTheirStepsAndFactors) {
-  // all-gather, n = 4, S = 4e6 B: tb = 0.75 × 4e6 / 360e9 = 8.3333 µs, L = 3 × 2 µs.
+  // all-gather, n = 4, S = 4e6 B: tb = 0.75 × 4e6 / 360e9 = 8.3333 µs, 3 steps × 2 µs;
+  // ring/LL: 6 µs + 2 × 8.3333 µs = 22.6667 µs beats ring/Simple's 6 + 100 + 8.3333 µs.
   const CollectiveCost ag =
       expected_collective(test_link(), request(Collective::all_gather, 4, 4e6));
-  const double tb = 0.75 * 4e6 / 360e9;
-  EXPECT_NEAR(ag.time.value(), tb + 6e-6 + 100e-6 * tb / (tb + 100e-6), 1e-13);
-  // point-to-point: one step, S once.
+  EXPECT_NEAR(ag.time.value(), 6e-6 + 2 * (0.75 * 4e6 / 360e9), 1e-13);
+  EXPECT_NEAR(ag.time.value(), 22.666667e-6, 1e-12);
+  EXPECT_EQ(ag.kernel, Kernel::ring_ll);
+  // point-to-point: one step, S once: tb = 4e6 / 360e9 = 11.1111 µs; ring/LL 2 µs + 22.2222 µs.
   const CollectiveCost p2p =
       expected_collective(test_link(), request(Collective::point_to_point, 8, 4e6));
-  const double tb1 = 4e6 / 360e9;
-  EXPECT_NEAR(p2p.time.value(), tb1 + 2e-6 + 100e-6 * tb1 / (tb1 + 100e-6), 1e-13);
+  EXPECT_NEAR(p2p.time.value(), 2e-6 + 2 * (4e6 / 360e9), 1e-13);
+  EXPECT_NEAR(p2p.time.value(), 24.222222e-6, 1e-12);
 }
 
 TEST(Collectives, CrossoverWhereLatencyEqualsBandwidthTerm) {
-  // L = 28 µs; tb(S) = 1.75 S / 360e9 → S = 28e-6 × 360e9 / 1.75 = 5.76e6 B.
+  // The full-rate line, ring/Simple: L = 28 µs + 100 µs = 128 µs; tb(S) = 1.75 S / 360e9 →
+  // S = 128e-6 × 360e9 / 1.75 = 26,331,428.57 B.
   const auto ring = crossover_size(test_link(), request(Collective::all_reduce, 8, 1));
   ASSERT_TRUE(ring);
-  EXPECT_NEAR(ring->value(), 5.76e6, 1e-3);
+  EXPECT_NEAR(ring->value(), 26331428.57, 1e-2);
   // nvls: 30e-6 × 270e9 / 1 = 8.1e6 B.
   const auto nvls =
       crossover_size(test_link(), request(Collective::all_reduce, 8, 1, Algorithm::nvls));
   ASSERT_TRUE(nvls);
   EXPECT_NEAR(nvls->value(), 8.1e6, 1e-3);
+  // auto: the full-rate line is the one with the least time per byte, nvls (1 / 270e9 s
+  // against the ring's 1.75 / 360e9 s): 8.1e6 B again.
+  const auto automatic =
+      crossover_size(test_link(), request(Collective::all_reduce, 8, 1, Algorithm::automatic));
+  ASSERT_TRUE(automatic);
+  EXPECT_NEAR(automatic->value(), 8.1e6, 1e-3);
   EXPECT_FALSE(crossover_size(test_link(false), request(Collective::all_reduce, 8, 1)));
 }
 
@@ -184,21 +186,21 @@ TEST(Collectives, InNetworkTrafficPerGpu) {
 }
 
 TEST(Collectives, InNetworkAllGatherAndReduceScatterPricedLikeTheAllReduce) {
-  // S = 1e9 B: tb = 1e9 / (450e9 × 0.6) = 3.7037037 ms, L = 30 µs fixed, ramp term
-  // 100 µs × 3.7037 / (3.7037 + 0.1) = 97.371 µs: t = 3.831075 ms; busbw = S / t × 7/8.
+  // S = 1e9 B: tb = 1e9 / (450e9 × 0.6) = 3.7037037 ms, L = 30 µs fixed: t = 3.7337037 ms;
+  // busbw = S / t × 7/8 = 234.3518 GB/s.
   for (const Collective op : {Collective::all_gather, Collective::reduce_scatter}) {
     const CollectiveCost cost =
         expected_collective(test_link(), request(op, 8, 1e9, Algorithm::nvls));
-    EXPECT_NEAR(cost.time.value(), 3.831075e-3, 1e-9);
-    EXPECT_NEAR(cost.busbw.value(), 228.3954e9, 1e5);
+    EXPECT_NEAR(cost.time.value(), 3.7337037e-3, 1e-10);
+    EXPECT_NEAR(cost.busbw.value(), 234.3518e9, 1e5);
     EXPECT_NEAR(crossover_size(test_link(), request(op, 8, 1, Algorithm::nvls))->value(), 8.1e6,
                 1e-3);
   }
-  // The ring all-gather moves 7/8 of S at 0.8: 14 µs + 2.4306 ms + 96.05 µs = 2.5406 ms, so
-  // the ring wins at this size, as NCCL's tuner finds.
+  // The ring all-gather moves 7/8 of S at 0.8: ring/Simple 14 µs + 100 µs + 2.4305556 ms =
+  // 2.5445556 ms, so the ring wins at this size, as NCCL's tuner finds.
   EXPECT_NEAR(
       expected_collective(test_link(), request(Collective::all_gather, 8, 1e9)).time.value(),
-      2.5406039e-3, 1e-9);
+      2.5445556e-3, 1e-10);
   // Parameters: ring steps and step latency, or the in-network fixed latency.
   const AlgorithmParameters ring =
       algorithm_parameters(*test_link().expected, request(Collective::all_gather, 8, 1));

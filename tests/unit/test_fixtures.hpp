@@ -2,7 +2,10 @@
 // data edit in data/ can never break a test.
 #pragma once
 
+#include <string>
+
 #include "icx/catalog.hpp"
+#include "icx/error.hpp"
 
 namespace icx::test {
 
@@ -57,6 +60,57 @@ struct ClusterParts {
   Gpu gpu = make_gpu("nvlink4", 8);
   Dtype bf16 = make_dtype("bf16", 2);
 };
+/// An NVSwitch link "testlink" built in the test, so a catalog edit cannot change its
+/// figures: 900 GB/s headline (both ways summed), 450 GB/s each way; with an expected model:
+/// ring efficiency 0.8 at 2 µs per step, a 100 µs ramp with slowdown 1 and, `with_nvls`,
+/// in-network reduction at 0.6 with 30 µs.
+inline Link nvswitch_link(bool with_expected = true, bool with_nvls = true) {
+  Link link = make_link("testlink", Tier::scale_up, 900);
+  link.headline_convention = Convention::both_directions_summed;
+  link.per_direction_bandwidth = Range<BytesPerSecond>::exactly(gigabytes_per_second(450));
+  if (with_expected) {
+    ExpectedModel model;
+    model.efficiency = 0.8;
+    model.step_latency = microseconds(2);
+    model.ramp = microseconds(100);
+    model.small_message_slowdown = 1.0;
+    if (with_nvls) {
+      model.in_network_reduction = InNetworkReduction{0.6, microseconds(30)};
+    }
+    link.expected = model;
+  }
+  return link;
+}
+
+/// A host link "testpcie" built in the test: 64 GB/s each way; an expected model at 0.8 with
+/// 3 µs per step, a 100 µs ramp with slowdown 1; three topologies, by id as a catalog file
+/// gives them: "dual-socket" (0.4, 5 µs, only when named), "host" (0.5, 4 µs, the default up
+/// to 8 GPUs) and "switch" (0.8, 3 µs, the default up to 4).
+inline Link pcie_link() {
+  Link link = make_link("testpcie", Tier::host, 64);
+  ExpectedModel model;
+  model.efficiency = 0.8;
+  model.step_latency = microseconds(3);
+  model.ramp = microseconds(100);
+  model.small_message_slowdown = 1.0;
+  link.expected = model;
+  link.topologies = {{"dual-socket", "across sockets", 0.4, microseconds(5), std::nullopt, "s"},
+                     {"host", "through one CPU", 0.5, microseconds(4), 8, "s"},
+                     {"switch", "under a PCIe switch", 0.8, microseconds(3), 4, "s"}};
+  return link;
+}
+
+/// The CatalogError message of overlaying `text` (as "user.json") on `catalog`; "(no error)"
+/// when it reads.
+inline std::string catalog_error(Catalog catalog, const std::string& text) {
+  try {
+    catalog.overlay_text(text, "user.json");
+  } catch (const CatalogError& error) {
+    return error.what();
+  }
+  return "(no error)";
+}
+
 /// A catalog of one NVSwitch link "fast": 900 GB/s headline (both ways summed), 450 GB/s each
 /// way, ring efficiency 0.8 at 2 µs per step, a 100 µs ramp with slowdown 1; a 4 GiB ring
 /// all-reduce on 8 GPUs runs at about 0.8 × 450 = 360 GB/s busbw.

@@ -1,6 +1,7 @@
 // Pins the shipped catalog's headline figures to the seed chapter's table and the vendors'
 // datasheets, so a data edit that changes them is caught.
 #include "icx/catalog.hpp"
+#include "icx/collectives.hpp"
 #include "icx/host_link.hpp"
 
 #include <fstream>
@@ -139,6 +140,42 @@ TEST(ShippedCatalog, DeepSeekV3LatentKvCache) {
   // 61 layers × (512 + 64) values × 2 B (BF16) = 70,272 B per token.
   const Model& model = shipped().model("deepseek-v3");
   EXPECT_EQ(kv_cache_bytes(kv_shape(model, 2), 1, 1).value(), 70272.0);
+}
+
+TEST(ShippedCatalog, ExpectedModelsShareTheProtocolTerms) {
+  // The Simple protocol's ramp and LL's slowdown are fitted once, jointly, for every link.
+  const ExpectedModel& reference = *shipped().link("nvlink4").expected;
+  for (const Link& link : shipped().links()) {
+    if (link.expected) {
+      EXPECT_EQ(link.expected->ramp, reference.ramp) << link.id;
+      EXPECT_EQ(link.expected->small_message_slowdown, reference.small_message_slowdown) << link.id;
+    }
+  }
+  // NVLink 4 carries the engines' three all-reduce kernels, each with its source.
+  ASSERT_TRUE(reference.engine_all_reduce);
+  EXPECT_TRUE(reference.engine_all_reduce->one_shot);
+  EXPECT_TRUE(reference.engine_all_reduce->two_shot);
+  EXPECT_TRUE(reference.engine_all_reduce->multimem);
+  EXPECT_FALSE(reference.engine_all_reduce->source.empty());
+}
+
+TEST(ShippedCatalog, PcieTopologiesCoverEveryGroup) {
+  // Every group size the link's domain holds has a default topology, and a small group's
+  // default is never slower per byte than a larger one's.
+  for (const char* id : {"pcie4", "pcie5"}) {
+    const Link& link = shipped().link(id);
+    ASSERT_FALSE(link.topologies.empty()) << id;
+    const LinkTopology* pair = link_topology(link, "", 2);
+    const LinkTopology* whole = link_topology(link, "", *link.max_domain_gpus);
+    ASSERT_NE(pair, nullptr) << id;
+    ASSERT_NE(whole, nullptr) << id;
+    EXPECT_GE(pair->efficiency, whole->efficiency) << id;
+    EXPECT_EQ(link_topology(link, "", 8)->id, "dual-socket") << id;
+    for (const LinkTopology& topology : link.topologies) {
+      EXPECT_FALSE(topology.source.empty()) << id << " " << topology.id;
+    }
+  }
+  EXPECT_TRUE(shipped().link("nvlink4").topologies.empty());
 }
 
 } // namespace

@@ -65,15 +65,19 @@ TEST(TpReport, HeadlineAndExpectedSideBySide) {
   ASSERT_EQ(report.wires.size(), 2U);
   const TpWire& nv = report.wires[0];
   EXPECT_DOUBLE_EQ(nv.headline.low.value(), 21474836480.0 / 900e9);
-  // One ring all-reduce of S = 67,108,864 B over 8 GPUs: tb = 2·7/8·S / (450e9 · 0.8) =
-  // 326.2 µs; L = 14 steps × 2 µs; ramp term 100 µs · tb / (tb + 100 µs / 1).
+  // One all-reduce of S = 67,108,864 B over 8 GPUs. vLLM's dispatch (the default) runs NCCL:
+  // nv has no engine figures, nor in-network reduction, so the ring: tb = 2·7/8·S /
+  // (450e9 · 0.8) = 326.2 µs; ring/Simple 14 steps × 2 µs + 100 µs + tb = 454.2 µs beats
+  // ring/LL 28 µs + 2 tb = 680.5 µs.
   const double tb = 1.75 * 67108864.0 / (450e9 * 0.8);
-  const double one = 28e-6 + tb + 100e-6 * tb / (tb + 100e-6);
+  const double one = 28e-6 + 100e-6 + tb;
   ASSERT_TRUE(nv.expected.has_value());
   EXPECT_NEAR(nv.expected->value(), 160 * one, 1e-9);
-  // Crossover: L = wire_factor · S / (bandwidth · efficiency) at S = 28 µs · 360e9 / 1.75.
+  EXPECT_EQ(nv.kernel, Kernel::ring_simple);
+  EXPECT_EQ(nv.topology, nullptr);
+  // Crossover of ring/Simple: 128 µs = 1.75 S / 360e9 at S = 128 µs · 360e9 / 1.75.
   ASSERT_TRUE(nv.crossover.has_value());
-  EXPECT_NEAR(nv.crossover->value(), 28e-6 * 360e9 / 1.75, 1.0);
+  EXPECT_NEAR(nv.crossover->value(), 128e-6 * 360e9 / 1.75, 1.0);
   // The step weighs the expected time against 143 ms of compute.
   ASSERT_TRUE(nv.judged.has_value());
   const Placement& p = nv.judged->placement;
@@ -185,9 +189,14 @@ TEST(TpReport, LegendNamesEachAssumptionOnce) {
   EXPECT_EQ(report.legend.no_expected_model, std::vector<std::string>{"pc"});
   ASSERT_EQ(report.legend.lines.size(), 5U);
   EXPECT_EQ(report.legend.lines[0].rfind("headline = traffic per prefill pass / ", 0), 0U);
-  // 2 all-reduces × 80 layers of 4096 × 8192 × 2 B = 67.1 MB each.
-  EXPECT_EQ(report.legend.lines[1].rfind("expected = 160 ring all-reduces of 67.1 MB each", 0), 0U);
-  EXPECT_NE(report.legend.lines[1].find("; no expected model for pc."), std::string::npos);
+  // 2 all-reduces × 80 layers of 4096 × 8192 × 2 B = 67.1 MB each, by vLLM's dispatch (the
+  // default), which runs NCCL's ring/Simple on nv.
+  EXPECT_EQ(report.legend.lines[1].rfind("expected = 160 all-reduces of 67.1 MB each", 0), 0U);
+  EXPECT_NE(report.legend.lines[1].find(implementation_text(Implementation::vllm)),
+            std::string::npos);
+  EXPECT_EQ(report.legend.ran, std::vector<std::string>{"nv ring/Simple"});
+  EXPECT_NE(report.legend.lines[1].find("ran: nv ring/Simple; no expected model for pc."),
+            std::string::npos);
   EXPECT_NE(report.legend.lines[3].find("the GPU is the one whose scale-up link is the wire, "
                                         "else g (change with --gpu)"),
             std::string::npos);
@@ -266,9 +275,47 @@ TEST(TpReport, JsonCarriesTheReport) {
   EXPECT_EQ(json.at("traffic").at("total_bytes"), 21474836480);
   EXPECT_EQ(json.at("wires").at(0).at("compute").at("gpus"), 8);
   EXPECT_EQ(json.at("wires").at(0).at("rank"), 1);
-  // 68.9 ms of all-reduce in a 212 ms step: 32 %, above the 25 % of an ok split.
+  // 160 × 454.2 µs = 72.7 ms of all-reduce in a 143.4 + 72.7 = 216 ms step: 34 %, above the
+  // 25 % of an ok split.
   EXPECT_EQ(json.at("wires").at(0).at("verdict").at("level"), "marginal");
   EXPECT_FALSE(json.contains("skipped_wires"));
+  EXPECT_EQ(json.at("impl"), "vllm");
+  EXPECT_EQ(json.at("wires").at(0).at("algo"), "ring");
+  EXPECT_EQ(json.at("wires").at(0).at("protocol"), "Simple");
+  EXPECT_FALSE(json.at("wires").at(0).contains("topology"));
+}
+
+TEST(TpReport, ShippedWiresNameWhatRan) {
+  // The shipped catalog: pcie5 has topologies and nvlink4 the engines' kernels.
+  const Catalog c = Catalog::shipped();
+  TpRequest r = prefill_request(c);
+  r.serving.phase = Phase::decode;
+  r.serving.batch = 1;
+  // A decode all-reduce is 1 token × 8192 hidden × 2 B = 16 KiB, below vLLM's 256 KiB one-shot
+  // limit: on nvlink4 the engine's one-shot kernel runs it.
+  const Link& nvlink4 = c.link("nvlink4");
+  const Link& pcie5 = c.link("pcie5");
+  const std::vector<const Link*> links{&nvlink4, &pcie5};
+  const TpReport report = tensor_parallel_report(c, r, links);
+  EXPECT_EQ(report.message.value(), 16384.0);
+  const TpWire& nv = report.wires[0];
+  EXPECT_EQ(nv.kernel, Kernel::one_shot);
+  EXPECT_EQ(nv.topology, nullptr);
+  // On PCIe 5 at 8 GPUs the default topology is the smallest default that holds 8: the
+  // dual-socket one; the engines' kernels have no PCIe figures, so NCCL's ring runs.
+  const TpWire& pc = report.wires[1];
+  ASSERT_NE(pc.topology, nullptr);
+  EXPECT_EQ(pc.topology, link_topology(pcie5, "", 8));
+  EXPECT_EQ(pc.topology->id, "dual-socket");
+  ASSERT_TRUE(pc.kernel);
+  EXPECT_EQ(kernel_algorithm(*pc.kernel), "ring");
+  const Json json = report;
+  EXPECT_EQ(json.at("wires").at(0).at("algo"), "one-shot");
+  EXPECT_TRUE(json.at("wires").at(0).at("protocol").is_null());
+  EXPECT_EQ(json.at("wires").at(1).at("topology"), "dual-socket");
+  EXPECT_EQ(report.legend.ran.at(0), "nvlink4 one-shot");
+  EXPECT_EQ(report.legend.ran.at(1).rfind("pcie5 ring/", 0), 0U);
+  EXPECT_NE(report.legend.ran.at(1).find(" over dual-socket ("), std::string::npos);
 }
 
 } // namespace

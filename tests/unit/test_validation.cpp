@@ -98,8 +98,9 @@ TEST(Validation, ShippedModelMeetsItsBoundsOnEveryPublishedRow) {
 }
 
 TEST(Validation, OutOfBoundListsOnlyPredictedRowsHeldToABound) {
-  // One link priced at 450 GB/s each way × 0.8: a 4 GiB ring all-reduce on 8 GPUs runs at
-  // about 0.8 × 450 = 360 GB/s busbw (less a little for the 14 · 2 µs latency and the ramp).
+  // One link priced at 450 GB/s each way × 0.8: a 4 GiB ring all-reduce on 8 GPUs runs
+  // ring/Simple, 14 × 2 µs + 100 µs + 1.75 × 2^32 / 360e9 = 20.8777 ms, busbw
+  // 1.75 × 2^32 / 20.8777 ms = 357.81 GB/s: 350 is within 10 %, 300 and 700 are not.
   Catalog catalog = test::nvswitch_catalog();
   catalog.overlay_text(R"({"links": [
     {"id": "slow", "name": "Slow", "connects": "node", "tier": "scale-out", "headline_GBps": 50,
@@ -115,6 +116,74 @@ TEST(Validation, OutOfBoundListsOnlyPredictedRowsHeldToABound) {
       "x,fast,8,1,all-reduce,ring,4294967296,,300,fit,below 10 %: out\n";
   const AccuracyReport report = check_accuracy(catalog, parse_measurements_csv(csv, "m.csv"));
   EXPECT_EQ(report.out_of_bound(), (std::vector<std::size_t>{1, 4}));
+}
+
+const std::string setup_columns = "hardware,link,gpus,nodes,op,algo,impl,topology,size_bytes,"
+                                  "time_us,busbw_GBps,use,source\n";
+
+TEST(Validation, ImplementationAndTopologyColumns) {
+  const auto rows =
+      parse_measurements_csv(setup_columns + "x,nvlink4,8,1,all-reduce,auto,vllm,,65536,12,,fit,s\n"
+                                             "x,pcie4,8,1,all-reduce,ring,,host,65536,40,,fit,s\n",
+                             "m.csv");
+  ASSERT_EQ(rows.size(), 2U);
+  EXPECT_EQ(rows[0].setup.implementation, Implementation::vllm);
+  EXPECT_EQ(rows[0].setup.topology, "");
+  EXPECT_EQ(rows[1].setup.implementation, Implementation::nccl); // empty: NCCL
+  EXPECT_EQ(rows[1].setup.topology, "host");
+  EXPECT_EQ(wire_label(rows[0]), "nvlink4 vllm");
+  EXPECT_EQ(wire_label(rows[1]), "pcie4 host");
+  MeasuredCollective both = rows[0];
+  both.setup.topology = "switch";
+  EXPECT_EQ(wire_label(both), "nvlink4 vllm switch");
+  // Without the columns: NCCL and the link's default topology.
+  const auto plain =
+      parse_measurements_csv(columns + "x,nvlink3,8,1,all-reduce,ring,32768,43.83,,s\n", "m.csv");
+  EXPECT_EQ(plain[0].setup.implementation, Implementation::nccl);
+  EXPECT_EQ(wire_label(plain[0]), "nvlink3");
+  EXPECT_EQ(error_of(setup_columns + "x,nvlink4,8,1,all-reduce,ring,trtllm,,65536,12,,fit,s\n"),
+            "m.csv:2: column 'impl': unknown implementation 'trtllm'; known: nccl, custom, "
+            "one-shot, two-shot, multimem, vllm, sglang");
+}
+
+TEST(Validation, AccuracyByWire) {
+  // "fast" (test::nvswitch_catalog): 4 GiB on 8 GPUs at 357.81 GB/s busbw (see above); vllm
+  // runs NCCL there (no engine figures), custom cannot run. "pc": 64 GB/s each way, its "host"
+  // topology 0.5 at 4 µs per step: ring/Simple 14 × 4 µs + 100 µs + 1.75 × 2^32 / 32e9 =
+  // 235.037 ms, busbw 1.75 × 2^32 / 235.037 ms = 31.979 GB/s; 31 is within 10 %.
+  Catalog catalog = test::nvswitch_catalog();
+  catalog.overlay_text(R"({"links": [
+    {"id": "pc", "name": "PC", "connects": "c", "tier": "host", "headline_GBps": 64,
+     "headline_convention": "each-way", "per_direction_GBps": 64, "latency_us": 1, "source": "s",
+     "expected": {"efficiency": 0.8, "step_latency_us": 3, "ramp_us": 100,
+                  "small_message_slowdown": 1, "source": "s"},
+     "topologies": {"host": {"description": "d", "efficiency": 0.5, "step_latency_us": 4,
+                             "default_up_to_gpus": 8, "source": "t"}}}]})",
+                       "links.json");
+  const std::string csv = setup_columns +
+                          "x,fast,8,1,all-reduce,ring,,,4294967296,,350,held-out,s\n"
+                          "x,fast,8,1,all-reduce,ring,nccl,,4294967296,,300,fit,s\n"
+                          "x,fast,8,1,all-reduce,ring,vllm,,4294967296,,350,held-out,s\n"
+                          "x,fast,8,1,all-reduce,ring,custom,,4294967296,,350,held-out,s\n"
+                          "x,pc,8,1,all-reduce,ring,,host,4294967296,,31,held-out,s\n"
+                          "x,pc,8,1,all-reduce,ring,,numa,4294967296,,31,held-out,s\n";
+  const AccuracyReport report = check_accuracy(catalog, parse_measurements_csv(csv, "m.csv"));
+  ASSERT_EQ(report.by_wire.size(), 5U);
+  const auto summary = [&](const char* wire, const char* use) {
+    return report.by_wire.at(wire).at(use);
+  };
+  EXPECT_EQ(summary("fast", "held-out").rows, 1);
+  EXPECT_EQ(summary("fast", "held-out").within, 1);
+  EXPECT_EQ(summary("fast", "fit").within, 0);
+  EXPECT_EQ(summary("fast vllm", "held-out").within, 1);
+  EXPECT_EQ(summary("fast custom", "held-out").predicted, 0);
+  EXPECT_EQ(summary("pc host", "held-out").within, 1);
+  EXPECT_NEAR(summary("pc host", "held-out").median_abs_error, 31.979 / 31 - 1, 1e-4);
+  EXPECT_EQ(summary("pc numa", "held-out").predicted, 0);
+  EXPECT_EQ(report.checks[5].predicted.reason(),
+            "wire 'pc' has no topology 'numa'; choose one of: host");
+  // by_use still counts every row once.
+  EXPECT_EQ(report.by_use.at("held-out").rows, 5);
 }
 
 } // namespace
