@@ -341,6 +341,12 @@ ExpectedModel with_topology(ExpectedModel model, const LinkTopology* topology) {
   return model;
 }
 
+Algorithm nccl_algorithm(const CollectiveRequest& request) {
+  // SGLang's launcher sets NCCL_NVLS_ENABLE from --enable-nccl-nvls, off by default.
+  const bool sglang = request.setup.implementation == Implementation::sglang;
+  return sglang && request.algorithm == Algorithm::automatic ? Algorithm::ring : request.algorithm;
+}
+
 std::vector<ExpectedLine> expected_lines(const Link& link, const ExpectedModel& model,
                                          const CollectiveRequest& request) {
   check_expected(link, model, request);
@@ -378,6 +384,7 @@ std::optional<Bytes> crossover_size(const Link& link, const CollectiveRequest& r
   }
   CollectiveRequest unit = request;
   unit.size = Bytes::of(1);
+  unit.algorithm = nccl_algorithm(request);
   unit.setup.implementation = Implementation::nccl;
   const auto [model, topology] = model_for(link, unit);
   // The full-rate line: the one with the smallest bandwidth term per byte.

@@ -35,6 +35,7 @@ CollectiveRow row_at(const Link& link, const CollectiveRequest& request, bool ex
 
 /// NCCL's lines for the request's algorithm, as latency + S / rate.
 ExpectedFormula formula_of(const Link& link, CollectiveRequest request) {
+  request.algorithm = nccl_algorithm(request);
   request.setup.implementation = Implementation::nccl;
   ExpectedFormula formula;
   formula.topology = link_topology(link, request.setup.topology, request.gpus);

@@ -245,6 +245,10 @@ std::string topology_text(const Link& link, std::string_view id);
 /// `model` with the topology's efficiency and step latency (unchanged for nullptr).
 ExpectedModel with_topology(ExpectedModel model, const LinkTopology* topology);
 
+/// The algorithm NCCL chooses among under the request's implementation: the request's own,
+/// except that SGLang runs NCCL with NVLS off (ring for automatic).
+Algorithm nccl_algorithm(const CollectiveRequest& request);
+
 /// One line of the expected model: latency plus the bytes' time at the line's bandwidth.
 struct ExpectedLine {
   Kernel kernel = Kernel::ring_simple;

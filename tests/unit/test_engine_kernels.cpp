@@ -108,6 +108,13 @@ TEST(EngineKernels, SglangFallsBackToRingOnlyNccl) {
   CollectiveRequest nvls = all_reduce(8388608, Implementation::sglang);
   nvls.algorithm = Algorithm::nvls;
   EXPECT_EQ(expected_collective(link, nvls).kernel, Kernel::nvls_simple);
+  // The crossover follows the NCCL that SGLang runs: the ring/Simple line, 28 + 100 µs
+  // = 128 µs at 360e9 / 1.75 B/s per byte of S: 128e-6 × 360e9 / 1.75 = 26,331,428.57 B
+  // (NCCL as nccl-tests runs it, NVLS on: 30e-6 × 270e9 = 8.1e6 B).
+  EXPECT_EQ(nccl_algorithm(all_reduce(1, Implementation::sglang)), Algorithm::ring);
+  EXPECT_NEAR(crossover_size(link, all_reduce(1, Implementation::sglang))->value(), 26331428.57,
+              0.01);
+  EXPECT_NEAR(crossover_size(link, all_reduce(1, Implementation::nccl))->value(), 8.1e6, 1e-3);
 }
 
 TEST(EngineKernels, NcclIgnoresEngineFigures) {
