@@ -87,9 +87,16 @@ Command setup_links(CLI::App& app) {
        [](const Link& l) -> std::vector<std::string> {
          std::string expected = "-";
          if (l.expected) {
-           expected = fmt::format("{:g} % eff., {}/step{}", l.expected->efficiency * 100,
+           expected = fmt::format("{:g} % eff., {}/step{}{}", l.expected->efficiency * 100,
                                   format_seconds(l.expected->step_latency),
-                                  l.expected->in_network_reduction ? ", NVLS" : "");
+                                  l.expected->in_network_reduction ? ", NVLS" : "",
+                                  l.expected->engine_all_reduce ? ", engine kernels" : "");
+         }
+         if (!l.topologies.empty()) {
+           const auto [low, high] =
+               std::ranges::minmax(l.topologies, {}, &LinkTopology::efficiency);
+           expected = fmt::format("{:g}–{:g} % eff. by topology", low.efficiency * 100,
+                                  high.efficiency * 100);
          }
          return {std::string(to_string(l.tier)),
                  format_range(l.headline_bandwidth),
