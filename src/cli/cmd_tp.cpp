@@ -107,7 +107,10 @@ void print_wires(const Style& style, const TpReport& report) {
     slowest = std::max(slowest, w.headline.low.value());
   }
   for (const TpWire& w : report.wires) {
-    table.add_row({w.link->id, std::string(to_string(w.link->tier)), bandwidth_label(*w.link),
+    // A PCIe wire names the topology its expected time assumes.
+    const std::string wire =
+        w.topology ? fmt::format("{} ({})", w.link->id, w.topology->id) : w.link->id;
+    table.add_row({wire, std::string(to_string(w.link->tier)), bandwidth_label(*w.link),
                    format_range(w.headline), bar(style, w.headline.low.value(), slowest, bar_width),
                    w.expected ? format_seconds(*w.expected) : "-",
                    w.crossover ? format_bytes(*w.crossover) : "-",
