@@ -1,7 +1,6 @@
 // The expected model: NCCL's algorithm/protocol lines, the serving engines' own all-reduce
 // kernels and link topologies (the formulas are at the top of icx/collectives.hpp).
 #include <algorithm>
-#include <limits>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

@@ -74,13 +74,11 @@ std::vector<std::string> assumptions_of(const PlaceReport& r) {
                      "passes the stages one after another");
   lines.push_back(
       fmt::format("all-reduces run by {} (--impl)", implementation_text(w.setup.implementation)));
-  for (const Link* link : {r.cluster.scale_up, r.cluster.scale_out}) {
+  const Link* scale_out = r.cluster.scale_out == r.cluster.scale_up ? nullptr : r.cluster.scale_out;
+  for (const Link* link : {r.cluster.scale_up, scale_out}) {
     if (link != nullptr && !link->topologies.empty()) {
       lines.push_back(fmt::format("{} topology: {} (--pcie-topology)", link->id,
                                   topology_text(*link, w.setup.topology)));
-    }
-    if (r.cluster.scale_out == r.cluster.scale_up) {
-      break;
     }
   }
   return lines;

@@ -23,7 +23,7 @@ void add_run_setup_options(CLI::App& sub, RunSetupOptions& options, Implementati
   sub.add_option("--pcie-topology", options.topology,
                  "How GPUs on a PCIe wire reach each other: host (through one CPU's root "
                  "complex), switch (under PCIe switches) or dual-socket (across the socket "
-                 "link); default: host up to 4 GPUs, dual-socket above")
+                 "link); default: by group size, as the link's catalog entry says ('icx links')")
       ->type_name("TOPOLOGY");
 }
 
