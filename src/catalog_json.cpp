@@ -192,6 +192,8 @@ void to_json(Json& json, const System& system) {
   json["scale_up_link"] = system.scale_up_link;
   json["scale_up_domain"] = system.scale_up_domain;
   json["scale_out_link"] = system.scale_out_link;
+  json["nics_per_node"] = system.nics_per_node;
+  json["rail_optimized"] = system.rail_optimized;
   json["source"] = system.source;
 }
 

@@ -250,6 +250,9 @@ System read_system(ObjectReader& reader, const std::string& origin) {
   system.scale_up_link = reader.text("scale_up_link");
   system.scale_up_domain = reader.whole("scale_up_domain", 1, max_domain);
   system.scale_out_link = reader.text("scale_out_link");
+  // Absent: one NIC per GPU, as the rail-optimised reference designs wire them.
+  system.nics_per_node = reader.whole_or("nics_per_node", 1, max_domain, system.gpus_per_node);
+  system.rail_optimized = reader.flag_or("rail_optimized", false);
   return system;
 }
 

@@ -200,6 +200,11 @@ std::string_view kernel_algorithm(Kernel kernel) {
     return to_string(Algorithm::ring);
   case Kernel::nvls_simple:
     return to_string(Algorithm::nvls);
+  case Kernel::tree_ll:
+  case Kernel::tree_simple:
+    return to_string(Algorithm::tree);
+  case Kernel::nvls_tree_simple:
+    return to_string(Algorithm::nvls_tree);
   default:
     return to_string(kernel);
   }
@@ -208,9 +213,12 @@ std::string_view kernel_algorithm(Kernel kernel) {
 std::optional<Protocol> kernel_protocol(Kernel kernel) {
   switch (kernel) {
   case Kernel::ring_ll:
+  case Kernel::tree_ll:
     return Protocol::ll;
   case Kernel::ring_simple:
   case Kernel::nvls_simple:
+  case Kernel::tree_simple:
+  case Kernel::nvls_tree_simple:
     return Protocol::simple;
   default:
     return std::nullopt;

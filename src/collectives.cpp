@@ -159,6 +159,12 @@ CollectiveCost headline_collective(const Link& link, const CollectiveRequest& re
 }
 
 Check check_algorithm(const Link& link, Collective op, Algorithm algorithm) {
+  if (spans_nodes(algorithm)) {
+    return unexpected(fmt::format("{} runs between nodes, and wire '{}' alone is one group; "
+                                  "give the nodes (--gpus-per-node and --scale-out, or "
+                                  "--system) or use ring",
+                                  to_string(algorithm), link.id));
+  }
   if (algorithm != Algorithm::nvls) {
     // A ring runs every operation; automatic falls back to it.
     return {};

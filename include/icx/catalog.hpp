@@ -216,7 +216,13 @@ struct System : Entry {
   std::string scale_up_link;
   /// GPUs sharing one scale-up (NVLink) domain.
   int scale_up_domain = 0;
+  /// One NIC's link between nodes (one port of the node's scale-out fabric).
   std::string scale_out_link;
+  /// Scale-out NICs (ports) per node that collectives use; catalog default: one per GPU.
+  int nics_per_node = 0;
+  /// The fabric wires NIC k of every node to the same leaf switch (a rail), so traffic
+  /// between nodes on one rail crosses one switch.
+  bool rail_optimized = false;
   bool operator==(const System&) const = default;
 };
 

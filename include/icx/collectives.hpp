@@ -57,8 +57,10 @@ enum class Collective { all_reduce, all_gather, reduce_scatter, all_to_all, poin
 
 /// automatic: the fastest algorithm the link has, as NCCL's tuner picks; ring: NCCL's ring
 /// algorithm; nvls: in-network reduction on NVSwitch (NVLink SHARP), for the operations
-/// in_network_traffic serves.
-enum class Algorithm { automatic, ring, nvls };
+/// in_network_traffic serves. Between nodes (icx/fabric.hpp) NCCL also runs tree (a chain in
+/// each node, a double binary tree between nodes) and nvls-tree (NVLS in each node, the tree
+/// between nodes), for all-reduce.
+enum class Algorithm { automatic, ring, nvls, tree, nvls_tree };
 
 /// NCCL's protocols: LL (low latency, half rate) and Simple (full rate, pipelined).
 enum class Protocol { ll, simple };
@@ -70,7 +72,17 @@ enum class Protocol { ll, simple };
 enum class Implementation { nccl, custom, one_shot, two_shot, multimem, vllm, sglang };
 
 /// What priced an expected time: one NCCL algorithm/protocol line or one engine kernel.
-enum class Kernel { ring_ll, ring_simple, nvls_simple, one_shot, two_shot, multimem };
+enum class Kernel {
+  ring_ll,
+  ring_simple,
+  nvls_simple,
+  tree_ll,
+  tree_simple,
+  nvls_tree_simple,
+  one_shot,
+  two_shot,
+  multimem
+};
 
 /// nccl-tests calls point-to-point "sendrecv".
 constexpr std::array<EnumName<Collective>, 7> enum_names(Collective /*unused*/) {
@@ -83,8 +95,12 @@ constexpr std::array<EnumName<Collective>, 7> enum_names(Collective /*unused*/) 
            {Collective::point_to_point, "p2p"}}};
 }
 
-constexpr std::array<EnumName<Algorithm>, 3> enum_names(Algorithm /*unused*/) {
-  return {{{Algorithm::automatic, "auto"}, {Algorithm::ring, "ring"}, {Algorithm::nvls, "nvls"}}};
+constexpr std::array<EnumName<Algorithm>, 5> enum_names(Algorithm /*unused*/) {
+  return {{{Algorithm::automatic, "auto"},
+           {Algorithm::ring, "ring"},
+           {Algorithm::nvls, "nvls"},
+           {Algorithm::tree, "tree"},
+           {Algorithm::nvls_tree, "nvls-tree"}}};
 }
 
 constexpr std::array<EnumName<Protocol>, 2> enum_names(Protocol /*unused*/) {
@@ -101,10 +117,13 @@ constexpr std::array<EnumName<Implementation>, 7> enum_names(Implementation /*un
            {Implementation::sglang, "sglang"}}};
 }
 
-constexpr std::array<EnumName<Kernel>, 6> enum_names(Kernel /*unused*/) {
+constexpr std::array<EnumName<Kernel>, 9> enum_names(Kernel /*unused*/) {
   return {{{Kernel::ring_ll, "ring/LL"},
            {Kernel::ring_simple, "ring/Simple"},
            {Kernel::nvls_simple, "nvls/Simple"},
+           {Kernel::tree_ll, "tree/LL"},
+           {Kernel::tree_simple, "tree/Simple"},
+           {Kernel::nvls_tree_simple, "nvls-tree/Simple"},
            {Kernel::one_shot, "one-shot"},
            {Kernel::two_shot, "two-shot"},
            {Kernel::multimem, "multimem"}}};
@@ -121,7 +140,13 @@ std::optional<Protocol> kernel_protocol(Kernel kernel);
 inline constexpr std::array all_collectives{Collective::all_reduce, Collective::all_gather,
                                             Collective::reduce_scatter, Collective::all_to_all,
                                             Collective::point_to_point};
-inline constexpr std::array all_algorithms{Algorithm::automatic, Algorithm::ring, Algorithm::nvls};
+inline constexpr std::array all_algorithms{Algorithm::automatic, Algorithm::ring, Algorithm::nvls,
+                                           Algorithm::tree, Algorithm::nvls_tree};
+
+/// Whether `algorithm` runs only between nodes (tree, nvls-tree).
+constexpr bool spans_nodes(Algorithm algorithm) {
+  return algorithm == Algorithm::tree || algorithm == Algorithm::nvls_tree;
+}
 
 /// The operation by name ("all-reduce", "all_reduce", "allreduce" …, case-insensitive).
 std::optional<Collective> collective_from_name(std::string_view name);

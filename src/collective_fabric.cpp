@@ -1,0 +1,282 @@
+// The expected model across nodes: NCCL's ring, tree and NVLS-tree between nodes (the
+// formulas are at the top of icx/fabric.hpp).
+#include "icx/fabric.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "collective_detail.hpp"
+#include "icx/error.hpp"
+
+namespace icx {
+
+namespace {
+
+/// What one line across nodes needs: both links' models and the group's shape.
+struct Span {
+  const Fabric& fabric;
+  const ExpectedModel& out;
+  /// The scale-up link's model with its topology; absent with one GPU per node.
+  std::optional<ExpectedModel> up;
+  const LinkTopology* topology = nullptr;
+  int gpus = 0;
+  int g = 0;
+  int nodes = 0;
+  Bytes size;
+
+  /// Time of `bytes` through the node's NICs together.
+  [[nodiscard]] Seconds nics(double bytes) const {
+    return Bytes::of(bytes) / (fabric.scale_out->per_direction_bandwidth.high *
+                               (out.efficiency * fabric.nics_per_node));
+  }
+  /// Time of `bytes` through one GPU's scale-up link at `efficiency` (none with one GPU per
+  /// node: nothing moves inside a node).
+  [[nodiscard]] Seconds gpu_link(double bytes, double efficiency) const {
+    if (!up) {
+      return Seconds{};
+    }
+    return Bytes::of(bytes) / (fabric.scale_up->per_direction_bandwidth.high * efficiency);
+  }
+  /// ⌈log2 N⌉: the levels of a binary tree over the nodes.
+  [[nodiscard]] double tree_levels() const { return std::ceil(std::log2(nodes)); }
+  [[nodiscard]] Seconds intra_step() const { return up ? up->step_latency : Seconds{}; }
+};
+
+/// An LL and a Simple line with the scale-out link's protocol figures.
+void add_protocol_lines(const Span& s, Kernel ll, Kernel simple, Seconds latency, Seconds tb,
+                        std::vector<ExpectedLine>& lines) {
+  lines.push_back({ll, latency, tb * (1.0 + s.out.small_message_slowdown)});
+  lines.push_back({simple, latency + s.out.ramp, tb});
+}
+
+void add_ring(const Span& s, Collective op, std::vector<ExpectedLine>& lines) {
+  const std::int64_t steps = ring_steps(op, s.gpus);
+  const std::int64_t inter = op == Collective::all_reduce ? 2 * (s.nodes - 1) : s.nodes - 1;
+  const Seconds latency = s.intra_step() * static_cast<double>(steps - inter) +
+                          s.out.step_latency * static_cast<double>(inter);
+  const double bytes = s.size.value() * wire_factor(op, Algorithm::ring, s.gpus);
+  const Seconds tb = std::max(s.nics(bytes), s.gpu_link(bytes, s.up ? s.up->efficiency : 1.0));
+  add_protocol_lines(s, Kernel::ring_ll, Kernel::ring_simple, latency, tb, lines);
+}
+
+/// Bytes a node's NICs carry each way per byte of S in the double binary tree.
+double tree_nic_factor(int nodes) {
+  return nodes == 2 ? 1.0 : 2.0;
+}
+
+void add_tree(const Span& s, std::vector<ExpectedLine>& lines) {
+  const Seconds latency =
+      2.0 * (s.intra_step() * static_cast<double>(s.g - 1) + s.out.step_latency * s.tree_levels());
+  const double size = s.size.value();
+  const Seconds tb = std::max(s.nics(size * tree_nic_factor(s.nodes)),
+                              s.gpu_link(2.0 * size, s.up ? s.up->efficiency : 1.0));
+  add_protocol_lines(s, Kernel::tree_ll, Kernel::tree_simple, latency, tb, lines);
+}
+
+void add_nvls_tree(const Span& s, std::vector<ExpectedLine>& lines) {
+  const InNetworkReduction& nvls = *s.up->in_network_reduction;
+  const Collective op = Collective::all_reduce;
+  const double size = s.size.value();
+  const double intra_bytes = size * wire_factor(op, Algorithm::nvls, s.g) *
+                             busbw_factor(op, s.gpus) / busbw_factor(op, s.g);
+  const Seconds tb =
+      std::max(s.nics(size * tree_nic_factor(s.nodes)), s.gpu_link(intra_bytes, nvls.efficiency));
+  const Seconds latency = nvls.latency + 2.0 * s.out.step_latency * s.tree_levels() + s.out.ramp;
+  lines.push_back({Kernel::nvls_tree_simple, latency, tb});
+}
+
+void add_all_to_all(const Span& s, std::vector<ExpectedLine>& lines) {
+  const double n = s.gpus;
+  const double size = s.size.value();
+  const Seconds tb = std::max(s.nics(s.g * (n - s.g) / n * size),
+                              s.gpu_link((s.g - 1) / n * size, s.up ? s.up->efficiency : 1.0));
+  const Seconds latency = s.intra_step() * static_cast<double>(s.g - 1) +
+                          s.out.step_latency * static_cast<double>(s.gpus - s.g);
+  add_protocol_lines(s, Kernel::ring_ll, Kernel::ring_simple, latency, tb, lines);
+}
+
+void add_point_to_point(const Span& s, std::vector<ExpectedLine>& lines) {
+  // One rail: a single NIC, whatever the node has.
+  const Seconds tb = Bytes::of(s.size.value()) /
+                     (s.fabric.scale_out->per_direction_bandwidth.high * s.out.efficiency);
+  add_protocol_lines(s, Kernel::ring_ll, Kernel::ring_simple, s.out.step_latency, tb, lines);
+}
+
+bool nvls_tree_runs(const Fabric& fabric, Collective op) {
+  return op == Collective::all_reduce && fabric.gpus_per_node >= min_collective_gpus &&
+         fabric.scale_up->expected && fabric.scale_up->expected->in_network_reduction &&
+         check_algorithm(*fabric.scale_up, op, Algorithm::nvls).has_value();
+}
+
+void check_span(const Fabric& fabric, const CollectiveRequest& request) {
+  detail::check_collective_request(*fabric.scale_out, request);
+  if (const Check check = check_fabric(fabric, request.op, request.algorithm, request.gpus);
+      !check) {
+    throw InputError(check.reason());
+  }
+}
+
+Span span_of(const Fabric& fabric, const ExpectedModel& out, const CollectiveRequest& request) {
+  Span s{fabric,
+         out,
+         std::nullopt,
+         nullptr,
+         request.gpus,
+         fabric.gpus_per_node,
+         fabric_nodes(fabric, request.gpus),
+         request.size};
+  if (s.g >= min_collective_gpus) {
+    s.topology = link_topology(*fabric.scale_up, request.setup.topology, s.g);
+    s.up = with_topology(*fabric.scale_up->expected, s.topology);
+  }
+  return s;
+}
+
+std::vector<ExpectedLine> lines_across(const Span& s, const CollectiveRequest& request) {
+  std::vector<ExpectedLine> lines;
+  const Algorithm algorithm = request.algorithm;
+  switch (request.op) {
+  case Collective::all_to_all:
+    add_all_to_all(s, lines);
+    return lines;
+  case Collective::point_to_point:
+    add_point_to_point(s, lines);
+    return lines;
+  default:
+    break;
+  }
+  const bool automatic = algorithm == Algorithm::automatic;
+  if (automatic || algorithm == Algorithm::ring) {
+    add_ring(s, request.op, lines);
+  }
+  if (request.op == Collective::all_reduce && (automatic || algorithm == Algorithm::tree)) {
+    add_tree(s, lines);
+  }
+  // SGLang runs NCCL with NVLS off, which removes NVLSTree as well.
+  const bool nvls_allowed = request.setup.implementation != Implementation::sglang;
+  if ((automatic && nvls_allowed && nvls_tree_runs(s.fabric, request.op)) ||
+      algorithm == Algorithm::nvls_tree) {
+    add_nvls_tree(s, lines);
+  }
+  return lines;
+}
+
+ExpectedLine fastest(const std::vector<ExpectedLine>& lines) {
+  return *std::ranges::min_element(lines, {}, [](const ExpectedLine& l) { return l.time(); });
+}
+
+bool one_node(const Fabric& fabric, int gpus) {
+  return gpus <= fabric.gpus_per_node;
+}
+
+} // namespace
+
+int fabric_nodes(const Fabric& fabric, int gpus) {
+  if (fabric.gpus_per_node < 1 || fabric.nics_per_node < 1) {
+    throw InputError(fmt::format("a node needs at least one GPU and one NIC (given {} and {})",
+                                 fabric.gpus_per_node, fabric.nics_per_node));
+  }
+  if (gpus <= fabric.gpus_per_node) {
+    return 1;
+  }
+  if (gpus % fabric.gpus_per_node != 0) {
+    throw InputError(
+        fmt::format("{} GPUs are not a whole number of {}-GPU nodes", gpus, fabric.gpus_per_node));
+  }
+  return gpus / fabric.gpus_per_node;
+}
+
+Check check_fabric(const Fabric& fabric, Collective op, Algorithm algorithm, int gpus) {
+  if (one_node(fabric, gpus)) {
+    if (const Check check = check_algorithm(*fabric.scale_up, op, algorithm); !check) {
+      return check;
+    }
+    return check_expected_model(*fabric.scale_up, algorithm);
+  }
+  if (algorithm == Algorithm::nvls) {
+    return unexpected(fmt::format("nvls reduces inside one node's switch, and {} GPUs span "
+                                  "nodes of {}; across nodes use nvls-tree",
+                                  gpus, fabric.gpus_per_node));
+  }
+  if (spans_nodes(algorithm) && op != Collective::all_reduce) {
+    return unexpected(fmt::format("{} performs all-reduce only, not {}; use ring",
+                                  to_string(algorithm), to_string(op)));
+  }
+  if (algorithm == Algorithm::nvls_tree && !nvls_tree_runs(fabric, op)) {
+    return unexpected(fmt::format("nvls-tree needs in-network reduction inside the node, and "
+                                  "wire '{}' has none in the catalog; use tree or ring",
+                                  fabric.scale_up->id));
+  }
+  if (const Check check = check_expected_model(*fabric.scale_out, Algorithm::ring); !check) {
+    return check;
+  }
+  if (fabric.gpus_per_node >= min_collective_gpus) {
+    return check_expected_model(*fabric.scale_up, Algorithm::ring);
+  }
+  return {};
+}
+
+std::vector<ExpectedLine> fabric_lines(const Fabric& fabric, const ExpectedModel& scale_out_model,
+                                       const CollectiveRequest& request) {
+  if (one_node(fabric, request.gpus)) {
+    const LinkTopology* topology =
+        link_topology(*fabric.scale_up, request.setup.topology, request.gpus);
+    if (const Check check = check_expected_model(*fabric.scale_up, request.algorithm); !check) {
+      throw InputError(check.reason());
+    }
+    return expected_lines(*fabric.scale_up, with_topology(*fabric.scale_up->expected, topology),
+                          request);
+  }
+  check_span(fabric, request);
+  return lines_across(span_of(fabric, scale_out_model, request), request);
+}
+
+CollectiveCost fabric_collective(const Fabric& fabric, const CollectiveRequest& request) {
+  if (one_node(fabric, request.gpus)) {
+    return expected_collective(*fabric.scale_up, request);
+  }
+  check_span(fabric, request);
+  const Span s = span_of(fabric, *fabric.scale_out->expected, request);
+  const ExpectedLine line = fastest(lines_across(s, request));
+  CollectiveCost cost = detail::collective_cost(request, line.time());
+  cost.kernel = line.kernel;
+  cost.topology = s.topology;
+  return cost;
+}
+
+ExpectedTerms fabric_terms(const Fabric& fabric, const CollectiveRequest& request) {
+  if (one_node(fabric, request.gpus)) {
+    return expected_terms(*fabric.scale_up, request);
+  }
+  check_span(fabric, request);
+  const ExpectedLine line = fastest(fabric_lines(fabric, *fabric.scale_out->expected, request));
+  return {line.latency, line.bandwidth};
+}
+
+Seconds fabric_time(const Fabric& fabric, const ExpectedModel& scale_out_model,
+                    const CollectiveRequest& request) {
+  return fastest(fabric_lines(fabric, scale_out_model, request)).time();
+}
+
+BytesPerSecond fabric_headline_bandwidth(const Fabric& fabric) {
+  const BytesPerSecond share = fabric.scale_out->headline_bandwidth.high *
+                               (static_cast<double>(fabric.nics_per_node) / fabric.gpus_per_node);
+  if (fabric.gpus_per_node < min_collective_gpus) {
+    return share;
+  }
+  return std::min(share, fabric.scale_up->headline_bandwidth.high);
+}
+
+CollectiveCost fabric_headline(const Fabric& fabric, const CollectiveRequest& request) {
+  if (one_node(fabric, request.gpus)) {
+    return headline_collective(*fabric.scale_up, request);
+  }
+  detail::check_collective_request(*fabric.scale_out, request);
+  (void)fabric_nodes(fabric, request.gpus);
+  return detail::collective_cost(request, request.size * headline_traffic_factor(request.op) /
+                                              fabric_headline_bandwidth(fabric));
+}
+
+} // namespace icx
