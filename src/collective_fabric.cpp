@@ -188,12 +188,9 @@ int fabric_nodes(const Fabric& fabric, int gpus) {
   return gpus / fabric.gpus_per_node;
 }
 
-Check check_fabric(const Fabric& fabric, Collective op, Algorithm algorithm, int gpus) {
+Check check_fabric_algorithm(const Fabric& fabric, Collective op, Algorithm algorithm, int gpus) {
   if (one_node(fabric, gpus)) {
-    if (const Check check = check_algorithm(*fabric.scale_up, op, algorithm); !check) {
-      return check;
-    }
-    return check_expected_model(*fabric.scale_up, algorithm);
+    return check_algorithm(*fabric.scale_up, op, algorithm);
   }
   if (algorithm == Algorithm::nvls) {
     return unexpected(fmt::format("nvls reduces inside one node's switch, and {} GPUs span "
@@ -208,6 +205,16 @@ Check check_fabric(const Fabric& fabric, Collective op, Algorithm algorithm, int
     return unexpected(fmt::format("nvls-tree needs in-network reduction inside the node, and "
                                   "wire '{}' has none in the catalog; use tree or ring",
                                   fabric.scale_up->id));
+  }
+  return {};
+}
+
+Check check_fabric(const Fabric& fabric, Collective op, Algorithm algorithm, int gpus) {
+  if (const Check check = check_fabric_algorithm(fabric, op, algorithm, gpus); !check) {
+    return check;
+  }
+  if (one_node(fabric, gpus)) {
+    return check_expected_model(*fabric.scale_up, algorithm);
   }
   if (const Check check = check_expected_model(*fabric.scale_out, Algorithm::ring); !check) {
     return check;

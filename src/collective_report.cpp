@@ -1,5 +1,7 @@
 #include "icx/collective_report.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "icx/error.hpp"
@@ -8,7 +10,24 @@ namespace icx {
 
 namespace {
 
-void check(const Link& link, const CollectiveReportRequest& request) {
+bool spans(const Fabric& fabric, int gpus) {
+  return gpus > fabric.gpus_per_node;
+}
+
+void check(const Fabric& fabric, const CollectiveReportRequest& request) {
+  if (request.sizes.empty()) {
+    throw InputError("a collective report needs at least one message size");
+  }
+  if (spans(fabric, request.gpus)) {
+    (void)fabric_nodes(fabric, request.gpus);
+    if (const Check check =
+            check_fabric_algorithm(fabric, request.op, request.algorithm, request.gpus);
+        !check) {
+      throw InputError(check.reason());
+    }
+    return;
+  }
+  const Link& link = *fabric.scale_up;
   if (const Check check = check_algorithm(link, request.op, request.algorithm); !check) {
     throw InputError(check.reason());
   }
@@ -18,32 +37,45 @@ void check(const Link& link, const CollectiveReportRequest& request) {
       throw InputError(check.reason());
     }
   }
-  if (request.sizes.empty()) {
-    throw InputError("a collective report needs at least one message size");
-  }
 }
 
-CollectiveRow row_at(const Link& link, const CollectiveRequest& request, bool expected) {
-  CollectiveRow row{request.size, headline_collective(link, request), std::nullopt, std::nullopt};
+CollectiveRow row_at(const Fabric& fabric, const CollectiveRequest& request, bool expected) {
+  CollectiveRow row{request.size, fabric_headline(fabric, request), std::nullopt, std::nullopt};
   if (expected) {
-    row.expected = expected_collective(link, request);
-    const ExpectedTerms terms = expected_terms(link, request);
+    row.expected = fabric_collective(fabric, request);
+    const ExpectedTerms terms = fabric_terms(fabric, request);
     row.terms = ExpectedTimeTerms{terms.latency, terms.bandwidth};
   }
   return row;
 }
 
+/// The scale-out link's model across nodes, the scale-up link's with its topology inside one.
+ExpectedModel model_of(const Fabric& fabric, const CollectiveRequest& request,
+                       const LinkTopology* topology) {
+  if (spans(fabric, request.gpus)) {
+    return *fabric.scale_out->expected;
+  }
+  return with_topology(*fabric.scale_up->expected, topology);
+}
+
 /// NCCL's lines for the request's algorithm, as latency + S / rate.
-ExpectedFormula formula_of(const Link& link, CollectiveRequest request) {
+ExpectedFormula formula_of(const Fabric& fabric, CollectiveRequest request) {
   request.algorithm = nccl_algorithm(request);
   request.setup.implementation = Implementation::nccl;
   ExpectedFormula formula;
-  formula.topology = link_topology(link, request.setup.topology, request.gpus);
-  const ExpectedModel model = with_topology(*link.expected, formula.topology);
-  for (const ExpectedLine& line : expected_lines(link, model, request)) {
+  const int group = std::min(request.gpus, fabric.gpus_per_node);
+  formula.topology = group >= min_collective_gpus
+                         ? link_topology(*fabric.scale_up, request.setup.topology, group)
+                         : nullptr;
+  const ExpectedModel model = model_of(fabric, request, formula.topology);
+  for (const ExpectedLine& line : fabric_lines(fabric, model, request)) {
     formula.lines.push_back({line.kernel, line.latency, request.size / line.bandwidth});
   }
-  formula.crossover = *crossover_size(link, request);
+  // The full-rate line (the smallest bandwidth term per byte); its terms are linear in S.
+  request.size = Bytes::of(1);
+  const std::vector<ExpectedLine> unit = fabric_lines(fabric, model, request);
+  const ExpectedLine full = *std::ranges::min_element(unit, {}, &ExpectedLine::bandwidth);
+  formula.crossover = Bytes::of(full.latency / full.bandwidth);
   return formula;
 }
 
@@ -56,33 +88,58 @@ std::vector<std::string> assumptions_of(const CollectiveReport& report) {
         "which published all-reduce runs fixed (in_network_reduction of wire '{}')",
         to_string(report.op), report.link->id));
   }
+  if (report.fabric) {
+    const Fabric& f = *report.fabric;
+    assumptions.push_back(fmt::format(
+        "{} nodes of {} GPUs, each with {} NIC{} of wire '{}' that NCCL spreads its channels "
+        "over; between nodes NCCL's engines run, not the serving engines' own kernels",
+        report.nodes, f.gpus_per_node, f.nics_per_node, f.nics_per_node == 1 ? "" : "s",
+        f.scale_out->id));
+  }
   return assumptions;
+}
+
+Check expected_check(const Fabric& fabric, const CollectiveReportRequest& request) {
+  if (spans(fabric, request.gpus)) {
+    return check_fabric(fabric, request.op, request.algorithm, request.gpus);
+  }
+  return check_expected_model(*fabric.scale_up, request.algorithm);
 }
 
 } // namespace
 
 CollectiveReport collective_report(const Link& link, const CollectiveReportRequest& request) {
-  check(link, request);
+  return collective_report(Fabric{&link, request.gpus, nullptr, 1}, request);
+}
+
+CollectiveReport collective_report(const Fabric& fabric, const CollectiveReportRequest& request) {
+  check(fabric, request);
   CollectiveReport report;
   report.op = request.op;
   report.algorithm = request.algorithm;
   report.setup = request.setup;
   report.gpus = request.gpus;
-  report.link = &link;
+  report.link = fabric.scale_up;
+  if (spans(fabric, request.gpus)) {
+    report.fabric = fabric;
+    report.nodes = fabric_nodes(fabric, request.gpus);
+    report.link = fabric.scale_out;
+  }
   report.sweep = request.sizes.size() > 1;
   report.headline_factor = headline_traffic_factor(request.op);
-  report.headline_bandwidth = link.headline_bandwidth.high;
-  report.headline_convention = link.headline_convention;
+  report.headline_bandwidth =
+      report.fabric ? fabric_headline_bandwidth(fabric) : fabric.scale_up->headline_bandwidth.high;
+  report.headline_convention = report.link->headline_convention;
   report.busbw_factor = busbw_factor(request.op, request.gpus);
-  report.expected_model = check_expected_model(link, request.algorithm);
+  report.expected_model = expected_check(fabric, request);
   CollectiveRequest one{request.op, request.algorithm, request.gpus, request.sizes.front(),
                         request.setup};
   if (report.expected_model) {
-    report.expected = formula_of(link, one);
+    report.expected = formula_of(fabric, one);
   }
   for (const Bytes size : request.sizes) {
     one.size = size;
-    report.rows.push_back(row_at(link, one, report.expected.has_value()));
+    report.rows.push_back(row_at(fabric, one, report.expected.has_value()));
   }
   report.assumptions = assumptions_of(report);
   return report;
@@ -132,6 +189,14 @@ void to_json(Json& json, const CollectiveReport& report) {
     json["size_bytes"] = json_number(report.rows.front().size.value());
   }
   json["wire"] = report.link->id;
+  if (report.fabric) {
+    const Fabric& f = *report.fabric;
+    json["fabric"] = {{"nodes", report.nodes},
+                      {"gpus_per_node", f.gpus_per_node},
+                      {"scale_up", f.gpus_per_node > 1 ? Json(f.scale_up->id) : Json(nullptr)},
+                      {"scale_out", f.scale_out->id},
+                      {"nics_per_node", f.nics_per_node}};
+  }
   // One size: the algorithm that ran; a sweep: the one asked for (each row names its own).
   const std::optional<CollectiveCost>& single = report.rows.front().expected;
   json["algo"] =

@@ -9,6 +9,7 @@
 #include "icx/catalog.hpp"
 #include "icx/collectives.hpp"
 #include "icx/expected.hpp"
+#include "icx/fabric.hpp"
 #include "icx/json_values.hpp"
 #include "icx/units.hpp"
 
@@ -64,7 +65,12 @@ struct CollectiveReport {
   Algorithm algorithm = Algorithm::automatic;
   RunSetup setup;
   int gpus = 0;
+  /// The wire: the scale-up link inside one node, the scale-out link (one NIC's) when the
+  /// group spans nodes.
   const Link* link = nullptr;
+  /// Present when the group spans nodes: how its GPUs are spread (fabric.hpp).
+  std::optional<Fabric> fabric;
+  int nodes = 1;
   /// More than one size was asked for.
   bool sweep = false;
   std::vector<CollectiveRow> rows;
@@ -86,6 +92,10 @@ struct CollectiveReport {
 /// run `op` on `link` (check_algorithm), for nvls on a link without in-network
 /// reduction parameters, and for a size that is not positive.
 CollectiveReport collective_report(const Link& link, const CollectiveReportRequest& request);
+
+/// The same across nodes: the fabric's lines (fabric.hpp) when the group spans nodes, the
+/// scale-up link's inside one. Throws InputError with check_fabric's reason as well.
+CollectiveReport collective_report(const Fabric& fabric, const CollectiveReportRequest& request);
 
 /// Adds what ran to a JSON object: `algo` and `protocol` (null for an engine kernel) of
 /// `kernel` when there is one, and `topology` when one was assumed.

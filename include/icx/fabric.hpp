@@ -63,6 +63,12 @@ struct Fabric {
 /// group is not a whole number of nodes of the fabric's GPUs per node.
 int fabric_nodes(const Fabric& fabric, int gpus);
 
+/// Whether `algorithm` can run `op` over `gpus` GPUs on the fabric at all, whatever the
+/// catalog's parameters: nvls across nodes, tree or nvls-tree on one node or for another
+/// operation than all-reduce, and nvls-tree without in-network reduction inside the node
+/// cannot; check_algorithm's rules inside one node.
+Check check_fabric_algorithm(const Fabric& fabric, Collective op, Algorithm algorithm, int gpus);
+
 /// Whether the expected model can price `algorithm` for `gpus` GPUs on the fabric; when it
 /// cannot, the reason (a link without expected-model parameters, nvls across nodes, nvls-tree
 /// without in-network reduction inside the node, tree or nvls-tree on one node).

@@ -15,7 +15,26 @@ namespace icx::cli {
 
 namespace {
 
+/// Where the collective runs: "NVLink 4 [nvlink4]", or for a group spanning nodes "2 nodes
+/// of 8 on NVLink 4 [nvlink4], 8 × InfiniBand NDR (1 port) [ib-ndr] NICs each".
+std::string where(const CollectiveReport& r) {
+  if (!r.fabric) {
+    return fmt::format("{} [{}]", r.link->name, r.link->id);
+  }
+  const Fabric& f = *r.fabric;
+  const std::string inside =
+      f.gpus_per_node > 1 ? fmt::format(" on {} [{}]", f.scale_up->name, f.scale_up->id) : "";
+  return fmt::format("{} nodes of {}{}, {} × {} [{}] NIC{} each", r.nodes, f.gpus_per_node, inside,
+                     f.nics_per_node, f.scale_out->name, f.scale_out->id,
+                     f.nics_per_node == 1 ? "" : "s");
+}
+
 std::string headline_note(const CollectiveReport& r) {
+  if (r.fabric) {
+    return fmt::format("headline: {} × S at {} each way, each GPU's share of its node's NICs at "
+                       "the vendor figure, no latency",
+                       r.headline_factor, format_rate(r.headline_bandwidth));
+  }
   return fmt::format("headline: {} × S at {} {} (the vendor figure; a range uses its fast end), "
                      "no latency",
                      r.headline_factor, format_rate(r.headline_bandwidth),
@@ -87,9 +106,9 @@ namespace {
 
 void print_single(const Style& style, const CollectiveReport& r) {
   const CollectiveRow& row = r.rows.front();
-  print_out("{} of {} ({} B) over {} GPUs on {} [{}], {} → {}\n\n", to_string(r.op),
-            format_bytes(row.size), format_count(row.size.value()), r.gpus, r.link->name,
-            r.link->id, to_string(r.algorithm), ran(row));
+  print_out("{} of {} ({} B) over {} GPUs on {}, {} → {}\n\n", to_string(r.op),
+            format_bytes(row.size), format_count(row.size.value()), r.gpus, where(r),
+            to_string(r.algorithm), ran(row));
   TextTable table({{"model", Align::left},
                    {"time", Align::right},
                    {"", Align::left, true},
@@ -129,7 +148,7 @@ std::vector<std::string> sweep_cells(const Style& style, const CollectiveRow& ro
 }
 
 void print_sweep(const Style& style, const CollectiveReport& r) {
-  print_out("{} over {} GPUs on {} [{}], {}\n\n", to_string(r.op), r.gpus, r.link->name, r.link->id,
+  print_out("{} over {} GPUs on {}, {}\n\n", to_string(r.op), r.gpus, where(r),
             to_string(r.algorithm));
   TextTable table({{"size (B)", Align::right},
                    {"headline time", Align::right},

@@ -47,7 +47,7 @@ TEST(Collectives, NamesRoundTripAndAcceptSpellings) {
   EXPECT_EQ(collective_from_name("sendrecv"), Collective::point_to_point);
   EXPECT_FALSE(collective_from_name("broadcast"));
   EXPECT_EQ(algorithm_from_name("NVLS"), Algorithm::nvls);
-  EXPECT_FALSE(algorithm_from_name("tree"));
+  EXPECT_FALSE(algorithm_from_name("collnet"));
 }
 
 TEST(Collectives, HeadlineIsTheSeedModel) {
