@@ -24,4 +24,20 @@ CommTime comm_time(const Link& link, Bytes headline_bytes, const CollectiveReque
   return time;
 }
 
+CommTime comm_time(const Fabric& fabric, Bytes headline_bytes, const CollectiveRequest& one,
+                   int count) {
+  if (one.gpus <= fabric.gpus_per_node) {
+    return comm_time(*fabric.scale_up, headline_bytes, one, count);
+  }
+  CommTime time;
+  time.headline = headline_bytes / fabric_headline_bandwidth(fabric);
+  if (one.size.value() > 0 && check_fabric(fabric, one.op, one.algorithm, one.gpus)) {
+    const CollectiveCost cost = fabric_collective(fabric, one);
+    time.expected = cost.time * count;
+    time.kernel = cost.kernel;
+    time.topology = cost.topology;
+  }
+  return time;
+}
+
 } // namespace icx

@@ -138,6 +138,9 @@ Cluster resolve_cluster(const ClusterRequest& request, std::span<const Link> lin
   c.gpus_per_node = request.gpus_per_node.value_or(system != nullptr ? system->gpus_per_node
                                                                      : c.gpu->scale_up_domain);
   c.gpus = request.gpus.value_or(c.gpus_per_node);
+  // Absent from both: one NIC per GPU, as rail-optimised nodes have.
+  c.nics_per_node =
+      request.nics_per_node.value_or(system != nullptr ? system->nics_per_node : c.gpus_per_node);
   c.scale_up = request.scale_up;
   const int domain = system != nullptr ? system->scale_up_domain : c.gpu->scale_up_domain;
   c.domain = std::min(domain, c.gpus_per_node);
@@ -209,6 +212,7 @@ Json cluster_json(const PlaceReport& report) {
   cluster["gpus"] = c.gpus;
   cluster["gpus_per_node"] = c.gpus_per_node;
   cluster["scale_up_domain"] = c.domain;
+  cluster["nics_per_node"] = c.nics_per_node;
   cluster["scale_up"] = c.scale_up->id;
   cluster["scale_out"] = c.scale_out->id;
   return cluster;

@@ -37,7 +37,9 @@ StrategyCost group_cost(const Cluster& cluster, Strategy strategy, int span, Byt
   }
   cost.crosses_domain = !inside_domain(cluster, span);
   cost.wire = cost.crosses_domain ? cluster.scale_out : cluster.scale_up;
-  const CommTime time = comm_time(*cost.wire, bytes, one, count);
+  const CommTime time = cost.crosses_domain && cluster.scale_out != cluster.scale_up
+                            ? comm_time(group_fabric(cluster, one.gpus, span), bytes, one, count)
+                            : comm_time(*cost.wire, bytes, one, count);
   cost.seconds = time.headline;
   cost.expected_seconds = time.expected;
   cost.seconds_on_scale_up = comm_time(*cluster.scale_up, bytes, one, count).judged();
@@ -174,11 +176,29 @@ void time_step(const Cluster& cluster, const Workload& w, Placement& p) {
     cost.verdict = judge(cost.strategy, cost.degree > 1 ? cost.wire : nullptr, exposed,
                          pipeline ? step.latency : step.stage);
     cost.verdict.expected_model = cost.expected_seconds.has_value();
+    if (cost.verdict.breaks_rule && cost.crosses_domain) {
+      // Across nodes the fabric model prices the split (fabric.hpp), so the layout is judged
+      // on its numbers against the best one that stays inside nodes (ranking.cpp); leaving
+      // the node is never better than marginal.
+      cost.verdict.level = worst(Level::marginal, level_for_share(cost.verdict.share));
+    }
     p.level = worst(p.level, cost.verdict.level);
   }
 }
 
 } // namespace
+
+Fabric group_fabric(const Cluster& cluster, int members, int span) {
+  const int domain = cluster.domain;
+  int per_domain = std::max(1, members * domain / std::max(span, 1));
+  if (members % per_domain != 0) {
+    // An uneven spread: price it as one GPU per domain, each on its own rail.
+    per_domain = 1;
+  }
+  const int domain_nics = std::max(1, cluster.nics_per_node * domain / cluster.gpus_per_node);
+  const int nics = std::max(1, domain_nics * per_domain / domain);
+  return {cluster.scale_up, per_domain, cluster.scale_out, nics};
+}
 
 std::optional<ClusterProblem> cluster_problem(const Cluster& cluster, int catalog_domain,
                                               std::string_view domain_from,

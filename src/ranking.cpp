@@ -55,7 +55,7 @@ bool breaks_rule(const Placement& p) {
 }
 
 bool eligible(const Placement& p) {
-  return p.fits() && !breaks_rule(p);
+  return p.fits();
 }
 
 /// "TPOT 12.2 ms" or "1.2 k tokens/s per GPU".
@@ -81,8 +81,32 @@ const StrategyCost& chattiest(const Placement& p) {
   });
 }
 
-LayoutVerdict judge_one(const Placement& p, const Placement* best, const Workload& w,
-                        Objective objective, std::size_t eligible_count) {
+/// A layout whose tensor or expert group leaves the node, against the best fitting layout
+/// that keeps every group inside one: avoid when that one is clearly better, else marginal.
+LayoutVerdict judge_crossing(const Placement& p, const Placement* inside, const Workload& w,
+                             Objective objective) {
+  LayoutVerdict verdict;
+  const StrategyCost& worst_split = chattiest(p);
+  verdict.level = p.level;
+  verdict.reason = verdict_reason(worst_split.strategy, worst_split.wire, worst_split.verdict,
+                                  pass_name(w.phase));
+  if (inside == nullptr) {
+    verdict.reason += "; no fitting layout keeps every group inside a node";
+    return verdict;
+  }
+  verdict.compared = inside->layout;
+  verdict.factor = advantage(*inside, p, objective);
+  verdict.reason += fmt::format(
+      "; {} keeps every group inside a node: {} there, {} here", layout_name(inside->layout),
+      objective_figure(*inside, w.phase, objective), objective_figure(p, w.phase, objective));
+  if (verdict.factor >= clearly_better) {
+    verdict.level = Level::avoid;
+  }
+  return verdict;
+}
+
+LayoutVerdict judge_one(const Placement& p, const Placement* best, const Placement* inside,
+                        const Workload& w, Objective objective, std::size_t eligible_count) {
   LayoutVerdict verdict;
   const StrategyCost& worst = chattiest(p);
   if (!p.fits()) {
@@ -91,9 +115,7 @@ LayoutVerdict judge_one(const Placement& p, const Placement* best, const Workloa
     return verdict;
   }
   if (breaks_rule(p)) {
-    verdict.level = Level::avoid;
-    verdict.reason = verdict_reason(worst.strategy, worst.wire, worst.verdict, pass_name(w.phase));
-    return verdict;
+    return judge_crossing(p, inside, w, objective);
   }
   const std::string share =
       worst.verdict.share > 0 ? fmt::format("{} takes {:.0f} % of the {}",
@@ -151,17 +173,30 @@ std::vector<RankedLayout> rank_layouts(const Cluster& cluster, const Workload& w
   for (const Layout& layout : candidate_layouts(cluster, *workload.model)) {
     ranked.push_back({evaluate_layout(cluster, workload, layout), {}});
   }
-  std::ranges::stable_sort(ranked, [objective](const RankedLayout& a, const RankedLayout& b) {
+  // A layout whose groups leave the node ranks above one that keeps them inside only when it
+  // is clearly better: the fabric model does not see what else slows a group across nodes
+  // (smaller GEMMs per GPU, other jobs on the fabric), so the tie goes to the node.
+  const auto score = [objective](const Placement& p) {
+    const double handicap = breaks_rule(p) ? clearly_better : 1.0;
+    return objective == Objective::latency ? objective_value(p, objective) * handicap
+                                           : objective_value(p, objective) / handicap;
+  };
+  std::ranges::stable_sort(ranked, [&](const RankedLayout& a, const RankedLayout& b) {
     if (eligible(a.placement) != eligible(b.placement)) {
       return eligible(a.placement);
     }
-    return advantage(a.placement, b.placement, objective) > 1.0;
+    return objective == Objective::latency ? score(a.placement) < score(b.placement)
+                                           : score(a.placement) > score(b.placement);
   });
   const auto count = static_cast<std::size_t>(
       std::ranges::count_if(ranked, [](const RankedLayout& r) { return eligible(r.placement); }));
   const Placement* best = count > 0 ? &ranked.front().placement : nullptr;
+  const auto inside = std::ranges::find_if(ranked, [](const RankedLayout& r) {
+    return eligible(r.placement) && !breaks_rule(r.placement);
+  });
+  const Placement* inside_best = inside != ranked.end() ? &inside->placement : nullptr;
   for (RankedLayout& r : ranked) {
-    r.verdict = judge_one(r.placement, best, workload, objective, count);
+    r.verdict = judge_one(r.placement, best, inside_best, workload, objective, count);
   }
   return ranked;
 }

@@ -251,7 +251,7 @@ TpWire group_on(const Catalog& catalog, const TpRequest& request, const WireTime
 /// The wire's tensor group as a layout of its GPUs, ranked against the others on the same
 /// wire (a decode step at the batch given, a prefill of one prompt).
 void step_wire(const Catalog& catalog, const TpRequest& request, TpWire& wire) {
-  const Cluster cluster{wire.gpu, wire.gpus, wire.gpus, wire.gpus, wire.link, wire.link};
+  const Cluster cluster{wire.gpu, wire.gpus, wire.gpus, wire.gpus, wire.link, wire.link, wire.gpus};
   const Workload workload =
       workload_for(catalog, *request.model, *request.dtype, *wire.gpu, request.serving);
   wire.rate = workload.rate;

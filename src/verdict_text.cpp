@@ -42,8 +42,8 @@ std::string verdict_reason(Strategy strategy, const Link* wire, const Verdict& v
                   traffic_kind(strategy), verdict.expected_model ? "expected" : "headline", phase,
                   format_seconds(verdict.step), verdict.share * 100);
   if (verdict.breaks_rule) {
-    return fmt::format("{} parallel stays inside a node, not on a {} link like {}: {}",
-                       to_string(strategy), to_string(wire->tier), wire->id, numbers);
+    return fmt::format("{} parallel leaves the node for {}, a {} link: {}", to_string(strategy),
+                       wire->id, to_string(wire->tier), numbers);
   }
   return fmt::format("{}: {}", numbers, consequence(verdict.level));
 }
@@ -63,9 +63,11 @@ Json verdict_json(Strategy strategy, const Link* wire, const Verdict& verdict,
 
 std::string verdict_thresholds() {
   return fmt::format("a split is ok while its exposed communication is at most {:g} % of the "
-                     "step, marginal above; a layout is avoid when it breaks the placement rule "
-                     "(tensor or expert parallel across nodes), does not fit, or a fitting "
-                     "layout on the same GPUs is at least {:g}× better on the objective",
+                     "step, marginal above; a layout is avoid when it does not fit, or a "
+                     "fitting layout on the same GPUs is at least {:g}× better on the objective; "
+                     "tensor or expert parallel across nodes is at best marginal, avoid when "
+                     "the best layout that keeps every group inside a node is that much better "
+                     "or when nothing but a scale-out link joins the group",
                      ok_share * 100, clearly_better);
 }
 

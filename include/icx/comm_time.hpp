@@ -6,6 +6,7 @@
 
 #include "icx/catalog.hpp"
 #include "icx/collectives.hpp"
+#include "icx/fabric.hpp"
 #include "icx/units.hpp"
 
 namespace icx {
@@ -26,5 +27,11 @@ struct CommTime {
 /// under the expected model (none for a group under two GPUs); an engine implementation the
 /// link has no figures for runs as NCCL.
 CommTime comm_time(const Link& link, Bytes headline_bytes, const CollectiveRequest& one, int count);
+
+/// The same for a group that may span nodes: headline bytes at each GPU's share of the
+/// node's NICs, the expected model across nodes (fabric.hpp), where NCCL runs every
+/// collective; inside one node, as comm_time on the scale-up link.
+CommTime comm_time(const Fabric& fabric, Bytes headline_bytes, const CollectiveRequest& one,
+                   int count);
 
 } // namespace icx

@@ -30,6 +30,8 @@ struct ClusterRequest {
   std::optional<int> gpus;
   /// Absent: the system's, else the GPU's scale-up domain.
   std::optional<int> gpus_per_node;
+  /// Absent: the system's, else one per GPU.
+  std::optional<int> nics_per_node;
 };
 
 /// What is wrong with a cluster request.

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "icx/catalog.hpp"
+#include "icx/fabric.hpp"
 #include "icx/step_model.hpp"
 #include "icx/strategies.hpp"
 #include "icx/verdict.hpp"
@@ -23,9 +24,18 @@ struct Cluster {
   /// GPUs per scale-up (NVLink) domain; groups inside one domain talk over `scale_up`.
   int domain = 0;
   const Link* scale_up = nullptr;
-  /// Between domains; unused when the cluster is a single domain.
+  /// Between domains (one NIC's link); unused when the cluster is a single domain.
   const Link* scale_out = nullptr;
+  /// Scale-out NICs per node, which NCCL spreads a group's channels over.
+  int nics_per_node = 1;
 };
+
+/// The fabric a group of `members` GPUs spread over `span` consecutive ranks crosses when it
+/// leaves its scale-up domain: its members in each domain (members · domain / span) on the
+/// scale-up link, and its share of the domain's NICs. Assumption: the groups that share a
+/// node use its NICs at once, so a group gets them in proportion to its GPUs there (one rail
+/// per GPU on a node with a NIC per GPU), at least one.
+Fabric group_fabric(const Cluster& cluster, int members, int span);
 
 /// The part of a cluster a contradiction lies in.
 enum class ClusterPart { scale_up, scale_out };

@@ -32,6 +32,7 @@ struct PlaceOptions {
   std::string system;
   std::optional<int> gpus;
   std::optional<int> gpus_per_node;
+  std::optional<int> nics_per_node;
   std::string scale_up;
   std::string scale_out;
   ServingOptions serving;
@@ -93,6 +94,7 @@ ClusterRequest cluster_request(const Catalog& catalog, const PlaceOptions& o) {
   }
   r.gpus = o.gpus;
   r.gpus_per_node = o.gpus_per_node;
+  r.nics_per_node = o.nics_per_node;
   return r;
 }
 
@@ -127,7 +129,7 @@ int run_place(const PlaceOptions& o) {
   return 0;
 }
 
-/// --system, --gpus, --gpus-per-node, --scale-up, --scale-out, --gpu and --mfu.
+/// --system, --gpus, --gpus-per-node, --scale-up, --scale-out, --nics-per-node, --gpu and --mfu.
 void add_cluster_options(CLI::App& app, PlaceOptions& options) {
   app.add_option("-s,--system", options.system,
                  "Catalog system: a node or rack (see 'icx systems')")
@@ -141,8 +143,13 @@ void add_cluster_options(CLI::App& app, PlaceOptions& options) {
       ->transform(whole_number(1, limits::max_domain));
   app.add_option("--scale-up", options.scale_up, "Link inside a node; default: the GPU's")
       ->type_name("LINK");
-  app.add_option("--scale-out", options.scale_out, "Link between nodes; default: the system's")
+  app.add_option("--scale-out", options.scale_out,
+                 "One NIC's link between nodes; default: the system's")
       ->type_name("LINK");
+  app.add_option("--nics-per-node", options.nics_per_node,
+                 "Scale-out NICs per node; default: the system's, else one per GPU")
+      ->type_name("N")
+      ->transform(whole_number(1, limits::max_domain));
   add_compute_options(app, options.compute);
   app.get_option("--gpu")->description(
       "GPU in each node (see 'icx gpus'); default: the --system's. Without --system: a cluster "

@@ -28,7 +28,7 @@ protected:
 
   PlaceRequest request(int gpus, const Link& up, const Model& model) const {
     PlaceRequest r;
-    r.cluster = Cluster{&gpu, gpus, 8, 8, &up, &ndr};
+    r.cluster = Cluster{&gpu, gpus, 8, 8, &up, &ndr, 8};
     r.model = &model;
     r.dtype = &bf16;
     r.serving.tokens = 4096;
@@ -119,13 +119,14 @@ TEST_F(PlaceReportTest, GivenLayoutAcrossTheNodeBoundaryIsAvoid) {
   const PlaceReport r = place_report(catalog, req);
   EXPECT_EQ(r.placement().layout.dp, 1);
   EXPECT_NEAR(r.placement().strategies[0].seconds.value(), tensor_bytes / 50e9, 1e-9);
-  EXPECT_EQ(r.strategy_reasons[0].rfind("TP crosses the node boundary onto ib-ndr: 429 ms vs "
-                                        "23.9 ms on nvlink4; tensor parallel stays inside a node",
-                                        0),
-            0U)
+  EXPECT_EQ(
+      r.strategy_reasons[0].rfind("TP crosses the node boundary onto ib-ndr: 429 ms vs "
+                                  "23.9 ms on nvlink4; tensor parallel leaves the node for ib-ndr",
+                                  0),
+      0U)
       << r.strategy_reasons[0];
   EXPECT_EQ(r.chosen_layout().verdict.level, Level::avoid);
-  // Breaking the rule ranks it behind every layout that keeps it.
+  // Slower than the layouts that keep every group inside a node, so ranked behind them.
   EXPECT_GT(r.chosen, rank_of(r.ranked, Layout{8, 1, 1, 2}));
 }
 
