@@ -160,9 +160,9 @@ CollectiveCost headline_collective(const Link& link, const CollectiveRequest& re
 
 Check check_algorithm(const Link& link, Collective op, Algorithm algorithm) {
   if (spans_nodes(algorithm)) {
-    return unexpected(fmt::format("{} runs between nodes, and wire '{}' alone is one group; "
-                                  "give the nodes (--gpus-per-node and --scale-out, or "
-                                  "--system) or use ring",
+    return unexpected(fmt::format("{} runs between nodes, and wire '{}' alone is one group "
+                                  "(the nodes come from --gpus-per-node and --scale-out, or "
+                                  "--system)",
                                   to_string(algorithm), link.id));
   }
   if (algorithm != Algorithm::nvls) {

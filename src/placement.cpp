@@ -176,7 +176,7 @@ void time_step(const Cluster& cluster, const Workload& w, Placement& p) {
     cost.verdict = judge(cost.strategy, cost.degree > 1 ? cost.wire : nullptr, exposed,
                          pipeline ? step.latency : step.stage);
     cost.verdict.expected_model = cost.expected_seconds.has_value();
-    if (cost.verdict.breaks_rule && cost.crosses_domain) {
+    if (cost.verdict.breaks_rule && cost.crosses_domain && cost.verdict.expected_model) {
       // Across nodes the fabric model prices the split (fabric.hpp), so the layout is judged
       // on its numbers against the best one that stays inside nodes (ranking.cpp); leaving
       // the node is never better than marginal.

@@ -54,8 +54,17 @@ bool breaks_rule(const Placement& p) {
                              [](const StrategyCost& c) { return c.verdict.breaks_rule; });
 }
 
+/// A group leaves the node over a link the expected model cannot price across nodes: its
+/// headline time (no latency, vendor bandwidth) would flatter it against layouts priced by
+/// the expected model, so such a layout is judged but not ranked among the fitting ones.
+bool unpriced_crossing(const Placement& p) {
+  return std::ranges::any_of(p.strategies, [](const StrategyCost& c) {
+    return c.verdict.breaks_rule && !c.verdict.expected_model;
+  });
+}
+
 bool eligible(const Placement& p) {
-  return p.fits();
+  return p.fits() && !unpriced_crossing(p);
 }
 
 /// "TPOT 12.2 ms" or "1.2 k tokens/s per GPU".
@@ -90,6 +99,13 @@ LayoutVerdict judge_crossing(const Placement& p, const Placement* inside, const 
   verdict.level = p.level;
   verdict.reason = verdict_reason(worst_split.strategy, worst_split.wire, worst_split.verdict,
                                   pass_name(w.phase));
+  if (unpriced_crossing(p)) {
+    verdict.level = Level::avoid;
+    verdict.reason += fmt::format("; wire '{}' has no expected model to price it across nodes "
+                                  "('icx calibrate' fits one from an nccl-tests log)",
+                                  worst_split.wire->id);
+    return verdict;
+  }
   if (inside == nullptr) {
     verdict.reason += "; no fitting layout keeps every group inside a node";
     return verdict;

@@ -195,6 +195,27 @@ expect_rejected --impl collective all-gather --size 1MiB --gpus 8 --wire nvlink4
 expect_rejected --impl collective all-reduce --size 1MiB --gpus 8 --wire pcie5 --impl multimem
 expect_rejected --impl collective all-reduce --size 1MiB --gpus 8 --wire nvlink3 --impl one-shot
 
+# Across nodes: the fabric flags on collective and place.
+across=(collective all-reduce --size 1GiB --gpus 16)
+for value in "${never[@]}" "${not_whole[@]}" "0"; do
+  expect_rejected --gpus-per-node "${across[@]}" --scale-up nvlink4 --scale-out ib-ndr \
+    --gpus-per-node "$value"
+  expect_rejected --nics-per-node "${across[@]}" --system dgx-h100 --nics-per-node "$value"
+  expect_rejected --nics-per-node place --model 70b --system dgx-h100 --gpus 16 \
+    --nics-per-node "$value"
+done
+expect_rejected --scale-out "${across[@]}" --system dgx-h100 --scale-out nosuch
+expect_rejected --system "${across[@]}" --system nosuch
+expect_rejected --scale-out "${across[@]}" --wire nvlink4 --gpus-per-node 8
+expect_rejected --gpus collective all-reduce --size 1GiB --gpus 12 --system dgx-h100
+expect_rejected --scale-up "${across[@]}" --wire nvlink4 --scale-up nvlink3 --system dgx-h100
+expect_rejected --algo "${across[@]}" --system dgx-h100 --algo nvls
+expect_rejected --algo collective all-gather --size 1GiB --gpus 16 --system dgx-h100 --algo tree
+expect_rejected --algo collective all-reduce --size 1GiB --gpus 8 --wire nvlink4 --algo nvls-tree
+expect_rejected --algo "${across[@]}" --system dgx-a100 --algo nvls-tree
+expect_rejected --impl "${across[@]}" --system dgx-h100 --impl one-shot
+expect_rejected --wire collective all-reduce --size 1GiB --gpus 8
+
 log="$data/nccl-tests/nvl72-gb200-all_reduce.log"
 for value in "${never[@]}" "${not_whole[@]}" "0"; do
   expect_rejected --gpus calibrate "$log" --wire nvlink5 --gpus "$value"

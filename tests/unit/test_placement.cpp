@@ -87,9 +87,24 @@ TEST_F(PlacementTest, TensorParallelAcrossNodesIsFlagged) {
   EXPECT_DOUBLE_EQ(tp.seconds.value(), 21474836480.0 / 50e9);
   EXPECT_DOUBLE_EQ(tp.seconds_on_scale_up.value(), 21474836480.0 / 900e9);
   EXPECT_TRUE(tp.verdict.breaks_rule);
-  // Leaving the node is judged on its share of the step and is never better than marginal;
-  // whether the layout is avoid depends on the layouts that stay inside nodes (ranking).
-  EXPECT_EQ(tp.verdict.level, Level::marginal);
+  // ib-ndr here has no expected model, so nothing prices the group across nodes beyond the
+  // headline arithmetic: the placement rule's avoid stands.
+  EXPECT_EQ(tp.verdict.level, Level::avoid);
+}
+
+TEST_F(PlacementTest, AGroupLeavingTheNodeGetsItsShareOfTheNics) {
+  Cluster c = cluster(16, 8, nvlink);
+  // TP 16 over two 8-GPU nodes with a NIC per GPU: 8 members and 8 NICs on each node.
+  EXPECT_EQ(group_fabric(c, 16, 16), (Fabric{&nvlink, 8, &ndr, 8}));
+  // A pair one node apart (TP 8 × DP 2's replicas): one member and one rail per node.
+  EXPECT_EQ(group_fabric(c, 2, 16), (Fabric{&nvlink, 1, &ndr, 1}));
+  // Four NICs for eight GPUs: half a NIC per GPU, at least one.
+  c.nics_per_node = 4;
+  EXPECT_EQ(group_fabric(c, 16, 16), (Fabric{&nvlink, 8, &ndr, 4}));
+  EXPECT_EQ(group_fabric(c, 2, 16), (Fabric{&nvlink, 1, &ndr, 1}));
+  // 16 members over 32 ranks of four nodes: 4 on each, with 4 of its 8 NICs.
+  const Cluster big = cluster(32, 8, nvlink);
+  EXPECT_EQ(group_fabric(big, 16, 32), (Fabric{&nvlink, 4, &ndr, 4}));
 }
 
 TEST_F(PlacementTest, Nvl72KeepsLargeGroupsOnNvlink) {
