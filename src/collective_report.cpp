@@ -92,9 +92,13 @@ std::vector<std::string> assumptions_of(const CollectiveReport& report) {
     const Fabric& f = *report.fabric;
     assumptions.push_back(fmt::format(
         "{} nodes of {} GPUs, each with {} NIC{} of wire '{}' that NCCL spreads its channels "
-        "over; between nodes NCCL's engines run, not the serving engines' own kernels",
+        "over (--nics-per-node)",
         report.nodes, f.gpus_per_node, f.nics_per_node, f.nics_per_node == 1 ? "" : "s",
         f.scale_out->id));
+    if (report.setup.implementation != Implementation::nccl) {
+      assumptions.emplace_back("between nodes NCCL runs the all-reduce: the engines' own "
+                               "kernels work inside one node");
+    }
   }
   return assumptions;
 }

@@ -1,0 +1,2 @@
+args: systems --json
+exit: 0
