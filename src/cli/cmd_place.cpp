@@ -9,6 +9,7 @@
 
 #include "commands.hpp"
 #include "common.hpp"
+#include "fabric_options.hpp"
 #include "icx/limits.hpp"
 #include "icx/place_report.hpp"
 #include "icx/units_format.hpp"
@@ -29,12 +30,8 @@ struct PlaceOptions {
   CommonOptions common;
   ModelOptions model;
   ComputeOptions compute;
-  std::string system;
+  FabricOptions nodes;
   std::optional<int> gpus;
-  std::optional<int> gpus_per_node;
-  std::optional<int> nics_per_node;
-  std::string scale_up;
-  std::string scale_out;
   ServingOptions serving;
   std::optional<int> tp, pp, ep, dp;
   std::size_t top = default_top;
@@ -43,11 +40,11 @@ struct PlaceOptions {
 /// The flag that chose the part of the cluster a contradiction lies in.
 std::string flag_for(ClusterPart part, const PlaceOptions& o) {
   if (part == ClusterPart::scale_out) {
-    return !o.scale_out.empty() ? "--scale-out " + o.scale_out : "--system " + o.system;
+    return !o.nodes.scale_out.empty() ? "--scale-out " + o.nodes.scale_out : "--system " + o.nodes.system;
   }
-  return !o.scale_up.empty()      ? "--scale-up " + o.scale_up
+  return !o.nodes.scale_up.empty()      ? "--scale-up " + o.nodes.scale_up
          : !o.compute.gpu.empty() ? "--gpu " + o.compute.gpu
-                                  : "--system " + o.system;
+                                  : "--system " + o.nodes.system;
 }
 
 /// The cluster error in the words of the flags that fix it.
@@ -71,8 +68,8 @@ std::string flag_for(ClusterPart part, const PlaceOptions& o) {
 /// The catalog entries the flags name: a system, or a GPU; parts given replace the system's.
 ClusterRequest cluster_request(const Catalog& catalog, const PlaceOptions& o) {
   ClusterRequest r;
-  if (!o.system.empty()) {
-    r.system = &for_flag("--system", [&]() -> const System& { return catalog.system(o.system); });
+  if (!o.nodes.system.empty()) {
+    r.system = &for_flag("--system", [&]() -> const System& { return catalog.system(o.nodes.system); });
   }
   const std::string gpu = !o.compute.gpu.empty() ? o.compute.gpu
                           : r.system             ? r.system->gpu
@@ -82,19 +79,19 @@ ClusterRequest cluster_request(const Catalog& catalog, const PlaceOptions& o) {
                      "--gpus N (and --gpus-per-node, --scale-up, --scale-out as needed)");
   }
   r.gpu = &for_flag("--gpu", [&]() -> const Gpu& { return catalog.gpu(gpu); });
-  const std::string up = !o.scale_up.empty() ? o.scale_up
+  const std::string up = !o.nodes.scale_up.empty() ? o.nodes.scale_up
                          : r.system          ? r.system->scale_up_link
                                              : r.gpu->scale_up_link;
   r.scale_up = &for_flag("--scale-up", [&]() -> const Link& { return catalog.link(up); });
-  const std::string out = !o.scale_out.empty() ? o.scale_out
+  const std::string out = !o.nodes.scale_out.empty() ? o.nodes.scale_out
                           : r.system           ? r.system->scale_out_link
                                                : std::string();
   if (!out.empty()) {
     r.scale_out = &for_flag("--scale-out", [&]() -> const Link& { return catalog.link(out); });
   }
   r.gpus = o.gpus;
-  r.gpus_per_node = o.gpus_per_node;
-  r.nics_per_node = o.nics_per_node;
+  r.gpus_per_node = o.nodes.gpus_per_node;
+  r.nics_per_node = o.nodes.nics_per_node;
   return r;
 }
 
@@ -131,23 +128,9 @@ int run_place(const PlaceOptions& o) {
 
 /// --system, --gpus, --gpus-per-node, --scale-up, --scale-out, --nics-per-node, --gpu and --mfu.
 void add_cluster_options(CLI::App& app, PlaceOptions& options) {
-  app.add_option("-s,--system", options.system,
-                 "Catalog system: a node or rack (see 'icx systems')")
-      ->type_name("ID");
+  add_fabric_options(app, options.nodes, "-s,--system",
+                     "GPUs per node; default: the system's, else the GPU's scale-up domain");
   app.add_option("-g,--gpus", options.gpus, "GPUs in the cluster; default: one node")
-      ->type_name("N")
-      ->transform(whole_number(1, limits::max_domain));
-  app.add_option("--gpus-per-node", options.gpus_per_node,
-                 "GPUs per node; default: the system's, else the GPU's scale-up domain")
-      ->type_name("N")
-      ->transform(whole_number(1, limits::max_domain));
-  app.add_option("--scale-up", options.scale_up, "Link inside a node; default: the GPU's")
-      ->type_name("LINK");
-  app.add_option("--scale-out", options.scale_out,
-                 "One NIC's link between nodes; default: the system's")
-      ->type_name("LINK");
-  app.add_option("--nics-per-node", options.nics_per_node,
-                 "Scale-out NICs per node; default: the system's, else one per GPU")
       ->type_name("N")
       ->transform(whole_number(1, limits::max_domain));
   add_compute_options(app, options.compute);

@@ -36,15 +36,16 @@ std::pair<std::string, std::string> scale_up_of(const FabricOptions& o, const st
 
 } // namespace
 
-void add_fabric_options(CLI::App& sub, FabricOptions& options) {
-  sub.add_option("--system", options.system,
-                 "Catalog system (see 'icx systems'): its links, GPUs per node and NICs")
+void add_fabric_options(CLI::App& sub, FabricOptions& options, const std::string& system_flag,
+                        const std::string& gpus_per_node_help) {
+  sub.add_option(system_flag, options.system,
+                 "Catalog system (see 'icx systems'): its GPU, links, GPUs per node and NICs")
       ->type_name("ID");
-  sub.add_option("--gpus-per-node", options.gpus_per_node,
-                 "GPUs per node (scale-up domain); default: the system's")
+  sub.add_option("--gpus-per-node", options.gpus_per_node, gpus_per_node_help)
       ->type_name("N")
       ->transform(whole_number(1, limits::max_domain));
-  sub.add_option("--scale-up", options.scale_up, "Link inside a node (as --wire)")
+  sub.add_option("--scale-up", options.scale_up,
+                 "Link inside a node; default: the system's (or the GPU's)")
       ->type_name("LINK");
   sub.add_option("--scale-out", options.scale_out,
                  "One NIC's link between nodes; default: the system's")

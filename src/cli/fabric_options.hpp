@@ -20,8 +20,12 @@ struct FabricOptions {
   std::optional<int> nics_per_node;
 };
 
-/// Adds the five flags to `sub`.
-void add_fabric_options(CLI::App& sub, FabricOptions& options);
+/// Adds the five flags to `sub`; `system_flag` names the system's ("--system", or with a
+/// short form), `gpus_per_node_help` says what --gpus-per-node defaults to.
+void add_fabric_options(CLI::App& sub, FabricOptions& options,
+                        const std::string& system_flag = "--system",
+                        const std::string& gpus_per_node_help =
+                            "GPUs per node (scale-up domain); default: the system's");
 
 /// The fabric for `gpus` GPUs that the flags describe, with `wire` (--wire) as the link
 /// inside a node when given; --wire alone is one group on that link. Throws UsageError naming

@@ -53,6 +53,31 @@ TEST(CollectiveReport, RingAllReduceCarriesItsFormulaTerms) {
   EXPECT_TRUE(report.assumptions.empty());
 }
 
+TEST(CollectiveReport, AcrossNodesReportsTheFabricAndItsLines) {
+  const Link up = nvswitch_link();
+  const Link nic = test::nic_link(); // 50 GB/s at 0.9, 5 µs per step, ramp 100 µs
+  CollectiveReportRequest r = request(Collective::all_reduce, Algorithm::tree, {8e9});
+  r.gpus = 16;
+  const CollectiveReport report = collective_report(Fabric{&up, 8, &nic, 4}, r);
+  ASSERT_TRUE(report.fabric);
+  EXPECT_EQ(report.nodes, 2);
+  EXPECT_EQ(report.link, &nic);
+  // Headline: each GPU's share of 4 × 50 GB/s NICs = 25 GB/s; 2 × 8e9 B / 25 GB/s = 640 ms.
+  EXPECT_NEAR(report.rows[0].headline.time.value(), 0.64, 1e-12);
+  // Tree over 4 NICs (180 GB/s): S once between two nodes = 44.44 ms, the chain 2S at
+  // 360 GB/s = 44.44 ms; latency 2·(7·2 + 5) = 38 µs, Simple adds the NIC's 100 µs ramp.
+  ASSERT_TRUE(report.expected);
+  ASSERT_EQ(report.expected->lines.size(), 2U);
+  EXPECT_EQ(report.expected->lines[1].kernel, Kernel::tree_simple);
+  EXPECT_NEAR(report.expected->lines[1].latency.value(), 138e-6, 1e-15);
+  EXPECT_NEAR(report.rows[0].expected->time.value(), 8e9 / 180e9 + 138e-6, 1e-9);
+  EXPECT_EQ(report.assumptions.size(), 1U);
+  const Json json(report);
+  EXPECT_EQ(json["fabric"]["nics_per_node"], 4);
+  EXPECT_EQ(json["algo"], "tree");
+  EXPECT_EQ(json["wire"], "nic");
+}
+
 TEST(CollectiveReport, SweepAndUnavailableExpectedModel) {
   Link link = nvswitch_link();
   link.expected.reset();

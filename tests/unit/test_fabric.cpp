@@ -10,20 +10,9 @@
 namespace icx {
 namespace {
 
-Link nic_link() {
-  Link link = test::make_link("nic", Tier::scale_out, 50);
-  ExpectedModel model;
-  model.efficiency = 0.9;
-  model.step_latency = microseconds(5);
-  model.ramp = microseconds(100);
-  model.small_message_slowdown = 1.0;
-  link.expected = model;
-  return link;
-}
-
 struct Parts {
   Link up = test::nvswitch_link();
-  Link nic = nic_link();
+  Link nic = test::nic_link();
   [[nodiscard]] Fabric fabric(int gpus_per_node, int nics) const {
     return {&up, gpus_per_node, &nic, nics};
   }

@@ -60,6 +60,16 @@ struct ClusterParts {
   Gpu gpu = make_gpu("nvlink4", 8);
   Dtype bf16 = make_dtype("bf16", 2);
 };
+/// A ring expected model with a 100 µs ramp and an LL slowdown of 1.
+inline ExpectedModel ring_model(double efficiency, double step_us) {
+  ExpectedModel model;
+  model.efficiency = efficiency;
+  model.step_latency = microseconds(step_us);
+  model.ramp = microseconds(100);
+  model.small_message_slowdown = 1.0;
+  return model;
+}
+
 /// An NVSwitch link "testlink" built in the test, so a catalog edit cannot change its
 /// figures: 900 GB/s headline (both ways summed), 450 GB/s each way; with an expected model:
 /// ring efficiency 0.8 at 2 µs per step, a 100 µs ramp with slowdown 1 and, `with_nvls`,
@@ -69,11 +79,7 @@ inline Link nvswitch_link(bool with_expected = true, bool with_nvls = true) {
   link.headline_convention = Convention::both_directions_summed;
   link.per_direction_bandwidth = Range<BytesPerSecond>::exactly(gigabytes_per_second(450));
   if (with_expected) {
-    ExpectedModel model;
-    model.efficiency = 0.8;
-    model.step_latency = microseconds(2);
-    model.ramp = microseconds(100);
-    model.small_message_slowdown = 1.0;
+    ExpectedModel model = ring_model(0.8, 2);
     if (with_nvls) {
       model.in_network_reduction = InNetworkReduction{0.6, microseconds(30)};
     }
@@ -124,6 +130,14 @@ inline Catalog nvswitch_catalog() {
                   "small_message_slowdown": 1, "source": "prior"}}]})",
                        "links.json");
   return catalog;
+}
+
+/// A 50 GB/s NIC "nic" with an expected model: efficiency 0.9 at 5 µs per step, ramp 100 µs,
+/// LL slowdown 1.
+inline Link nic_link() {
+  Link link = make_link("nic", Tier::scale_out, 50);
+  link.expected = ring_model(0.9, 5);
+  return link;
 }
 
 } // namespace icx::test
