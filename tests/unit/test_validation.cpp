@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -259,21 +260,23 @@ TEST(Validation, RowsAcrossNodesTheModelCannotRunSayWhy) {
 }
 
 TEST(Validation, RejectsRaggedAndMisplacedNodeColumns) {
-  EXPECT_EQ(error_of(node_columns + "x,nic,24,5,all-reduce,ring,65536,40,,fit,s,fast,4\n"),
-            "m.csv:2: column 'nodes': 24 GPUs do not split evenly over 5 nodes; every node "
-            "holds gpus / nodes GPUs");
-  EXPECT_EQ(error_of(node_columns + "x,fast,8,1,all-reduce,ring,65536,40,,fit,s,fast,\n"),
-            "m.csv:2: column 'scale_up': describes a row across nodes, and this one has nodes "
-            "= 1; leave it empty");
-  EXPECT_EQ(error_of(node_columns + "x,fast,8,1,all-reduce,ring,65536,40,,fit,s,,8\n"),
-            "m.csv:2: column 'nics_per_node': describes a row across nodes, and this one has "
-            "nodes = 1; leave it empty");
-  EXPECT_EQ(error_of(node_columns + "x,nic,16,2,all-reduce,ring,65536,40,,fit,s,,8\n"),
-            "m.csv:2: column 'scale_up': 8 GPUs on each of 2 nodes need the link inside a node "
-            "(e.g. nvlink4)");
-  EXPECT_EQ(error_of(node_columns + "x,nic,16,2,all-reduce,ring,65536,40,,fit,s,fast,0\n"),
-            "m.csv:2: column 'nics_per_node': expected a whole number from 1 to 1048576, got "
-            "'0'");
+  const std::vector<std::pair<std::string, std::string>> cases{
+      {"x,nic,24,5,all-reduce,ring,65536,40,,fit,s,fast,4",
+       "column 'nodes': 24 GPUs do not split evenly over 5 nodes; every node holds gpus / nodes "
+       "GPUs"},
+      {"x,fast,8,1,all-reduce,ring,65536,40,,fit,s,fast,",
+       "column 'scale_up': describes a row across nodes, and this one has nodes = 1; leave it "
+       "empty"},
+      {"x,fast,8,1,all-reduce,ring,65536,40,,fit,s,,8",
+       "column 'nics_per_node': describes a row across nodes, and this one has nodes = 1; leave "
+       "it empty"},
+      {"x,nic,16,2,all-reduce,ring,65536,40,,fit,s,,8",
+       "column 'scale_up': 8 GPUs on each of 2 nodes need the link inside a node (e.g. nvlink4)"},
+      {"x,nic,16,2,all-reduce,ring,65536,40,,fit,s,fast,0",
+       "column 'nics_per_node': expected a whole number from 1 to 1048576, got '0'"}};
+  for (const auto& [row, message] : cases) {
+    EXPECT_EQ(error_of(node_columns + row + "\n"), "m.csv:2: " + message) << row;
+  }
 }
 
 } // namespace
