@@ -97,6 +97,48 @@ private:
   std::string where_;
 };
 
+/// gpus, nodes, and the optional scale_up and nics_per_node columns of a row across nodes.
+void read_layout(const RowReader& row, MeasuredCollective& m) {
+  m.gpus = row.whole("gpus", min_collective_gpus, limits::max_domain);
+  m.nodes = row.whole("nodes", 1, m.gpus);
+  if (m.gpus % m.nodes != 0) {
+    row.fail("nodes", fmt::format("{} GPUs do not split evenly over {} nodes; every node holds "
+                                  "gpus / nodes GPUs",
+                                  m.gpus, m.nodes));
+  }
+  if (row.has("scale_up")) {
+    m.scale_up = row.text("scale_up");
+  }
+  if (row.has("nics_per_node") && !row.text("nics_per_node").empty()) {
+    m.nics_per_node = row.whole("nics_per_node", 1, limits::max_domain);
+  }
+  const bool across = !m.scale_up.empty() || m.nics_per_node > 0;
+  if (across && m.nodes == 1) {
+    row.fail(m.scale_up.empty() ? "nics_per_node" : "scale_up",
+             "describes a row across nodes, and this one has nodes = 1; leave it empty");
+  }
+  if (across && m.scale_up.empty() && m.gpus_per_node() > 1) {
+    row.fail("scale_up", fmt::format("{} GPUs on each of {} nodes need the link inside a node "
+                                     "(e.g. nvlink4)",
+                                     m.gpus_per_node(), m.nodes));
+  }
+}
+
+/// The optional columns impl and topology.
+void read_setup(const RowReader& row, MeasuredCollective& m) {
+  if (row.has("impl") && !row.text("impl").empty()) {
+    const auto implementation = implementation_from_name(row.text("impl"));
+    if (!implementation) {
+      row.fail("impl", fmt::format("unknown implementation '{}'; known: {}", row.text("impl"),
+                                   fmt::join(names<Implementation>(), ", ")));
+    }
+    m.setup.implementation = *implementation;
+  }
+  if (row.has("topology")) {
+    m.setup.topology = row.text("topology");
+  }
+}
+
 MeasuredCollective read_row(const RowReader& row, std::size_t line) {
   MeasuredCollective m;
   m.line = line;
@@ -105,8 +147,7 @@ MeasuredCollective read_row(const RowReader& row, std::size_t line) {
   if (m.link.empty()) {
     row.fail("link", "expected a link id, got an empty field");
   }
-  m.gpus = row.whole("gpus", min_collective_gpus, limits::max_domain);
-  m.nodes = row.whole("nodes", 1, m.gpus);
+  read_layout(row, m);
   const auto op = collective_from_name(row.text("op"));
   if (!op) {
     row.fail("op", fmt::format("unknown operation '{}'; known: {}", row.text("op"),
@@ -119,17 +160,7 @@ MeasuredCollective read_row(const RowReader& row, std::size_t line) {
                                  fmt::join(names<Algorithm>(), ", ")));
   }
   m.algorithm = *algorithm;
-  if (row.has("impl") && !row.text("impl").empty()) {
-    const auto implementation = implementation_from_name(row.text("impl"));
-    if (!implementation) {
-      row.fail("impl", fmt::format("unknown implementation '{}'; known: {}", row.text("impl"),
-                                   fmt::join(names<Implementation>(), ", ")));
-    }
-    m.setup.implementation = *implementation;
-  }
-  if (row.has("topology")) {
-    m.setup.topology = row.text("topology");
-  }
+  read_setup(row, m);
   const auto size = row.optional_positive("size_bytes");
   if (!size || *size > limits::max_exact_double || std::trunc(*size) != *size) {
     row.fail("size_bytes", fmt::format("expected a whole number of bytes from 1 to 2^53, got '{}'",
@@ -207,6 +238,19 @@ std::vector<MeasurementsFile> shipped_measurements() {
   return files;
 }
 
+bool MeasuredCollective::spans_nodes() const {
+  return nodes > 1 && (!scale_up.empty() || nics_per_node > 0);
+}
+
+Fabric fabric_of(const Catalog& catalog, const MeasuredCollective& m) {
+  Fabric fabric;
+  fabric.scale_up = m.scale_up.empty() ? nullptr : &catalog.link(m.scale_up);
+  fabric.gpus_per_node = m.gpus_per_node();
+  fabric.scale_out = &catalog.link(m.link);
+  fabric.nics_per_node = m.nics();
+  return fabric;
+}
+
 AccuracyBound accuracy_bound(Bytes size) {
   // The accuracy targets of the expected model, by message size.
   if (size.value() >= gibi) {
@@ -262,6 +306,37 @@ Check check_setup(const Link& link, const MeasuredCollective& m) {
   return {};
 }
 
+/// The expected model on the row's one link.
+Expected<CollectiveCost> predict_on_link(const Link& link, const MeasuredCollective& m) {
+  if (const Check supported = check_algorithm(link, m.op, m.algorithm); !supported) {
+    return unexpected(supported.reason());
+  }
+  if (const Check modelled = check_expected_model(link, m.algorithm); !modelled) {
+    return unexpected(modelled.reason());
+  }
+  if (const Check runs = check_setup(link, m); !runs) {
+    return unexpected(runs.reason());
+  }
+  return expected_collective(link, {m.op, m.algorithm, m.gpus, m.size, m.setup});
+}
+
+/// The expected model across the row's nodes.
+Expected<CollectiveCost> predict_across_nodes(const Catalog& catalog, const MeasuredCollective& m) {
+  const Fabric fabric = fabric_of(catalog, m);
+  if (m.algorithm == Algorithm::nvls_tree && fabric.scale_up == nullptr) {
+    return unexpected("nvls-tree reduces inside a node's switch, and the row has one GPU per "
+                      "node; use tree or ring");
+  }
+  if (const Check check = check_fabric(fabric, m.op, m.algorithm, m.gpus); !check) {
+    return unexpected(check.reason());
+  }
+  try {
+    return fabric_collective(fabric, {m.op, m.algorithm, m.gpus, m.size, m.setup});
+  } catch (const InputError& error) {
+    return unexpected(error.what());
+  }
+}
+
 } // namespace
 
 std::string wire_label(const MeasuredCollective& m) {
@@ -272,6 +347,9 @@ std::string wire_label(const MeasuredCollective& m) {
   if (!m.setup.topology.empty()) {
     label += " " + m.setup.topology;
   }
+  if (m.spans_nodes()) {
+    label += " across nodes";
+  }
   return label;
 }
 
@@ -281,19 +359,12 @@ AccuracyReport check_accuracy(const Catalog& catalog,
   std::map<std::string, std::vector<double>, std::less<>> errors;
   std::map<std::string, std::map<std::string, std::vector<double>>> wire_errors;
   for (const MeasuredCollective& m : measurements) {
-    const Link& link = catalog.link(m.link);
     AccuracyCheck check;
     check.measured = m;
     check.bound = accuracy_bound(m.size);
-    const CollectiveRequest request{m.op, m.algorithm, m.gpus, m.size, m.setup};
-    if (const Check supported = check_algorithm(link, m.op, m.algorithm); !supported) {
-      check.predicted = unexpected(supported.reason());
-    } else if (const Check modelled = check_expected_model(link, m.algorithm); !modelled) {
-      check.predicted = unexpected(modelled.reason());
-    } else if (const Check runs = check_setup(link, m); !runs) {
-      check.predicted = unexpected(runs.reason());
-    } else {
-      check.predicted = expected_collective(link, request);
+    check.predicted = m.spans_nodes() ? predict_across_nodes(catalog, m)
+                                      : predict_on_link(catalog.link(m.link), m);
+    if (check.predicted) {
       check.error = check.bound.metric == Metric::busbw ? check.predicted->busbw / m.busbw - 1.0
                                                         : check.predicted->time / m.time - 1.0;
       errors[m.use].push_back(std::abs(check.error));

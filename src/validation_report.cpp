@@ -47,6 +47,14 @@ Json row_json(const AccuracyCheck& c, const std::string& file) {
     row["topology"] = m.setup.topology;
   }
   row["gpus"] = m.gpus;
+  if (m.spans_nodes()) {
+    row["nodes"] = m.nodes;
+    row["gpus_per_node"] = m.gpus_per_node();
+    row["nics_per_node"] = m.nics();
+    if (!m.scale_up.empty()) {
+      row["scale_up"] = m.scale_up;
+    }
+  }
   row["size_bytes"] = json_number(m.size.value());
   row["use"] = m.use;
   row["metric"] = to_string(c.bound.metric);

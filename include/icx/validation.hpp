@@ -15,6 +15,7 @@
 #include "icx/collectives.hpp"
 #include "icx/enum_names.hpp"
 #include "icx/expected.hpp"
+#include "icx/fabric.hpp"
 #include "icx/units.hpp"
 
 namespace icx {
@@ -22,7 +23,10 @@ namespace icx {
 /// One published measurement. Columns: hardware, link, gpus, nodes, op, algo, size_bytes,
 /// time_us, busbw_GBps, source, and optionally use (fit, held-out or outside; held-out
 /// when absent). A row gives time_us, busbw_GBps or both; the other follows from
-/// busbw = S / time · busbw_factor.
+/// busbw = S / time · busbw_factor. A row over several nodes holds gpus / nodes GPUs on each;
+/// with the optional columns scale_up (the link inside a node) or nics_per_node, its link is
+/// one NIC's and the row is priced across nodes (icx/fabric.hpp); without them the row is one
+/// domain on its link (one GPU per node on a NIC, or an NVLink domain across trays).
 struct MeasuredCollective {
   std::size_t line = 0;
   std::string hardware;
@@ -34,6 +38,12 @@ struct MeasuredCollective {
   /// Optional columns impl (who ran an all-reduce; empty: NCCL) and topology (empty: the
   /// link's default).
   RunSetup setup;
+  /// Optional column scale_up: the link inside each node of a row across nodes; empty for one
+  /// domain on `link`.
+  std::string scale_up;
+  /// Optional column nics_per_node: the NICs of `link` each node uses; 0 when absent (one per
+  /// GPU of the node).
+  int nics_per_node = 0;
   Bytes size;
   Seconds time;
   BytesPerSecond busbw;
@@ -41,7 +51,19 @@ struct MeasuredCollective {
   /// bound; "outside": a case the model is known not to cover, shown but not held to a bound.
   std::string use;
   std::string source;
+
+  /// Whether the row is priced across nodes (fabric_collective): several nodes and scale_up
+  /// or nics_per_node given.
+  [[nodiscard]] bool spans_nodes() const;
+  /// The group's GPUs on each node.
+  [[nodiscard]] int gpus_per_node() const { return gpus / nodes; }
+  /// The NICs each node uses: nics_per_node, or one per GPU of the node (rails) without it.
+  [[nodiscard]] int nics() const { return nics_per_node > 0 ? nics_per_node : gpus_per_node(); }
 };
+
+/// The nodes of a row that spans them: scale_up inside (absent with one GPU per node), NICs of
+/// the row's link between. Throws LookupError for a link the catalog lacks.
+Fabric fabric_of(const Catalog& catalog, const MeasuredCollective& m);
 
 /// Parses a measurements CSV (RFC 4180 quoting; columns as MeasuredCollective). Throws InputError
 /// "<origin>:<line>: …" for a missing column, a malformed value or an unknown op, algorithm or use.
@@ -103,11 +125,12 @@ struct MeasurementsFile {
 };
 std::vector<MeasurementsFile> shipped_measurements();
 
-/// The by_wire key of a row: "nvlink4", "nvlink4 vllm", "pcie4 host".
+/// The by_wire key of a row: "nvlink4", "nvlink4 vllm", "pcie4 host", "ib-ndr across nodes".
 std::string wire_label(const MeasuredCollective& m);
 
-/// Predicts every row with the expected model of the catalog's link. Throws LookupError for a
-/// row naming an unknown link.
+/// Predicts every row with the expected model of the catalog's link, or across nodes
+/// (fabric_collective) for a row that spans them. Throws LookupError for a row naming an
+/// unknown link.
 AccuracyReport check_accuracy(const Catalog& catalog,
                               const std::vector<MeasuredCollective>& measurements);
 

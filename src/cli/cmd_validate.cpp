@@ -87,6 +87,21 @@ std::string run_text(const MeasuredCollective& m) {
   return text;
 }
 
+/// The link, or across nodes the node's NICs and the link inside: "4x ib-hdr, nvlink3".
+std::string wire_text(const MeasuredCollective& m) {
+  if (!m.spans_nodes()) {
+    return m.link;
+  }
+  std::string text = fmt::format("{}x {}", m.nics(), m.link);
+  return m.scale_up.empty() ? text : text + ", " + m.scale_up;
+}
+
+/// "8", or across nodes "3x8" (nodes × GPUs per node).
+std::string gpus_text(const MeasuredCollective& m) {
+  return m.spans_nodes() ? fmt::format("{}x{}", m.nodes, m.gpus_per_node())
+                         : std::to_string(m.gpus);
+}
+
 void print_rows(const ValidationReport& report) {
   TextTable table({{"row", Align::left},
                    {"hardware", Align::left},
@@ -106,7 +121,7 @@ void print_rows(const ValidationReport& report) {
     const MeasuredCollective& m = c.measured;
     const std::string& file = report.files[report.file_of[i]];
     table.add_row({fmt::format("{}:{}", file.substr(file.find_last_of('/') + 1), m.line),
-                   m.hardware, m.link, run_text(m), std::to_string(m.gpus),
+                   m.hardware, wire_text(m), run_text(m), gpus_text(m),
                    fmt::format("{:.0f}", m.size.value()), std::string(to_string(c.bound.metric)),
                    measured_text(c), predicted_text(c),
                    c.predicted ? fmt::format("{:+.1f} %", c.error * 100) : "-",

@@ -248,5 +248,23 @@ for file in "$scratch/empty.json" "$scratch/junk.bin" /dev/zero "$scratch/a-dire
   expect_rejected "$file" validate "$file"
 done
 
+# Measurement rows across nodes: every node holds gpus / nodes GPUs, scale_up and
+# nics_per_node describe nodes only, and several GPUs a node need the link inside it.
+nodes_csv() {
+  printf 'hardware,link,gpus,nodes,op,algo,size_bytes,time_us,busbw_GBps,use,source,scale_up,'
+  printf 'nics_per_node\n%s\n' "$1"
+}
+nodes_rows=("x,ib-hdr,24,5,all-reduce,ring,65536,40,,fit,s,nvlink3,4"
+  "x,nvlink4,8,1,all-reduce,ring,65536,40,,fit,s,nvlink4,"
+  "x,nvlink4,8,1,all-reduce,ring,65536,40,,fit,s,,8"
+  "x,ib-ndr,16,2,all-reduce,ring,65536,40,,fit,s,,8")
+for value in "${never[@]}" "${not_whole[@]}" "0"; do
+  [ -n "$value" ] && nodes_rows+=("x,ib-ndr,16,2,all-reduce,ring,65536,40,,fit,s,nvlink4,$value")
+done
+for i in "${!nodes_rows[@]}"; do
+  nodes_csv "${nodes_rows[$i]}" >"$scratch/nodes-$i.csv"
+  expect_rejected "$scratch/nodes-$i.csv" validate "$scratch/nodes-$i.csv"
+done
+
 echo "bad inputs: $cases cases, $failures failures"
 [ "$failures" -eq 0 ] && echo "all checks passed"

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -184,6 +185,98 @@ TEST(Validation, AccuracyByWire) {
             "wire 'pc' has no topology 'numa'; choose one of: host");
   // by_use still counts every row once.
   EXPECT_EQ(report.by_use.at("held-out").rows, 5);
+}
+
+const std::string node_columns = "hardware,link,gpus,nodes,op,algo,size_bytes,time_us,busbw_GBps,"
+                                 "use,source,scale_up,nics_per_node\n";
+
+/// "fast" (test::nvswitch_catalog: 450 GB/s each way at 0.8, 2 µs a step, no NVLS) inside a
+/// node, and "nic": an HDR-like NIC of 25 GB/s each way at 0.96, 5 µs a step, ramp 100 µs.
+Catalog node_catalog() {
+  Catalog catalog = test::nvswitch_catalog();
+  catalog.overlay_text(R"({"links": [
+    {"id": "nic", "name": "NIC", "connects": "node", "tier": "scale-out", "headline_GBps": 25,
+     "headline_convention": "each-way", "per_direction_GBps": 25, "latency_us": 1,
+     "source": "s",
+     "expected": {"efficiency": 0.96, "step_latency_us": 5, "ramp_us": 100,
+                  "small_message_slowdown": 1, "source": "s"}}]})",
+                       "links.json");
+  return catalog;
+}
+
+TEST(Validation, ARowAcrossNodesIsPricedOnTheNodesNics) {
+  // 3 nodes of 8 GPUs with 4 NICs each: the ring carries 2·23/24 · 8e9 = 15.333e9 B through
+  // a node's NICs at 4 · 25 · 0.96 = 96 GB/s (the GPU's own link would allow 360) = 159.72 ms;
+  // of its 46 steps 4 cross nodes (5 µs) and 42 stay inside (2 µs), plus the 100 µs ramp:
+  // 204 µs. busbw = 8e9 · 46/24 / 159.93 ms = 95.88 GB/s, within 10 % of 96. On one NIC
+  // (the flat ring of a row without scale_up) it would be 24 GB/s.
+  const auto rows = parse_measurements_csv(
+      node_columns + "x,nic,24,3,all-reduce,ring,8000000000,,96,held-out,s,fast,4\n", "m.csv");
+  ASSERT_EQ(rows.size(), 1U);
+  EXPECT_TRUE(rows[0].spans_nodes());
+  EXPECT_EQ(rows[0].gpus_per_node(), 8);
+  EXPECT_EQ(rows[0].scale_up, "fast");
+  EXPECT_EQ(rows[0].nics(), 4);
+  EXPECT_EQ(wire_label(rows[0]), "nic across nodes");
+  const AccuracyReport report = check_accuracy(node_catalog(), rows);
+  const AccuracyCheck& check = report.checks[0];
+  ASSERT_TRUE(check.predicted) << check.predicted.reason();
+  EXPECT_EQ(check.predicted->kernel, Kernel::ring_simple);
+  const double seconds = 8e9 * 46 / 24 / 96e9 + (4 * 5 + 42 * 2 + 100) * 1e-6;
+  EXPECT_NEAR(check.predicted->time.value(), seconds, 1e-9);
+  EXPECT_NEAR(check.predicted->busbw.value() / 1e9, 95.877, 1e-3);
+  EXPECT_TRUE(check.within());
+  EXPECT_EQ(report.by_wire.at("nic across nodes").at("held-out").within, 1);
+}
+
+TEST(Validation, OneGpuPerNodeStaysTheFlatRingUnlessNicsAreGiven) {
+  // Without scale_up or nics_per_node: the flat ring on one NIC, 1e9 B at 24 GB/s after
+  // 2 steps of 5 µs and the ramp. With 2 NICs a node: the same bytes at 48 GB/s.
+  const auto rows =
+      parse_measurements_csv(node_columns + "x,nic,2,2,all-reduce,ring,1000000000,,20,fit,s,,\n"
+                                            "x,nic,2,2,all-reduce,ring,1000000000,,40,fit,s,,2\n",
+                             "m.csv");
+  EXPECT_FALSE(rows[0].spans_nodes());
+  EXPECT_TRUE(rows[1].spans_nodes());
+  EXPECT_EQ(wire_label(rows[0]), "nic");
+  const AccuracyReport report = check_accuracy(node_catalog(), rows);
+  EXPECT_NEAR(report.checks[0].predicted->time.value(), 1e9 / 24e9 + 110e-6, 1e-9);
+  EXPECT_NEAR(report.checks[1].predicted->time.value(), 1e9 / 48e9 + 110e-6, 1e-9);
+}
+
+TEST(Validation, RowsAcrossNodesTheModelCannotRunSayWhy) {
+  const auto rows = parse_measurements_csv(
+      node_columns + "x,nic,2,2,all-reduce,nvls-tree,1000000000,,20,fit,s,,2\n"
+                     "x,nic,16,2,all-gather,tree,1000000000,,20,fit,s,fast,8\n"
+                     "x,fast,8,1,all-reduce,tree,1000000000,,20,fit,s,,\n",
+      "m.csv");
+  const AccuracyReport report = check_accuracy(node_catalog(), rows);
+  EXPECT_EQ(report.checks[0].predicted.reason(),
+            "nvls-tree reduces inside a node's switch, and the row has one GPU per node; use "
+            "tree or ring");
+  EXPECT_EQ(report.checks[1].predicted.reason(),
+            "tree performs all-reduce only, not all-gather; use ring");
+  EXPECT_FALSE(report.checks[2].predicted);
+}
+
+TEST(Validation, RejectsRaggedAndMisplacedNodeColumns) {
+  const std::vector<std::pair<std::string, std::string>> cases{
+      {"x,nic,24,5,all-reduce,ring,65536,40,,fit,s,fast,4",
+       "column 'nodes': 24 GPUs do not split evenly over 5 nodes; every node holds gpus / nodes "
+       "GPUs"},
+      {"x,fast,8,1,all-reduce,ring,65536,40,,fit,s,fast,",
+       "column 'scale_up': describes a row across nodes, and this one has nodes = 1; leave it "
+       "empty"},
+      {"x,fast,8,1,all-reduce,ring,65536,40,,fit,s,,8",
+       "column 'nics_per_node': describes a row across nodes, and this one has nodes = 1; leave "
+       "it empty"},
+      {"x,nic,16,2,all-reduce,ring,65536,40,,fit,s,,8",
+       "column 'scale_up': 8 GPUs on each of 2 nodes need the link inside a node (e.g. nvlink4)"},
+      {"x,nic,16,2,all-reduce,ring,65536,40,,fit,s,fast,0",
+       "column 'nics_per_node': expected a whole number from 1 to 1048576, got '0'"}};
+  for (const auto& [row, message] : cases) {
+    EXPECT_EQ(error_of(node_columns + row + "\n"), "m.csv:2: " + message) << row;
+  }
 }
 
 } // namespace

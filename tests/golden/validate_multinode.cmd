@@ -1,0 +1,2 @@
+args: validate measurements/multinode.csv
+exit: 0
