@@ -61,16 +61,20 @@ void add_ring(const Span& s, Collective op, std::vector<ExpectedLine>& lines) {
   add_protocol_lines(s, Kernel::ring_ll, Kernel::ring_simple, latency, tb, lines);
 }
 
-/// Bytes a node's NICs carry each way per byte of S in the double binary tree.
-double tree_nic_factor(int nodes) {
-  return nodes == 2 ? 1.0 : 2.0;
+/// Bytes a node's NICs carry each way per byte of S in the double binary tree: 2S, as an
+/// inner node of one tree receives from two children. With two nodes each is the root of
+/// one tree and a leaf of the other, S each way; NCCL's tuner counts that only for
+/// NVLSTree (tuning.cc doubles its inter-node bandwidth up to two nodes), and published
+/// two-node runs without NVLS stay at the ring's NIC bound (nccl-tests issue 100).
+double tree_nic_factor(int nodes, bool nvls) {
+  return nvls && nodes == 2 ? 1.0 : 2.0;
 }
 
 void add_tree(const Span& s, std::vector<ExpectedLine>& lines) {
   const Seconds latency =
       2.0 * (s.intra_step() * static_cast<double>(s.g - 1) + s.out.step_latency * s.tree_levels());
   const double size = s.size.value();
-  const Seconds tb = std::max(s.nics(size * tree_nic_factor(s.nodes)),
+  const Seconds tb = std::max(s.nics(size * tree_nic_factor(s.nodes, false)),
                               s.gpu_link(2.0 * size, s.up ? s.up->efficiency : 1.0));
   add_protocol_lines(s, Kernel::tree_ll, Kernel::tree_simple, latency, tb, lines);
 }
@@ -82,7 +86,7 @@ void add_nvls_tree(const Span& s, std::vector<ExpectedLine>& lines) {
   const double intra_bytes = size * wire_factor(op, Algorithm::nvls, s.g) *
                              busbw_factor(op, s.gpus) / busbw_factor(op, s.g);
   const Seconds tb =
-      std::max(s.nics(size * tree_nic_factor(s.nodes)), s.gpu_link(intra_bytes, nvls.efficiency));
+      std::max(s.nics(size * tree_nic_factor(s.nodes, true)), s.gpu_link(intra_bytes, nvls.efficiency));
   const Seconds latency = nvls.latency + 2.0 * s.out.step_latency * s.tree_levels() + s.out.ramp;
   lines.push_back({Kernel::nvls_tree_simple, latency, tb});
 }
@@ -202,6 +206,10 @@ Check check_fabric_algorithm(const Fabric& fabric, Collective op, Algorithm algo
                                   to_string(algorithm), to_string(op)));
   }
   if (algorithm == Algorithm::nvls_tree && !nvls_tree_runs(fabric, op)) {
+    if (fabric.gpus_per_node < min_collective_gpus) {
+      return unexpected("nvls-tree reduces inside each node first, and each node holds one GPU "
+                        "of the group; use tree or ring");
+    }
     return unexpected(fmt::format("nvls-tree needs in-network reduction inside the node, and "
                                   "wire '{}' has none in the catalog; use tree or ring",
                                   fabric.scale_up->id));

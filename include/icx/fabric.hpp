@@ -12,16 +12,16 @@
 //             reduce-scatter cross nodes (NCCL's nInterSteps, src/graph/tuning.cc) at the
 //             scale-out step latency, the rest at the scale-up one.
 //   tree      (all-reduce) a chain through each node's GPUs and a double binary tree between
-//             nodes. A GPU of the chain sends and receives 2S; a node's NICs carry S each way
-//             with two nodes (each is the root of one tree and the leaf of the other) and 2S
-//             with more (an inner node of one tree has two children). Latency
-//             2·((g−1)·intra step + ⌈log2 N⌉·inter step), as NCCL's tuner has it.
+//             nodes. A GPU of the chain sends and receives 2S, and so do a node's NICs (an
+//             inner node of one tree has two children). Latency 2·((g−1)·intra step +
+//             ⌈log2 N⌉·inter step), as NCCL's tuner has it.
 //   nvls-tree (all-reduce, on a scale-up link with in-network reduction) NVLS inside each
 //             node, the tree between nodes. Inside, NCCL's tuner gives NVLSTree the bus
 //             bandwidth NVLS has on one node (the same intra bandwidth, algBw = busBw · n /
 //             nsteps), so its rate is NVLS's algbw over g GPUs · busbw_factor(g) /
-//             busbw_factor(n); between nodes as the tree. Latency: NVLS's + 2⌈log2 N⌉ inter
-//             steps.
+//             busbw_factor(n); between nodes as the tree, except that with two nodes (each
+//             the root of one tree and a leaf of the other) the NICs carry S, which NCCL's
+//             tuner counts for NVLSTree alone. Latency: NVLS's + 2⌈log2 N⌉ inter steps.
 //   all-to-all  each GPU sends (n−g)/n·S to other nodes, so the node's NICs carry
 //             g(n−g)/n·S, and (g−1)/n·S over its scale-up link; the slower sets the pace.
 //             Latency: g−1 steps inside, n−g across.

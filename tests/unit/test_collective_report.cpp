@@ -64,13 +64,13 @@ TEST(CollectiveReport, AcrossNodesReportsTheFabricAndItsLines) {
   EXPECT_EQ(report.link, &nic);
   // Headline: each GPU's share of 4 × 50 GB/s NICs = 25 GB/s; 2 × 8e9 B / 25 GB/s = 640 ms.
   EXPECT_NEAR(report.rows[0].headline.time.value(), 0.64, 1e-12);
-  // Tree over 4 NICs (180 GB/s): S once between two nodes = 44.44 ms, the chain 2S at
-  // 360 GB/s = 44.44 ms; latency 2·(7·2 + 5) = 38 µs, Simple adds the NIC's 100 µs ramp.
+  // Tree over 4 NICs (180 GB/s): 2S through them = 88.89 ms, the chain 2S at 360 GB/s =
+  // 44.44 ms; latency 2·(7·2 + 5) = 38 µs, Simple adds the NIC's 100 µs ramp.
   ASSERT_TRUE(report.expected);
   ASSERT_EQ(report.expected->lines.size(), 2U);
   EXPECT_EQ(report.expected->lines[1].kernel, Kernel::tree_simple);
   EXPECT_NEAR(report.expected->lines[1].latency.value(), 138e-6, 1e-15);
-  EXPECT_NEAR(report.rows[0].expected->time.value(), 8e9 / 180e9 + 138e-6, 1e-9);
+  EXPECT_NEAR(report.rows[0].expected->time.value(), 16e9 / 180e9 + 138e-6, 1e-9);
   EXPECT_EQ(report.assumptions.size(), 1U);
   const Json json(report);
   EXPECT_EQ(json["fabric"]["nics_per_node"], 4);
