@@ -214,6 +214,8 @@ expect_rejected --algo collective all-gather --size 1GiB --gpus 16 --system dgx-
 expect_rejected --algo collective all-reduce --size 1GiB --gpus 8 --wire nvlink4 --algo nvls-tree
 expect_rejected --algo "${across[@]}" --system dgx-a100 --algo nvls-tree
 expect_rejected --impl "${across[@]}" --system dgx-h100 --impl one-shot
+expect_rejected --algo collective all-reduce --size 1GiB --gpus 2 --gpus-per-node 1 \
+  --scale-out ib-ndr --algo nvls-tree
 expect_rejected --wire collective all-reduce --size 1GiB --gpus 8
 
 log="$data/nccl-tests/nvl72-gb200-all_reduce.log"

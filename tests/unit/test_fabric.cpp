@@ -105,6 +105,10 @@ TEST(Fabric, RejectsWhatCannotRun) {
   EXPECT_FALSE(check_fabric(no_nvls, Collective::all_reduce, Algorithm::nvls_tree, 16));
   EXPECT_TRUE(check_fabric(no_nvls, Collective::all_reduce, Algorithm::tree, 16));
   EXPECT_THROW((void)fabric_nodes(p.fabric(0, 8), 16), InputError);
+  // One GPU per node: nothing to reduce inside a node, and no scale-up link is needed.
+  const Fabric flat{nullptr, 1, &p.nic, 1};
+  EXPECT_FALSE(check_fabric(flat, Collective::all_reduce, Algorithm::nvls_tree, 2));
+  EXPECT_TRUE(check_fabric(flat, Collective::all_reduce, Algorithm::tree, 2));
 }
 
 TEST(Fabric, HeadlineIsEachGpusShareOfTheNics) {
