@@ -39,6 +39,10 @@ struct Span {
     }
     return Bytes::of(bytes) / (fabric.scale_up->per_direction_bandwidth.high * efficiency);
   }
+  /// Time of `bytes` through one GPU's scale-up link at its ring efficiency.
+  [[nodiscard]] Seconds ring_link(double bytes) const {
+    return up ? gpu_link(bytes, up->efficiency) : Seconds{};
+  }
   /// ⌈log2 N⌉: the levels of a binary tree over the nodes.
   [[nodiscard]] double tree_levels() const { return std::ceil(std::log2(nodes)); }
   [[nodiscard]] Seconds intra_step() const { return up ? up->step_latency : Seconds{}; }
@@ -57,7 +61,7 @@ void add_ring(const Span& s, Collective op, std::vector<ExpectedLine>& lines) {
   const Seconds latency = s.intra_step() * static_cast<double>(steps - inter) +
                           s.out.step_latency * static_cast<double>(inter);
   const double bytes = s.size.value() * wire_factor(op, Algorithm::ring, s.gpus);
-  const Seconds tb = std::max(s.nics(bytes), s.gpu_link(bytes, s.up ? s.up->efficiency : 1.0));
+  const Seconds tb = std::max(s.nics(bytes), s.ring_link(bytes));
   add_protocol_lines(s, Kernel::ring_ll, Kernel::ring_simple, latency, tb, lines);
 }
 
@@ -74,8 +78,8 @@ void add_tree(const Span& s, std::vector<ExpectedLine>& lines) {
   const Seconds latency =
       2.0 * (s.intra_step() * static_cast<double>(s.g - 1) + s.out.step_latency * s.tree_levels());
   const double size = s.size.value();
-  const Seconds tb = std::max(s.nics(size * tree_nic_factor(s.nodes, false)),
-                              s.gpu_link(2.0 * size, s.up ? s.up->efficiency : 1.0));
+  const Seconds tb =
+      std::max(s.nics(size * tree_nic_factor(s.nodes, false)), s.ring_link(2.0 * size));
   add_protocol_lines(s, Kernel::tree_ll, Kernel::tree_simple, latency, tb, lines);
 }
 
@@ -85,8 +89,8 @@ void add_nvls_tree(const Span& s, std::vector<ExpectedLine>& lines) {
   const double size = s.size.value();
   const double intra_bytes = size * wire_factor(op, Algorithm::nvls, s.g) *
                              busbw_factor(op, s.gpus) / busbw_factor(op, s.g);
-  const Seconds tb =
-      std::max(s.nics(size * tree_nic_factor(s.nodes, true)), s.gpu_link(intra_bytes, nvls.efficiency));
+  const Seconds tb = std::max(s.nics(size * tree_nic_factor(s.nodes, true)),
+                              s.gpu_link(intra_bytes, nvls.efficiency));
   const Seconds latency = nvls.latency + 2.0 * s.out.step_latency * s.tree_levels() + s.out.ramp;
   lines.push_back({Kernel::nvls_tree_simple, latency, tb});
 }
@@ -94,8 +98,8 @@ void add_nvls_tree(const Span& s, std::vector<ExpectedLine>& lines) {
 void add_all_to_all(const Span& s, std::vector<ExpectedLine>& lines) {
   const double n = s.gpus;
   const double size = s.size.value();
-  const Seconds tb = std::max(s.nics(s.g * (n - s.g) / n * size),
-                              s.gpu_link((s.g - 1) / n * size, s.up ? s.up->efficiency : 1.0));
+  const Seconds tb =
+      std::max(s.nics(s.g * (n - s.g) / n * size), s.ring_link((s.g - 1) / n * size));
   const Seconds latency = s.intra_step() * static_cast<double>(s.g - 1) +
                           s.out.step_latency * static_cast<double>(s.gpus - s.g);
   add_protocol_lines(s, Kernel::ring_ll, Kernel::ring_simple, latency, tb, lines);
