@@ -11,6 +11,7 @@
 #include "icx/calibration.hpp"
 #include "icx/catalog.hpp"
 #include "icx/collectives.hpp"
+#include "icx/fabric.hpp"
 #include "icx/json_values.hpp"
 #include "icx/nccl_log.hpp"
 
@@ -25,7 +26,14 @@ struct CalibrationRequest {
   std::optional<Collective> op;
   Algorithm algorithm = Algorithm::ring;
   int gpus = min_collective_gpus;
+  /// Present when the log's GPUs span nodes: `link` is then the fabric's scale-out link,
+  /// fitted through the fabric (calibrate_fabric).
+  std::optional<Fabric> fabric;
 };
+
+/// Messages from 16 MiB up: there the bandwidth term dominates, and the expected model is
+/// judged at its large-message accuracy.
+constexpr double large_message_bytes = 16 * mebi;
 
 struct CalibrationReport {
   const Link* link = nullptr;
@@ -33,7 +41,12 @@ struct CalibrationReport {
   Collective op = Collective::all_reduce;
   Algorithm algorithm = Algorithm::ring;
   int gpus = 0;
+  /// Present when the log spans nodes: the fitted link is its scale-out link.
+  std::optional<Fabric> fabric;
+  int nodes = 1;
   CalibrationResult fit;
+  /// Median |error| over the rows of large_message_bytes or more (bandwidth-dominated).
+  std::optional<double> median_abs_error_large;
   /// The log line of each of fit.samples.
   std::vector<std::size_t> lines;
   /// The fitted parameters as the algorithm uses them (ring steps and step latency, or the
@@ -57,10 +70,10 @@ Collective measured_collective(const CalibrationRequest& request);
 
 /// Fits the link's expected model to the log: latency and efficiency from the rows (the mean
 /// of each row's out-of-place and in-place times), ramp and small-message slowdown kept from
-/// the link's own model, else from the first catalog link that has one. Throws InputError for
-/// a test icx does not model, an algorithm the link cannot run
-/// (check_algorithm), a catalog without any expected model, and what calibrate()
-/// rejects.
+/// the link's own model, else from the first catalog link that has one (all four from the log
+/// when it shows two regimes). With a fabric, the scale-out link's model through the fabric. Throws
+/// InputError for a test icx does not model, an algorithm the link cannot run (check_algorithm), a
+/// catalog without any expected model, and what calibrate() rejects.
 CalibrationReport calibration_report(const Catalog& catalog, const CalibrationRequest& request);
 
 /// A --catalog file holding `link` alone, in the catalog's own field names and units.
