@@ -19,12 +19,11 @@ struct Parts {
   [[nodiscard]] Fabric fabric() const { return {&up, 8, &nic, 8}; }
 };
 
+/// The prior the fit starts from (and keeps the ramp and slowdown of, in one regime): the
+/// NVSwitch link's own model, without its in-network reduction.
 ExpectedModel prior() {
-  ExpectedModel model;
-  model.efficiency = 0.5;
-  model.step_latency = microseconds(1);
-  model.ramp = microseconds(100);
-  model.small_message_slowdown = 0.8;
+  ExpectedModel model = *test::nvswitch_link().expected;
+  model.in_network_reduction.reset();
   return model;
 }
 
