@@ -85,6 +85,23 @@ std::string misses_of(const CalibrationReport& report) {
 
 } // namespace
 
+std::optional<int> log_gpus_per_node(const NcclTestLog& log, const std::string& log_name,
+                                     std::optional<int> given) {
+  const std::optional<int> per_host = ranks_per_host(log, log_name);
+  if (!per_host) {
+    return std::nullopt;
+  }
+  if (given && *given % *per_host != 0) {
+    throw InputError(fmt::format("--gpus-per-node {} contradicts {}: its hosts run {} ranks each, "
+                                 "and a node holds whole hosts",
+                                 *given, log_name, *per_host));
+  }
+  if (*log.ranks == *per_host) {
+    return std::nullopt; // one host
+  }
+  return per_host;
+}
+
 std::optional<Collective> collective_of_test(std::string_view test) {
   if (test.ends_with("_perf")) {
     test.remove_suffix(std::string_view("_perf").size());
@@ -178,11 +195,28 @@ CalibrationReport calibration_report(const Catalog& catalog, const CalibrationRe
   report.fit = fit_of(report, prior, samples);
   report.fit.model.source = fit_source(report, request, prior);
   report.fitted = fitted_parameters(report);
-  report.median_abs_error_large = median_abs_error_from(report.fit, Bytes::of(large_message_bytes));
+  if (report.fabric) {
+    report.median_abs_error_large =
+        median_abs_error_from(report.fit, Bytes::of(large_message_bytes));
+  }
   report.quality = fit_quality(report.fit);
   report.misses = report.quality.acceptable() ? "" : misses_of(report);
   report.overlay = overlay_of(report);
   return report;
+}
+
+std::string fit_subject(const CalibrationReport& report) {
+  const Link& link = *report.link;
+  if (!report.fabric) {
+    return fmt::format("{} over {} GPUs on {} [{}], {}", to_string(report.op), report.gpus,
+                       link.name, link.id, to_string(report.algorithm));
+  }
+  const Fabric& fabric = *report.fabric;
+  return fmt::format("{} over {} GPUs, {}: the scale-out link {} [{}] fitted across {} nodes of "
+                     "{} GPUs ({} inside) with {} NICs each",
+                     to_string(report.op), report.gpus, to_string(report.algorithm), link.name,
+                     link.id, report.nodes, fabric.gpus_per_node, fabric.scale_up->id,
+                     fabric.nics_per_node);
 }
 
 namespace {

@@ -45,7 +45,7 @@ struct CalibrationReport {
   std::optional<Fabric> fabric;
   int nodes = 1;
   CalibrationResult fit;
-  /// Median |error| over the rows of large_message_bytes or more (bandwidth-dominated).
+  /// Across nodes: median |error| over the rows of large_message_bytes or more.
   std::optional<double> median_abs_error_large;
   /// The log line of each of fit.samples.
   std::vector<std::size_t> lines;
@@ -64,6 +64,14 @@ struct CalibrationReport {
 /// → point-to-point; nullopt for a test icx does not model.
 std::optional<Collective> collective_of_test(std::string_view test);
 
+/// The GPUs per node of a log whose ranks run on several hosts (the ranks per host); nullopt
+/// for one host or when the log does not name every rank's host. A node holds whole hosts
+/// (several may share one scale-up domain, as on GB200 NVL72), so `given` (--gpus-per-node)
+/// must be a multiple of the ranks per host: InputError naming --gpus-per-node otherwise, and
+/// as ranks_per_host throws.
+std::optional<int> log_gpus_per_node(const NcclTestLog& log, const std::string& log_name,
+                                     std::optional<int> given);
+
 /// The operation the fit uses: request.op, else the test the log names, else all-reduce.
 /// Throws InputError naming the log for a test icx does not model.
 Collective measured_collective(const CalibrationRequest& request);
@@ -75,6 +83,10 @@ Collective measured_collective(const CalibrationRequest& request);
 /// InputError for a test icx does not model, an algorithm the link cannot run (check_algorithm), a
 /// catalog without any expected model, and what calibrate() rejects.
 CalibrationReport calibration_report(const Catalog& catalog, const CalibrationRequest& request);
+
+/// What was fitted: "all-reduce over 8 GPUs on NVLink 4 [nvlink4], ring", or across nodes
+/// which link the fit is for and how the GPUs spread over the nodes.
+std::string fit_subject(const CalibrationReport& report);
 
 /// A --catalog file holding `link` alone, in the catalog's own field names and units.
 Json catalog_overlay(const Link& link);

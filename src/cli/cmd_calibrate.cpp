@@ -54,30 +54,20 @@ int gpus_of(const CalibrateOptions& options, const NcclTestLog& log) {
       fmt::format("--gpus: {} does not list two or more ranks; give --gpus N", options.log));
 }
 
-/// The fabric flags with --gpus-per-node from the log's hosts when it names several: a node
-/// (one scale-up domain) holds whole hosts, so a given --gpus-per-node must be a multiple of
-/// the ranks each host ran.
+/// The fabric flags with --gpus-per-node from the log's hosts when it names several.
 FabricOptions fabric_options_of(const CalibrateOptions& options, const NcclTestLog& log) {
   FabricOptions fabric = options.fabric;
-  const std::optional<int> per_host = ranks_per_host(log, options.log);
-  if (!per_host) {
+  const std::optional<int> per_host = log_gpus_per_node(log, options.log, fabric.gpus_per_node);
+  if (!per_host || fabric.gpus_per_node) {
     return fabric;
   }
-  if (fabric.gpus_per_node && *fabric.gpus_per_node % *per_host != 0) {
-    throw UsageError(fmt::format("--gpus-per-node {} contradicts {}: its hosts run {} ranks each, "
-                                 "and a node holds whole hosts",
-                                 *fabric.gpus_per_node, options.log, *per_host));
+  if (fabric.scale_out.empty() && fabric.system.empty()) {
+    throw UsageError(fmt::format("--scale-out: {} runs on {} hosts of {} ranks; give --scale-out "
+                                 "LINK and --nics-per-node N, or --system ID (or "
+                                 "--gpus-per-node {} when one scale-up domain spans the hosts)",
+                                 options.log, *log.ranks / *per_host, *per_host, *log.ranks));
   }
-  const int hosts = log.ranks.value_or(0) / *per_host;
-  if (!fabric.gpus_per_node && hosts > 1) {
-    if (fabric.scale_out.empty() && fabric.system.empty()) {
-      throw UsageError(fmt::format("--scale-out: {} runs on {} hosts of {} ranks; give --scale-out "
-                                   "LINK and --nics-per-node N, or --system ID (or "
-                                   "--gpus-per-node {} when one scale-up domain spans the hosts)",
-                                   options.log, hosts, *per_host, *log.ranks));
-    }
-    fabric.gpus_per_node = *per_host;
-  }
+  fabric.gpus_per_node = per_host;
   return fabric;
 }
 
@@ -144,24 +134,8 @@ void write_overlay(const CalibrateOptions& options, const CalibrationReport& rep
   }
 }
 
-/// "all-reduce over 8 GPUs on NVLink 4 [nvlink4], ring", or across nodes which link the fit
-/// is for and how the GPUs spread.
-std::string fitted_what(const CalibrationReport& report) {
-  const Link& link = *report.link;
-  if (!report.fabric) {
-    return fmt::format("{} over {} GPUs on {} [{}], {}", to_string(report.op), report.gpus,
-                       link.name, link.id, to_string(report.algorithm));
-  }
-  const Fabric& fabric = *report.fabric;
-  return fmt::format("{} over {} GPUs, {}: the scale-out link {} [{}] fitted across {} nodes of "
-                     "{} GPUs ({} inside) with {} NICs each",
-                     to_string(report.op), report.gpus, to_string(report.algorithm), link.name,
-                     link.id, report.nodes, fabric.gpus_per_node, fabric.scale_up->id,
-                     fabric.nics_per_node);
-}
-
 void print_table(const CalibrationReport& report) {
-  print_out("{}: {} rows from {}\n\n", fitted_what(report), report.fit.samples.size(),
+  print_out("{}: {} rows from {}\n\n", fit_subject(report), report.fit.samples.size(),
             report.log_name);
   TextTable table({{"line", Align::right},
                    {"size (B)", Align::right},
@@ -198,13 +172,11 @@ void print_fit(const CalibrationReport& report) {
               "than {} each way allows; the log is probably from a faster wire than '{}'\n",
               format_rate(link.per_direction_bandwidth.high), link.id);
   }
-  const std::string large =
-      report.median_abs_error_large
-          ? fmt::format(" ({:.1f} % from 16 MiB)", *report.median_abs_error_large * 100)
-          : std::string();
+  const auto& large = report.median_abs_error_large;
   print_out("median |error| {:.1f} %{}; measured time = mean of the out-of-place and in-place "
             "columns; fit = least squares on relative time error\n",
-            fit.median_abs_error * 100, report.fabric ? large : std::string());
+            fit.median_abs_error * 100,
+            large ? fmt::format(" ({:.1f} % from 16 MiB)", *large * 100) : std::string());
 }
 
 int run_calibrate(const CalibrateOptions& options) {
