@@ -7,6 +7,7 @@
 #include <functional>
 #include <limits>
 #include <map>
+#include <memory>
 #include <set>
 
 #include <fmt/format.h>
@@ -88,9 +89,9 @@ Point minimise(const std::function<double(const Point&)>& f, Point start, Point 
   return p[static_cast<std::size_t>(at)];
 }
 
-ExpectedModel with_parameters(ExpectedModel model, Algorithm algorithm, Seconds latency,
+ExpectedModel with_parameters(ExpectedModel model, bool in_network, Seconds latency,
                               double efficiency, std::int64_t steps) {
-  if (algorithm == Algorithm::nvls) {
+  if (in_network) {
     model.in_network_reduction = InNetworkReduction{efficiency, latency};
   } else {
     model.efficiency = efficiency;
@@ -99,21 +100,25 @@ ExpectedModel with_parameters(ExpectedModel model, Algorithm algorithm, Seconds 
   return model;
 }
 
+Seconds time_of(const FitTarget& target, const ExpectedModel& model, Bytes size) {
+  CollectiveRequest request = target.request;
+  request.size = size;
+  return target.time(model, request);
+}
+
 /// The fit's objective: squared relative time errors, grouped by regime (the bandwidth term
 /// at the model's efficiency below 20 µs, above 2 ms, between); each group's mean counts
 /// once and the bandwidth-bound group's bandwidth_group_weight times.
-double fit_error(const Link& link, const ExpectedModel& model, CollectiveRequest request,
+double fit_error(const FitTarget& target, const ExpectedModel& model,
                  std::span<const TimedSample> samples) {
-  const AlgorithmParameters parameters = algorithm_parameters(model, request);
-  const double seconds_per_byte =
-      wire_factor(request.op, request.algorithm, request.gpus) /
-      (link.per_direction_bandwidth.high.value() * parameters.efficiency);
+  const double efficiency =
+      target.in_network ? model.in_network_reduction->efficiency : model.efficiency;
+  const double seconds_per_byte = target.wire_factor / (target.bandwidth.value() * efficiency);
   std::map<int, std::pair<double, int>> groups; // regime -> (sum of squares, count)
   for (const TimedSample& sample : samples) {
-    request.size = sample.size;
     const double tb = sample.size.value() * seconds_per_byte;
     const int regime = tb < latency_bound_seconds ? 0 : (tb > bandwidth_bound_seconds ? 2 : 1);
-    const double error = expected_time(link, model, request) / sample.time - 1.0;
+    const double error = time_of(target, model, sample.size) / sample.time - 1.0;
     groups[regime].first += error * error;
     groups[regime].second += 1;
   }
@@ -148,59 +153,50 @@ Point fit_line(std::span<const TimedSample> samples) {
   return line;
 }
 
-/// The ring's two protocols fitted as two regimes split at `split` (sizes sorted): the
-/// small messages' line is LL (its latency gives the step latency, its rate the slowdown),
-/// the large ones' is Simple (its rate gives the efficiency, its extra latency the ramp).
-ExpectedModel two_regime_model(const Link& link, ExpectedModel model,
-                               const CollectiveRequest& request,
+/// The two protocols fitted as two regimes split at `split` (sizes sorted): the small
+/// messages' line is LL (its latency, less the fixed part, gives the step latency; its rate the
+/// slowdown), the large ones' is Simple (its rate gives the efficiency, its extra latency the
+/// ramp).
+ExpectedModel two_regime_model(const FitTarget& target, ExpectedModel model,
                                std::span<const TimedSample> sorted, std::size_t split) {
   const Point ll = fit_line(sorted.first(split));
   const Point simple = fit_line(sorted.subspan(split));
-  const double steps = static_cast<double>(ring_steps(request.op, request.gpus));
-  const double wire = wire_factor(request.op, Algorithm::ring, request.gpus);
+  const double steps = static_cast<double>(target.steps);
   const double efficiency =
-      std::min(1.0, wire / (link.per_direction_bandwidth.high.value() * simple[1]));
+      std::min(1.0, target.wire_factor / (target.bandwidth.value() * simple[1]));
   model.efficiency = efficiency;
-  model.step_latency = Seconds::of(ll[0] / steps);
+  model.step_latency = Seconds::of(std::max(0.0, ll[0] - target.fixed_latency.value()) / steps);
   model.ramp = Seconds::of(std::max(0.0, simple[0] - ll[0]));
   model.small_message_slowdown = std::max(0.0, ll[1] / simple[1] - 1.0);
   return model;
 }
 
-/// Replaces `result`'s ring model by a two-regime one (LL below a split, Simple above) where
-/// that fits the log clearly better: by at least two_regime_gain in the fit's objective.
-/// Needs min_regime_sizes distinct sizes on each side of the split.
-void try_two_regimes(const Link& link, const CollectiveRequest& request,
-                     std::span<const TimedSample> samples, CalibrationResult& result) {
+/// Replaces `result`'s model by a two-regime one (LL below a split, Simple above) where that
+/// fits the log clearly better: by at least two_regime_gain in the fit's objective. Needs
+/// min_regime_sizes distinct sizes on each side of the split.
+void try_two_regimes(const FitTarget& target, std::span<const TimedSample> samples,
+                     CalibrationResult& result) {
   constexpr std::size_t min_regime_sizes = 2;
   constexpr double two_regime_gain = 0.5;
   std::vector<TimedSample> sorted(samples.begin(), samples.end());
   std::ranges::sort(sorted, {}, [](const TimedSample& s) { return s.size.value(); });
-  const double single = fit_error(link, result.model, request, samples);
+  const double single = fit_error(target, result.model, samples);
   double best = single * two_regime_gain;
   for (std::size_t split = min_regime_sizes; split + min_regime_sizes <= sorted.size(); ++split) {
     if (sorted[split].size.value() == sorted[split - 1].size.value()) {
       continue; // one size on both sides of a split would tie it to neither regime
     }
-    const ExpectedModel model = two_regime_model(link, result.model, request, sorted, split);
-    if (const double error = fit_error(link, model, request, samples); error < best) {
+    const ExpectedModel model = two_regime_model(target, result.model, sorted, split);
+    if (const double error = fit_error(target, model, samples); error < best) {
       best = error;
       result.model = model;
-      result.latency =
-          model.step_latency * static_cast<double>(ring_steps(request.op, request.gpus));
+      result.latency = model.step_latency * static_cast<double>(target.steps);
       result.regimes = 2;
     }
   }
 }
 
-} // namespace
-
-CalibrationResult calibrate(const Link& link, const ExpectedModel& prior, Collective op,
-                            Algorithm algorithm, int gpus, std::span<const TimedSample> samples) {
-  if (gpus < min_collective_gpus || gpus > limits::max_domain) {
-    throw InputError(fmt::format("a collective needs from {} to {} GPUs, got {}",
-                                 min_collective_gpus, limits::max_domain, gpus));
-  }
+void check_samples(std::span<const TimedSample> samples) {
   std::set<double> sizes;
   for (const TimedSample& sample : samples) {
     if (!(sample.time.value() > 0) || !(sample.size.value() > 0)) {
@@ -213,30 +209,24 @@ CalibrationResult calibrate(const Link& link, const ExpectedModel& prior, Collec
                                  "sizes, got {}",
                                  sizes.size()));
   }
-  if (const Check check = check_algorithm(link, op, algorithm); !check) {
-    throw InputError(check.reason());
-  }
-  // A log is fitted as a ring unless nvls is named.
-  if (algorithm == Algorithm::automatic) {
-    algorithm = Algorithm::ring;
-  }
-  CollectiveRequest request{op, algorithm, gpus, Bytes::of(1), {}};
-  const std::int64_t steps = algorithm == Algorithm::nvls ? 1 : ring_steps(op, gpus);
-  const double wire_seconds_per_byte =
-      wire_factor(op, algorithm, gpus) / link.per_direction_bandwidth.high.value();
+}
 
+/// {L, e} minimising the objective with the prior's ramp and slowdown, from the smallest
+/// message's time as latency and the largest one's rate.
+Point fit_latency_and_efficiency(const FitTarget& target, const ExpectedModel& prior,
+                                 std::span<const TimedSample> samples) {
   auto objective = [&](const Point& x) {
     const double latency = x[0];
     const double efficiency = x[1];
     if (latency < 0 || !(efficiency > 0) || efficiency > 1) {
       return std::numeric_limits<double>::infinity();
     }
-    return fit_error(link,
-                     with_parameters(prior, algorithm, Seconds::of(latency), efficiency, steps),
-                     request, samples);
+    return fit_error(
+        target,
+        with_parameters(prior, target.in_network, Seconds::of(latency), efficiency, target.steps),
+        samples);
   };
-
-  // Start from the smallest message's time as latency and the largest one's rate.
+  const double wire_seconds_per_byte = target.wire_factor / target.bandwidth.value();
   const auto [smallest, largest] = std::ranges::minmax_element(
       samples, [](const TimedSample& a, const TimedSample& b) { return a.size < b.size; });
   Point x{
@@ -245,32 +235,132 @@ CalibrationResult calibrate(const Link& link, const ExpectedModel& prior, Collec
   for (int restart = 0; restart < simplex_restarts; ++restart) {
     x = minimise(objective, x, {std::max(x[0] / 4, 1e-7), x[1] / 8});
   }
+  return x;
+}
 
+/// The fitted link's part of the fastest line, read off the pricing function: with the
+/// fitted model at a low efficiency (so that its link, not another, sets the rate) and no step
+/// latency, ramp or slowdown, a size S takes the fixed latency plus S · wire factor /
+/// (bandwidth · efficiency); a unit of step latency adds the steps.
+FitTarget probed(FitTarget target, const ExpectedModel& prior) {
+  constexpr double large = gibi;      // any size where the bandwidth term dominates
+  constexpr double probe_step = 1e-6; // any step latency: the time is linear in it
+  constexpr double probe_efficiency = 0.01;
+  ExpectedModel probe = prior;
+  probe.efficiency = probe_efficiency;
+  probe.step_latency = Seconds{};
+  probe.ramp = Seconds{};
+  probe.small_message_slowdown = 0;
+  const double per_byte =
+      (time_of(target, probe, Bytes::of(2 * large)) - time_of(target, probe, Bytes::of(large)))
+          .value() /
+      large;
+  const Bytes one = Bytes::of(1);
+  target.fixed_latency = Seconds::of(time_of(target, probe, one).value() - per_byte);
+  ExpectedModel stepped = probe;
+  stepped.step_latency = Seconds::of(probe_step);
+  const double steps =
+      (time_of(target, stepped, one) - time_of(target, probe, one)).value() / probe_step;
+  target.steps = std::max<std::int64_t>(1, std::llround(steps));
+  target.wire_factor = per_byte * target.bandwidth.value() * probe_efficiency;
+  return target;
+}
+
+} // namespace
+
+CalibrationResult fit_expected_model(const FitTarget& target, const ExpectedModel& prior,
+                                     std::span<const TimedSample> samples) {
+  check_samples(samples);
+  const Point x = fit_latency_and_efficiency(target, prior, samples);
   // Published logs carry 3–5 significant digits: keep the efficiency to 1e-4 and the latency
   // to 1 ns, so the written overlay does not pretend to more.
   constexpr double efficiency_steps = 1e4; // per unit
   constexpr double latency_steps = 1e9;    // per second
   const double efficiency = std::round(x[1] * efficiency_steps) / efficiency_steps;
   CalibrationResult result;
+  result.steps = target.steps;
   result.latency = Seconds::of(std::round(x[0] * latency_steps) / latency_steps);
-  result.model = with_parameters(prior, algorithm, result.latency, efficiency, steps);
-  if (algorithm == Algorithm::ring) {
-    try_two_regimes(link, request, samples, result);
+  result.model =
+      with_parameters(prior, target.in_network, result.latency, efficiency, target.steps);
+  if (!target.in_network) {
+    try_two_regimes(target, samples, result);
   }
   std::vector<double> errors;
   for (const TimedSample& sample : samples) {
-    request.size = sample.size;
-    const Seconds predicted = expected_time(link, result.model, request);
+    const Seconds predicted = time_of(target, result.model, sample.size);
     const double error = predicted / sample.time - 1.0;
     result.samples.push_back({sample, predicted, error});
     errors.push_back(std::abs(error));
   }
   result.median_abs_error = detail::median(errors);
-  result.efficiency_at_limit = result.model.efficiency >= fit_bounds::efficiency_limit;
-  if (algorithm == Algorithm::nvls) {
-    result.efficiency_at_limit = efficiency >= fit_bounds::efficiency_limit;
-  }
+  result.efficiency_at_limit =
+      (target.in_network ? efficiency : result.model.efficiency) >= fit_bounds::efficiency_limit;
   return result;
+}
+
+CalibrationResult calibrate(const Link& link, const ExpectedModel& prior, Collective op,
+                            Algorithm algorithm, int gpus, std::span<const TimedSample> samples) {
+  if (gpus < min_collective_gpus || gpus > limits::max_domain) {
+    throw InputError(fmt::format("a collective needs from {} to {} GPUs, got {}",
+                                 min_collective_gpus, limits::max_domain, gpus));
+  }
+  check_samples(samples);
+  if (const Check check = check_algorithm(link, op, algorithm); !check) {
+    throw InputError(check.reason());
+  }
+  // A log is fitted as a ring unless nvls is named.
+  if (algorithm == Algorithm::automatic) {
+    algorithm = Algorithm::ring;
+  }
+  const bool in_network = algorithm == Algorithm::nvls;
+  const FitTarget target{[&link](const ExpectedModel& model, const CollectiveRequest& request) {
+                           return expected_time(link, model, request);
+                         },
+                         {op, algorithm, gpus, Bytes::of(1), {}},
+                         in_network,
+                         in_network ? 1 : ring_steps(op, gpus),
+                         Seconds{},
+                         wire_factor(op, algorithm, gpus),
+                         link.per_direction_bandwidth.high};
+  return fit_expected_model(target, prior, samples);
+}
+
+CalibrationResult calibrate_fabric(const Fabric& fabric, const ExpectedModel& prior, Collective op,
+                                   Algorithm algorithm, int gpus,
+                                   std::span<const TimedSample> samples) {
+  if (fabric_nodes(fabric, gpus) < 2) {
+    throw InputError(fmt::format("{} GPUs fit in one node of {}: calibrate the link inside the "
+                                 "node instead",
+                                 gpus, fabric.gpus_per_node));
+  }
+  // fabric_lines prices with the scale-out link's own model present: a copy holds the prior.
+  auto scale_out = std::make_shared<Link>(*fabric.scale_out);
+  scale_out->expected = prior;
+  Fabric priced = fabric;
+  priced.scale_out = scale_out.get();
+  if (const Check check = check_fabric(priced, op, algorithm, gpus); !check) {
+    throw InputError(check.reason());
+  }
+  FitTarget target;
+  target.time = [priced, scale_out](const ExpectedModel& model, const CollectiveRequest& request) {
+    return fabric_time(priced, model, request);
+  };
+  target.request = {op, algorithm, gpus, Bytes::of(1), {}};
+  target.bandwidth = fabric.scale_out->per_direction_bandwidth.high * fabric.nics_per_node;
+  return fit_expected_model(probed(target, prior), prior, samples);
+}
+
+std::optional<double> median_abs_error_from(const CalibrationResult& fit, Bytes from) {
+  std::vector<double> errors;
+  for (const SampleFit& sample : fit.samples) {
+    if (sample.measured.size.value() >= from.value()) {
+      errors.push_back(std::abs(sample.error));
+    }
+  }
+  if (errors.empty()) {
+    return std::nullopt;
+  }
+  return detail::median(errors);
 }
 
 FitQuality fit_quality(const CalibrationResult& fit) {

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <map>
 
 #include <fmt/format.h>
 
@@ -85,7 +86,7 @@ public:
       return;
     }
     if (words.size() >= 2 && words[0] == "Rank") {
-      rank(words[1], line);
+      rank(words, line);
       return;
     }
     if (columns_ && std::ranges::find(words, "(ms)") != words.end()) {
@@ -103,8 +104,10 @@ public:
     }
   }
 
-  /// "#  Rank  3 Group ..." under "# Using devices": the ranks seen so far grow to 4.
-  void rank(std::string_view word, std::size_t line) {
+  /// "#  Rank  3 Group  0 Pid 6902 on host-a device  3 ..." under "# Using devices": the
+  /// ranks seen so far grow to 4, and rank 3 ran on host-a.
+  void rank(const std::vector<std::string_view>& words, std::size_t line) {
+    const std::string_view word = words[1];
     const auto rank = parse_decimal(word);
     if (!rank) {
       return;
@@ -114,6 +117,10 @@ public:
                              limits::max_domain - 1));
     }
     log_.ranks = std::max(log_.ranks.value_or(0), static_cast<int>(*rank) + 1);
+    if (const auto on = std::ranges::find(words, "on");
+        on != words.end() && on + 1 != words.end()) {
+      log_.rank_hosts[static_cast<int>(*rank)] = std::string(*(on + 1));
+    }
   }
 
   void row(std::string_view text, std::size_t line) {
@@ -209,6 +216,25 @@ bool is_nccl_diagnostic(std::string_view line) {
 
 Seconds NcclTestRow::mean_time() const {
   return in_place ? (out_of_place.time + in_place->time) / 2.0 : out_of_place.time;
+}
+
+std::optional<int> ranks_per_host(const NcclTestLog& log, const std::string& origin) {
+  std::map<std::string, int> per_host;
+  for (const auto& [rank, host] : log.rank_hosts) {
+    ++per_host[host];
+  }
+  if (per_host.empty() || !log.ranks ||
+      log.rank_hosts.size() != static_cast<std::size_t>(*log.ranks)) {
+    return std::nullopt; // a trimmed list: the hosts of some ranks are unknown
+  }
+  const auto [fewest, most] = std::ranges::minmax_element(
+      per_host, {}, [](const std::pair<const std::string, int>& entry) { return entry.second; });
+  if (fewest->second != most->second) {
+    throw InputError(fmt::format("{}: the hosts run different numbers of ranks ({} on {}, {} on "
+                                 "{}); icx models nodes of equal size",
+                                 origin, fewest->second, fewest->first, most->second, most->first));
+  }
+  return most->second;
 }
 
 NcclTestLog parse_nccl_test_log(std::string_view text, const std::string& origin) {

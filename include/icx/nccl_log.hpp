@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -38,6 +39,8 @@ struct NcclTestLog {
   std::string test;
   /// Ranks listed under "# Using devices" (highest rank + 1), when the log lists them.
   std::optional<int> ranks;
+  /// The host each listed rank ran on ("… Pid 6899 on host-a device 0 …"), when the log says.
+  std::map<int, std::string> rank_hosts;
   std::vector<NcclTestRow> rows;
   /// The trailer's "# Avg bus bandwidth" figure.
   BytesPerSecond average_busbw;
@@ -47,5 +50,10 @@ struct NcclTestLog {
 /// malformed row, a missing column header, a log with no rows, or one that ends before its
 /// "# Avg bus bandwidth" trailer (truncated).
 NcclTestLog parse_nccl_test_log(std::string_view text, const std::string& origin);
+
+/// The ranks each host of `log` ran (the GPUs per node of a run with one GPU per rank);
+/// nullopt unless the log names the host of every rank. Throws InputError "<origin>: …" when
+/// the hosts run different numbers of ranks.
+std::optional<int> ranks_per_host(const NcclTestLog& log, const std::string& origin);
 
 } // namespace icx

@@ -10,6 +10,7 @@
 
 #include "commands.hpp"
 #include "common.hpp"
+#include "fabric_options.hpp"
 #include "icx/calibration_report.hpp"
 #include "icx/collectives.hpp"
 #include "icx/limits.hpp"
@@ -29,9 +30,10 @@ struct CalibrateOptions {
   CommonOptions common;
   std::string log;
   std::string wire;
+  FabricOptions fabric;
   std::optional<int> gpus;
   std::string op;
-  std::string algo = "ring";
+  std::string algo = "auto";
   std::optional<std::string> output;
   bool force = false;
 };
@@ -52,9 +54,25 @@ int gpus_of(const CalibrateOptions& options, const NcclTestLog& log) {
       fmt::format("--gpus: {} does not list two or more ranks; give --gpus N", options.log));
 }
 
+/// The fabric flags with --gpus-per-node from the log's hosts when it names several.
+FabricOptions fabric_options_of(const CalibrateOptions& options, const NcclTestLog& log) {
+  FabricOptions fabric = options.fabric;
+  const std::optional<int> per_host = log_gpus_per_node(log, options.log, fabric.gpus_per_node);
+  if (!per_host || fabric.gpus_per_node) {
+    return fabric;
+  }
+  if (fabric.scale_out.empty() && fabric.system.empty()) {
+    throw UsageError(fmt::format("--scale-out: {} runs on {} hosts of {} ranks; give --scale-out "
+                                 "LINK and --nics-per-node N, or --system ID (or "
+                                 "--gpus-per-node {} when one scale-up domain spans the hosts)",
+                                 options.log, *log.ranks / *per_host, *per_host, *log.ranks));
+  }
+  fabric.gpus_per_node = per_host;
+  return fabric;
+}
+
 CalibrationRequest request_of(const CalibrateOptions& options, const Catalog& catalog) {
   CalibrationRequest request;
-  request.link = &for_flag("--wire", [&]() -> const Link& { return catalog.link(options.wire); });
   request.algorithm = parse_algorithm(options.algo);
   request.log = parse_nccl_test_log(
       read_text_file(options.log, {"an nccl-tests log file", limits::max_nccl_log_file_bytes}),
@@ -64,8 +82,20 @@ CalibrationRequest request_of(const CalibrateOptions& options, const Catalog& ca
     request.op = parse_collective(options.op, "--op: ");
   }
   request.op = measured_collective(request);
-  require_algorithm(*request.link, *request.op, request.algorithm);
   request.gpus = gpus_of(options, request.log);
+  const Fabric fabric =
+      parse_fabric(catalog, fabric_options_of(options, request.log), options.wire, request.gpus);
+  if (request.gpus > fabric.gpus_per_node) {
+    if (const Check check =
+            check_fabric_algorithm(fabric, *request.op, request.algorithm, request.gpus);
+        !check) {
+      throw UsageError(fmt::format("--algo {}: {}", options.algo, check.reason()));
+    }
+    request.fabric = fabric;
+    return request;
+  }
+  request.link = fabric.scale_up;
+  require_algorithm(*request.link, *request.op, request.algorithm);
   return request;
 }
 
@@ -80,7 +110,10 @@ std::vector<std::filesystem::path> inputs_of(const CalibrateOptions& options) {
 /// that misses them is said on stderr either way.
 void write_overlay(const CalibrateOptions& options, const CalibrationReport& report) {
   const std::string& misses = report.misses;
-  const std::string advice = "check --wire, --algo and --gpus against the run";
+  const std::string advice =
+      report.fabric
+          ? "check --scale-out, --nics-per-node, --gpus-per-node and --algo against the run"
+          : "check --wire, --algo and --gpus against the run";
   if (options.output && !misses.empty() && !options.force) {
     throw InputError(fmt::format("-o {}: not written: the fit misses its quality bounds: {}; {}, "
                                  "or write it anyway with --force",
@@ -102,9 +135,8 @@ void write_overlay(const CalibrateOptions& options, const CalibrationReport& rep
 }
 
 void print_table(const CalibrationReport& report) {
-  print_out("{} over {} GPUs on {} [{}], {}: {} rows from {}\n\n", to_string(report.op),
-            report.gpus, report.link->name, report.link->id, to_string(report.algorithm),
-            report.fit.samples.size(), report.log_name);
+  print_out("{}: {} rows from {}\n\n", fit_subject(report), report.fit.samples.size(),
+            report.log_name);
   TextTable table({{"line", Align::right},
                    {"size (B)", Align::right},
                    {"measured", Align::right},
@@ -126,7 +158,9 @@ void print_fit(const CalibrationReport& report) {
   print_out("fitted: latency {}{}, efficiency {:.3g} of {} each way; ramp {} and small-message "
             "slowdown {:.3g} {}\n",
             format_seconds(fit.latency),
-            p.steps ? fmt::format(" ({} ring steps × {})", *p.steps, format_seconds(p.unit_latency))
+            p.steps ? fmt::format(" ({} {} × {})", *p.steps,
+                                  report.fabric ? "steps between nodes" : "ring steps",
+                                  format_seconds(p.unit_latency))
                     : std::string(),
             p.efficiency, format_rate(link.per_direction_bandwidth.high),
             format_seconds(fit.model.ramp), fit.model.small_message_slowdown,
@@ -138,9 +172,11 @@ void print_fit(const CalibrationReport& report) {
               "than {} each way allows; the log is probably from a faster wire than '{}'\n",
               format_rate(link.per_direction_bandwidth.high), link.id);
   }
-  print_out("median |error| {:.1f} %; measured time = mean of the out-of-place and in-place "
+  const auto& large = report.median_abs_error_large;
+  print_out("median |error| {:.1f} %{}; measured time = mean of the out-of-place and in-place "
             "columns; fit = least squares on relative time error\n",
-            fit.median_abs_error * 100);
+            fit.median_abs_error * 100,
+            large ? fmt::format(" ({:.1f} % from 16 MiB)", *large * 100) : std::string());
 }
 
 int run_calibrate(const CalibrateOptions& options) {
@@ -164,13 +200,16 @@ int run_calibrate(const CalibrateOptions& options) {
 Command setup_calibrate(CLI::App& app) {
   auto options = std::make_shared<CalibrateOptions>();
   CLI::App* sub = app.add_subcommand(
-      "calibrate", "Fit a wire's expected-model latency and efficiency to an nccl-tests log");
+      "calibrate",
+      "Fit a wire's expected-model latency and efficiency to an nccl-tests log (across "
+      "nodes: the scale-out link's)");
   sub->add_option("log", options->log, "nccl-tests output, as the tool printed it")
       ->type_name("FILE")
       ->required();
-  sub->add_option("-w,--wire", options->wire, "Link id or alias the log was measured on")
-      ->type_name("ID")
-      ->required();
+  sub->add_option("-w,--wire", options->wire,
+                  "Link id or alias the log was measured on (inside a node, when it spans nodes)")
+      ->type_name("ID");
+  add_fabric_options(*sub, options->fabric);
   sub->add_option("-g,--gpus", options->gpus, "GPUs in the run (default: the ranks the log lists)")
       ->type_name("N")
       ->transform(whole_number(min_collective_gpus, limits::max_domain));
@@ -178,10 +217,11 @@ Command setup_calibrate(CLI::App& app) {
                   "Operation measured (default: the test the log names, else all-reduce)")
       ->type_name("OP");
   sub->add_option("--algo", options->algo,
-                  "ring (auto means ring here: the log shows what NCCL chose, low-latency "
-                  "protocol below, Simple above), or nvls when NCCL ran in-network reduction")
+                  "auto: ring on one node (the log shows what NCCL chose, low-latency protocol "
+                  "below, Simple above), the fastest of ring, tree and nvls-tree across nodes; "
+                  "or ring, tree, nvls-tree, or nvls when NCCL ran in-network reduction")
       ->type_name("ALGO")
-      ->default_str("ring");
+      ->default_str("auto");
   sub->add_option("-o,--output", options->output,
                   "Write the wire's catalog entry with the fitted parameters (a --catalog file)")
       ->type_name("FILE");
@@ -196,7 +236,9 @@ Command setup_calibrate(CLI::App& app) {
               "  icx calibrate all_reduce_perf.log --wire nvlink4 --gpus 8 -o my-nvlink4.json\n"
               "  icx collective all-reduce --size 1GiB --gpus 8 --wire nvlink4 --catalog "
               "my-nvlink4.json\n"
-              "  icx calibrate nvls.log --wire nvlink4 --algo nvls --json");
+              "  icx calibrate nvls.log --wire nvlink4 --algo nvls --json\n"
+              "  icx calibrate two-nodes.log --scale-up nvlink4 --scale-out gcp-tcpxo "
+              "--nics-per-node 8 -o my-nic.json");
   return {sub, [options] { return run_calibrate(*options); }};
 }
 

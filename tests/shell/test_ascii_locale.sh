@@ -25,7 +25,8 @@ check collective all-reduce --size 1GiB --gpus 8 --wire nvlink4 --explain
 check collective all-reduce --gpus 8 --wire nvlink4
 check coldstart --model 70b --dtype fp8 --gpus 8 --from nvme-gen4 --budget 30 --explain
 check offload --model 70b --gpu h100 --host-link pcie5,nvlink-c2c --explain
-check calibrate "$logs/a3mega-h100-16gpu-all_reduce.log" --wire nvlink4
+check calibrate "$logs/a3mega-h100-16gpu-all_reduce.log" --scale-up nvlink4 --scale-out gcp-tcpxo \
+  --nics-per-node 8
 check validate
 check links
 check gpus

@@ -222,6 +222,19 @@ log="$data/nccl-tests/nvl72-gb200-all_reduce.log"
 for value in "${never[@]}" "${not_whole[@]}" "0"; do
   expect_rejected --gpus calibrate "$log" --wire nvlink5 --gpus "$value"
 done
+# A log across nodes: the fabric's flags, and the hosts the log lists.
+log="$data/nccl-tests/a3mega-h100-16gpu-all_reduce.log"
+nodes=(--scale-up nvlink4 --scale-out gcp-tcpxo --nics-per-node 8)
+for value in "${never[@]}" "${not_whole[@]}" "0"; do
+  expect_rejected --gpus-per-node calibrate "$log" "${nodes[@]}" --gpus-per-node "$value"
+  expect_rejected --nics-per-node calibrate "$log" --scale-up nvlink4 --scale-out gcp-tcpxo \
+    --nics-per-node "$value"
+done
+expect_rejected --gpus-per-node calibrate "$log" "${nodes[@]}" --gpus-per-node 3
+expect_rejected --scale-out calibrate "$log" --scale-up nvlink4 --scale-out nosuch
+expect_rejected --scale-out calibrate "$log" --wire nvlink4
+expect_rejected --system calibrate "$log" --system nosuch
+expect_rejected --algo calibrate "$log" "${nodes[@]}" --algo nvls
 
 # File inputs.
 : >"$scratch/empty.json"

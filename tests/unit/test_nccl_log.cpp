@@ -3,6 +3,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -139,6 +140,45 @@ TEST(NcclLog, AcceptsWindowsLineEnds) {
     crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
   }
   EXPECT_EQ(parse_nccl_test_log(crlf, "crlf").rows.size(), 1U);
+}
+
+std::string ranks_on(const std::vector<std::string>& hosts) {
+  std::string text = "# Using devices\n";
+  for (std::size_t rank = 0; rank < hosts.size(); ++rank) {
+    text += "#  Rank " + std::to_string(rank) + " Group  0 Pid 100 on " + hosts[rank] +
+            " device  0 [0000:04:00] NVIDIA H100 80GB HBM3\n";
+  }
+  return text + header + row_1m + trailer;
+}
+
+TEST(NcclLog, CountsTheRanksOfEachHost) {
+  // The published two-node log lists ranks 0-7 on ztan-mig-235z and 8-15 on ztan-mig-gq73.
+  const NcclTestLog a3 = parse_nccl_test_log(fixture("a3mega-h100-16gpu-all_reduce.log"), "a3");
+  EXPECT_EQ(a3.rank_hosts.at(7), "ztan-mig-235z");
+  EXPECT_EQ(a3.rank_hosts.at(8), "ztan-mig-gq73");
+  EXPECT_EQ(ranks_per_host(a3, "a3"), 8);
+  const NcclTestLog four = parse_nccl_test_log(ranks_on({"a", "b", "a", "b"}), "log");
+  EXPECT_EQ(ranks_per_host(four, "log"), 2);
+  // A trimmed list (ranks 0 and 3 of 4) leaves the hosts of ranks 1 and 2 unknown.
+  std::string trimmed = ranks_on({"a", "a", "b", "b"});
+  trimmed.erase(trimmed.find("#  Rank 1"), trimmed.find("#  Rank 3") - trimmed.find("#  Rank 1"));
+  EXPECT_EQ(parse_nccl_test_log(trimmed, "log").ranks, 4);
+  EXPECT_EQ(ranks_per_host(parse_nccl_test_log(trimmed, "log"), "log"), std::nullopt);
+  // A table without "# Using devices" names no hosts.
+  EXPECT_EQ(ranks_per_host(parse_nccl_test_log(header + row_1m + trailer, "log"), "log"),
+            std::nullopt);
+}
+
+TEST(NcclLog, RejectsHostsOfUnequalSize) {
+  // Three ranks on host a and one on b: no node size fits both.
+  const NcclTestLog ragged = parse_nccl_test_log(ranks_on({"a", "a", "a", "b"}), "log");
+  try {
+    (void)ranks_per_host(ragged, "log");
+    FAIL() << "a ragged host count was accepted";
+  } catch (const InputError& error) {
+    EXPECT_STREQ(error.what(), "log: the hosts run different numbers of ranks (1 on b, 3 on a); "
+                               "icx models nodes of equal size");
+  }
 }
 
 } // namespace

@@ -143,10 +143,12 @@ TEST(ShippedCatalog, DeepSeekV3LatentKvCache) {
 }
 
 TEST(ShippedCatalog, ExpectedModelsShareTheProtocolTerms) {
-  // The Simple protocol's ramp and LL's slowdown are fitted once, jointly, for every link.
+  // The Simple protocol's ramp and LL's slowdown are fitted once, jointly, for every link but
+  // GCP's TCPXO NIC, whose two-node log shows its own two regimes (icx calibrate fitted all four
+  // terms from it; see its source).
   const ExpectedModel& reference = *shipped().link("nvlink4").expected;
   for (const Link& link : shipped().links()) {
-    if (link.expected) {
+    if (link.expected && link.id != "gcp-tcpxo") {
       EXPECT_EQ(link.expected->ramp, reference.ramp) << link.id;
       EXPECT_EQ(link.expected->small_message_slowdown, reference.small_message_slowdown) << link.id;
     }
