@@ -40,11 +40,12 @@ struct PlaceOptions {
 /// The flag that chose the part of the cluster a contradiction lies in.
 std::string flag_for(ClusterPart part, const PlaceOptions& o) {
   if (part == ClusterPart::scale_out) {
-    return !o.nodes.scale_out.empty() ? "--scale-out " + o.nodes.scale_out : "--system " + o.nodes.system;
+    return !o.nodes.scale_out.empty() ? "--scale-out " + o.nodes.scale_out
+                                      : "--system " + o.nodes.system;
   }
-  return !o.nodes.scale_up.empty()      ? "--scale-up " + o.nodes.scale_up
-         : !o.compute.gpu.empty() ? "--gpu " + o.compute.gpu
-                                  : "--system " + o.nodes.system;
+  return !o.nodes.scale_up.empty() ? "--scale-up " + o.nodes.scale_up
+         : !o.compute.gpu.empty()  ? "--gpu " + o.compute.gpu
+                                   : "--system " + o.nodes.system;
 }
 
 /// The cluster error in the words of the flags that fix it.
@@ -69,7 +70,8 @@ std::string flag_for(ClusterPart part, const PlaceOptions& o) {
 ClusterRequest cluster_request(const Catalog& catalog, const PlaceOptions& o) {
   ClusterRequest r;
   if (!o.nodes.system.empty()) {
-    r.system = &for_flag("--system", [&]() -> const System& { return catalog.system(o.nodes.system); });
+    r.system =
+        &for_flag("--system", [&]() -> const System& { return catalog.system(o.nodes.system); });
   }
   const std::string gpu = !o.compute.gpu.empty() ? o.compute.gpu
                           : r.system             ? r.system->gpu
@@ -80,12 +82,12 @@ ClusterRequest cluster_request(const Catalog& catalog, const PlaceOptions& o) {
   }
   r.gpu = &for_flag("--gpu", [&]() -> const Gpu& { return catalog.gpu(gpu); });
   const std::string up = !o.nodes.scale_up.empty() ? o.nodes.scale_up
-                         : r.system          ? r.system->scale_up_link
-                                             : r.gpu->scale_up_link;
+                         : r.system                ? r.system->scale_up_link
+                                                   : r.gpu->scale_up_link;
   r.scale_up = &for_flag("--scale-up", [&]() -> const Link& { return catalog.link(up); });
   const std::string out = !o.nodes.scale_out.empty() ? o.nodes.scale_out
-                          : r.system           ? r.system->scale_out_link
-                                               : std::string();
+                          : r.system                 ? r.system->scale_out_link
+                                                     : std::string();
   if (!out.empty()) {
     r.scale_out = &for_flag("--scale-out", [&]() -> const Link& { return catalog.link(out); });
   }
