@@ -195,9 +195,12 @@ expect_rejected --impl collective all-gather --size 1MiB --gpus 8 --wire nvlink4
 expect_rejected --impl collective all-reduce --size 1MiB --gpus 8 --wire pcie5 --impl multimem
 expect_rejected --impl collective all-reduce --size 1MiB --gpus 8 --wire nvlink3 --impl one-shot
 
-# Across nodes: the fabric flags on collective and place.
+# Across nodes: the fabric flags on collective and place. They use the same whole-number
+# check as the flags above, which meet every value of never and not_whole; here one of each
+# kind.
+few=("0" "-1" "2.5" "abc" "")
 across=(collective all-reduce --size 1GiB --gpus 16)
-for value in "${never[@]}" "${not_whole[@]}" "0"; do
+for value in "${few[@]}"; do
   expect_rejected --gpus-per-node "${across[@]}" --scale-up nvlink4 --scale-out ib-ndr \
     --gpus-per-node "$value"
   expect_rejected --nics-per-node "${across[@]}" --system dgx-h100 --nics-per-node "$value"
@@ -225,7 +228,7 @@ done
 # A log across nodes: the fabric's flags, and the hosts the log lists.
 log="$data/nccl-tests/a3mega-h100-16gpu-all_reduce.log"
 nodes=(--scale-up nvlink4 --scale-out gcp-tcpxo --nics-per-node 8)
-for value in "${never[@]}" "${not_whole[@]}" "0"; do
+for value in "${few[@]}"; do
   expect_rejected --gpus-per-node calibrate "$log" "${nodes[@]}" --gpus-per-node "$value"
   expect_rejected --nics-per-node calibrate "$log" --scale-up nvlink4 --scale-out gcp-tcpxo \
     --nics-per-node "$value"
@@ -273,7 +276,7 @@ nodes_rows=("x,ib-hdr,24,5,all-reduce,ring,65536,40,,fit,s,nvlink3,4"
   "x,nvlink4,8,1,all-reduce,ring,65536,40,,fit,s,nvlink4,"
   "x,nvlink4,8,1,all-reduce,ring,65536,40,,fit,s,,8"
   "x,ib-ndr,16,2,all-reduce,ring,65536,40,,fit,s,,8")
-for value in "${never[@]}" "${not_whole[@]}" "0"; do
+for value in "${few[@]}" "1e400" "08.5"; do
   [ -n "$value" ] && nodes_rows+=("x,ib-ndr,16,2,all-reduce,ring,65536,40,,fit,s,nvlink4,$value")
 done
 for i in "${!nodes_rows[@]}"; do
