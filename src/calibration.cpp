@@ -313,10 +313,15 @@ CalibrationResult calibrate(const Link& link, const ExpectedModel& prior, Collec
     algorithm = Algorithm::ring;
   }
   const bool in_network = algorithm == Algorithm::nvls;
-  const FitTarget target{[&link](const ExpectedModel& model, const CollectiveRequest& request) {
-                           return expected_time(link, model, request);
+  CollectiveRequest request;
+  request.op = op;
+  request.algorithm = algorithm;
+  request.gpus = gpus;
+  request.size = Bytes::of(1);
+  const FitTarget target{[&link](const ExpectedModel& model, const CollectiveRequest& r) {
+                           return expected_time(link, model, r);
                          },
-                         {op, algorithm, gpus, Bytes::of(1), {}},
+                         request,
                          in_network,
                          in_network ? 1 : ring_steps(op, gpus),
                          Seconds{},
