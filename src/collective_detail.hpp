@@ -3,6 +3,9 @@
 // model).
 #pragma once
 
+#include <utility>
+#include <vector>
+
 #include "icx/catalog.hpp"
 #include "icx/collectives.hpp"
 #include "icx/units.hpp"
@@ -15,5 +18,13 @@ void check_collective_request(const Link& link, const CollectiveRequest& request
 
 /// `time` with the nccl-tests bandwidths of `request` (no kernel, no topology).
 CollectiveCost collective_cost(const CollectiveRequest& request, Seconds time);
+
+/// The line that runs: the fastest of `lines` (not empty).
+ExpectedLine fastest(const std::vector<ExpectedLine>& lines);
+
+/// `link`'s expected model with the topology the request assumes for `gpus` GPUs, and that
+/// topology. Throws InputError when the link has no expected model for the algorithm.
+std::pair<ExpectedModel, const LinkTopology*> model_for(const Link& link,
+                                                        const CollectiveRequest& request, int gpus);
 
 } // namespace icx::detail

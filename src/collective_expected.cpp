@@ -148,21 +148,24 @@ void check_expected(const Link& link, const ExpectedModel& model,
   }
 }
 
+} // namespace
+
+namespace detail {
+
 ExpectedLine fastest(const std::vector<ExpectedLine>& lines) {
   return *std::ranges::min_element(lines, {}, [](const ExpectedLine& l) { return l.time(); });
 }
 
-/// The link's model with the request's topology, and that topology.
-std::pair<ExpectedModel, const LinkTopology*> model_for(const Link& link,
-                                                        const CollectiveRequest& request) {
+std::pair<ExpectedModel, const LinkTopology*>
+model_for(const Link& link, const CollectiveRequest& request, int gpus) {
   if (const Check check = check_expected_model(link, request.algorithm); !check) {
     throw InputError(check.reason());
   }
-  const LinkTopology* topology = link_topology(link, request.setup.topology, request.gpus);
+  const LinkTopology* topology = link_topology(link, request.setup.topology, gpus);
   return {with_topology(*link.expected, topology), topology};
 }
 
-} // namespace
+} // namespace detail
 
 std::string implementation_text(Implementation implementation) {
   const auto kib = [](double bytes) { return fmt::format("{:g} KiB", bytes / 1024); };
@@ -348,10 +351,15 @@ ExpectedModel with_topology(ExpectedModel model, const LinkTopology* topology) {
   return model;
 }
 
-Algorithm nccl_algorithm(const CollectiveRequest& request) {
+bool nccl_runs_nvls(Implementation implementation) {
   // SGLang's launcher sets NCCL_NVLS_ENABLE from --enable-nccl-nvls, off by default.
-  const bool sglang = request.setup.implementation == Implementation::sglang;
-  return sglang && request.algorithm == Algorithm::automatic ? Algorithm::ring : request.algorithm;
+  return implementation != Implementation::sglang;
+}
+
+Algorithm nccl_algorithm(const CollectiveRequest& request) {
+  return !nccl_runs_nvls(request.setup.implementation) && request.algorithm == Algorithm::automatic
+             ? Algorithm::ring
+             : request.algorithm;
 }
 
 std::vector<ExpectedLine> expected_lines(const Link& link, const ExpectedModel& model,
@@ -359,19 +367,14 @@ std::vector<ExpectedLine> expected_lines(const Link& link, const ExpectedModel& 
   check_expected(link, model, request);
   std::vector<ExpectedLine> lines = engine_lines(link, model, request);
   if (lines.empty()) {
-    // SGLang runs NCCL with NVLS off unless asked (--enable-nccl-nvls).
-    const Algorithm algorithm = request.setup.implementation == Implementation::sglang &&
-                                        request.algorithm == Algorithm::automatic
-                                    ? Algorithm::ring
-                                    : request.algorithm;
-    add_nccl_lines(link, model, request, algorithm, lines);
+    add_nccl_lines(link, model, request, nccl_algorithm(request), lines);
   }
   return lines;
 }
 
 CollectiveCost expected_collective(const Link& link, const CollectiveRequest& request) {
-  const auto [model, topology] = model_for(link, request);
-  const ExpectedLine line = fastest(expected_lines(link, model, request));
+  const auto [model, topology] = detail::model_for(link, request, request.gpus);
+  const ExpectedLine line = detail::fastest(expected_lines(link, model, request));
   CollectiveCost cost = detail::collective_cost(request, line.time());
   cost.kernel = line.kernel;
   cost.topology = topology;
@@ -379,8 +382,8 @@ CollectiveCost expected_collective(const Link& link, const CollectiveRequest& re
 }
 
 ExpectedTerms expected_terms(const Link& link, const CollectiveRequest& request) {
-  const auto [model, topology] = model_for(link, request);
-  const ExpectedLine line = fastest(expected_lines(link, model, request));
+  const auto [model, topology] = detail::model_for(link, request, request.gpus);
+  const ExpectedLine line = detail::fastest(expected_lines(link, model, request));
   return {line.latency, line.bandwidth};
 }
 
@@ -393,7 +396,7 @@ std::optional<Bytes> crossover_size(const Link& link, const CollectiveRequest& r
   unit.size = Bytes::of(1);
   unit.algorithm = nccl_algorithm(request);
   unit.setup.implementation = Implementation::nccl;
-  const auto [model, topology] = model_for(link, unit);
+  const auto [model, topology] = detail::model_for(link, unit, unit.gpus);
   // The full-rate line: the one with the smallest bandwidth term per byte.
   const std::vector<ExpectedLine> lines = expected_lines(link, model, unit);
   const ExpectedLine full = *std::ranges::min_element(lines, {}, &ExpectedLine::bandwidth);
@@ -403,7 +406,7 @@ std::optional<Bytes> crossover_size(const Link& link, const CollectiveRequest& r
 
 Seconds expected_time(const Link& link, const ExpectedModel& model,
                       const CollectiveRequest& request) {
-  return fastest(expected_lines(link, model, request)).time();
+  return detail::fastest(expected_lines(link, model, request)).time();
 }
 
 } // namespace icx

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -136,8 +137,7 @@ Span span_of(const Fabric& fabric, const ExpectedModel& out, const CollectiveReq
          fabric_nodes(fabric, request.gpus),
          request.size};
   if (s.g >= min_collective_gpus) {
-    s.topology = link_topology(*fabric.scale_up, request.setup.topology, s.g);
-    s.up = with_topology(*fabric.scale_up->expected, s.topology);
+    std::tie(s.up, s.topology) = detail::model_for(*fabric.scale_up, request, s.g);
   }
   return s;
 }
@@ -162,17 +162,12 @@ std::vector<ExpectedLine> lines_across(const Span& s, const CollectiveRequest& r
   if (request.op == Collective::all_reduce && (automatic || algorithm == Algorithm::tree)) {
     add_tree(s, lines);
   }
-  // SGLang runs NCCL with NVLS off, which removes NVLSTree as well.
-  const bool nvls_allowed = request.setup.implementation != Implementation::sglang;
-  if ((automatic && nvls_allowed && nvls_tree_runs(s.fabric, request.op)) ||
+  if ((automatic && nccl_runs_nvls(request.setup.implementation) &&
+       nvls_tree_runs(s.fabric, request.op)) ||
       algorithm == Algorithm::nvls_tree) {
     add_nvls_tree(s, lines);
   }
   return lines;
-}
-
-ExpectedLine fastest(const std::vector<ExpectedLine>& lines) {
-  return *std::ranges::min_element(lines, {}, [](const ExpectedLine& l) { return l.time(); });
 }
 
 bool one_node(const Fabric& fabric, int gpus) {
@@ -240,12 +235,8 @@ Check check_fabric(const Fabric& fabric, Collective op, Algorithm algorithm, int
 std::vector<ExpectedLine> fabric_lines(const Fabric& fabric, const ExpectedModel& scale_out_model,
                                        const CollectiveRequest& request) {
   if (one_node(fabric, request.gpus)) {
-    const LinkTopology* topology =
-        link_topology(*fabric.scale_up, request.setup.topology, request.gpus);
-    if (const Check check = check_expected_model(*fabric.scale_up, request.algorithm); !check) {
-      throw InputError(check.reason());
-    }
-    return expected_lines(*fabric.scale_up, with_topology(*fabric.scale_up->expected, topology),
+    return expected_lines(*fabric.scale_up,
+                          detail::model_for(*fabric.scale_up, request, request.gpus).first,
                           request);
   }
   check_span(fabric, request);
@@ -258,7 +249,7 @@ CollectiveCost fabric_collective(const Fabric& fabric, const CollectiveRequest& 
   }
   check_span(fabric, request);
   const Span s = span_of(fabric, *fabric.scale_out->expected, request);
-  const ExpectedLine line = fastest(lines_across(s, request));
+  const ExpectedLine line = detail::fastest(lines_across(s, request));
   CollectiveCost cost = detail::collective_cost(request, line.time());
   cost.kernel = line.kernel;
   cost.topology = s.topology;
@@ -269,14 +260,14 @@ ExpectedTerms fabric_terms(const Fabric& fabric, const CollectiveRequest& reques
   if (one_node(fabric, request.gpus)) {
     return expected_terms(*fabric.scale_up, request);
   }
-  check_span(fabric, request);
-  const ExpectedLine line = fastest(fabric_lines(fabric, *fabric.scale_out->expected, request));
+  const ExpectedLine line =
+      detail::fastest(fabric_lines(fabric, *fabric.scale_out->expected, request));
   return {line.latency, line.bandwidth};
 }
 
 Seconds fabric_time(const Fabric& fabric, const ExpectedModel& scale_out_model,
                     const CollectiveRequest& request) {
-  return fastest(fabric_lines(fabric, scale_out_model, request)).time();
+  return detail::fastest(fabric_lines(fabric, scale_out_model, request)).time();
 }
 
 BytesPerSecond fabric_headline_bandwidth(const Fabric& fabric) {

@@ -1,9 +1,11 @@
 #include "icx/collective_report.hpp"
 
 #include <algorithm>
+#include <tuple>
 
 #include <fmt/format.h>
 
+#include "collective_detail.hpp"
 #include "icx/error.hpp"
 
 namespace icx {
@@ -49,25 +51,24 @@ CollectiveRow row_at(const Fabric& fabric, const CollectiveRequest& request, boo
   return row;
 }
 
-/// The scale-out link's model across nodes, the scale-up link's with its topology inside one.
-ExpectedModel model_of(const Fabric& fabric, const CollectiveRequest& request,
-                       const LinkTopology* topology) {
-  if (spans(fabric, request.gpus)) {
-    return *fabric.scale_out->expected;
-  }
-  return with_topology(*fabric.scale_up->expected, topology);
-}
-
 /// NCCL's lines for the request's algorithm, as latency + S / rate.
 ExpectedFormula formula_of(const Fabric& fabric, CollectiveRequest request) {
-  request.algorithm = nccl_algorithm(request);
-  request.setup.implementation = Implementation::nccl;
+  const bool across = spans(fabric, request.gpus);
+  if (!across) {
+    // Inside a node an engine may run its own kernels; the formula shows NCCL's lines. Across
+    // nodes NCCL runs anyway, and the fabric's lines follow the implementation's NCCL setup.
+    request.algorithm = nccl_algorithm(request);
+    request.setup.implementation = Implementation::nccl;
+  }
   ExpectedFormula formula;
+  ExpectedModel model;
   const int group = std::min(request.gpus, fabric.gpus_per_node);
-  formula.topology = group >= min_collective_gpus
-                         ? link_topology(*fabric.scale_up, request.setup.topology, group)
-                         : nullptr;
-  const ExpectedModel model = model_of(fabric, request, formula.topology);
+  if (group >= min_collective_gpus) {
+    std::tie(model, formula.topology) = detail::model_for(*fabric.scale_up, request, group);
+  }
+  if (across) {
+    model = *fabric.scale_out->expected;
+  }
   for (const ExpectedLine& line : fabric_lines(fabric, model, request)) {
     formula.lines.push_back({line.kernel, line.latency, request.size / line.bandwidth});
   }

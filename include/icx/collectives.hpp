@@ -270,6 +270,10 @@ std::string topology_text(const Link& link, std::string_view id);
 /// `model` with the topology's efficiency and step latency (unchanged for nullptr).
 ExpectedModel with_topology(ExpectedModel model, const LinkTopology* topology);
 
+/// Whether NCCL may run NVLS (and NVLS-tree) under `implementation`: not under SGLang, whose
+/// launcher turns it off unless asked (--enable-nccl-nvls).
+bool nccl_runs_nvls(Implementation implementation);
+
 /// The algorithm NCCL chooses among under the request's implementation: the request's own,
 /// except that SGLang runs NCCL with NVLS off (ring for automatic).
 Algorithm nccl_algorithm(const CollectiveRequest& request);
