@@ -77,6 +77,27 @@ struct EngineAllReduce {
   bool operator==(const EngineAllReduce&) const = default;
 };
 
+/// One expert-parallel kernel (DeepEP's dispatch or combine) on a link: a fixed latency plus
+/// the bytes that cross the link at a fraction of its per-direction bandwidth (the bytes per
+/// kernel are in icx/expert_parallel.hpp).
+struct EpKernelParameters {
+  double efficiency = 0;
+  Seconds latency;
+  bool operator==(const EpKernelParameters&) const = default;
+};
+
+/// Expert-parallel dispatch and combine kernels on a link, where published benchmarks (DeepEP's
+/// high-throughput "normal" kernels and its low-latency kernels) fix them; absent kernels fall
+/// back to the link's NCCL figures.
+struct ExpertParallelKernels {
+  std::optional<EpKernelParameters> normal_dispatch;
+  std::optional<EpKernelParameters> normal_combine;
+  std::optional<EpKernelParameters> low_latency_dispatch;
+  std::optional<EpKernelParameters> low_latency_combine;
+  std::string source;
+  bool operator==(const ExpertParallelKernels&) const = default;
+};
+
 /// Parameters of the expected (measured-NCCL) cost model of a link, fitted per link
 /// generation to published nccl-tests results; see collectives.hpp for the formulas. The
 /// model has NCCL's own form: per algorithm and protocol a latency and a bandwidth, the
@@ -95,6 +116,8 @@ struct ExpectedModel {
   std::optional<InNetworkReduction> in_network_reduction;
   /// Present where serving engines' own all-reduce kernels have published figures.
   std::optional<EngineAllReduce> engine_all_reduce;
+  /// Present where expert-parallel kernels have published figures on the link.
+  std::optional<ExpertParallelKernels> expert_parallel;
   std::string source;
   bool operator==(const ExpectedModel&) const = default;
 };
@@ -173,6 +196,11 @@ struct Model : Entry {
   /// Routed experts per MoE layer; 0 for a dense model.
   int experts = 0;
   int experts_per_token = 0;
+  /// Group-limited routing (DeepSeek's n_group and topk_group): the routed experts form
+  /// `expert_groups` equal groups and each token picks its experts from at most
+  /// `expert_groups_per_token` of them; 0 for both: no limit.
+  int expert_groups = 0;
+  int expert_groups_per_token = 0;
   [[nodiscard]] bool is_moe() const { return experts > 0; }
 
   // Architecture details a Hugging Face config gives and the catalog need not: what
