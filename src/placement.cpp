@@ -6,6 +6,7 @@
 
 #include "icx/comm_time.hpp"
 #include "icx/error.hpp"
+#include "icx/expert_parallel.hpp"
 #include "icx/host_link.hpp"
 #include "icx/topology.hpp"
 
@@ -43,6 +44,48 @@ StrategyCost group_cost(const Cluster& cluster, Strategy strategy, int span, Byt
   cost.seconds = time.headline;
   cost.expected_seconds = time.expected;
   cost.seconds_on_scale_up = comm_time(*cluster.scale_up, bytes, one, count).judged();
+  return cost;
+}
+
+/// Dispatch and combine of the stage's MoE layers for the rank's own tokens (data-parallel
+/// attention), by the expert-parallel model (icx/expert_parallel.hpp): the ep GPUs of a group
+/// spread over tp · ep consecutive ranks, on the fabric when the group leaves its domain.
+StrategyCost expert_cost(const Cluster& cluster, const Workload& w, const Layout& layout,
+                         std::int64_t tokens, int moe_layers) {
+  StrategyCost cost;
+  cost.strategy = Strategy::expert;
+  cost.degree = layout.ep;
+  if (layout.ep <= 1 || moe_layers == 0) {
+    return cost;
+  }
+  const int span = layout.tp * layout.ep;
+  cost.crosses_domain = !inside_domain(cluster, span);
+  cost.wire = cost.crosses_domain ? cluster.scale_out : cluster.scale_up;
+  EpRequest request{w.model,          {cluster.scale_up, layout.ep, nullptr, 1},
+                    layout.ep,        static_cast<double>(tokens),
+                    w.ep_kernels(),   w.dispatch_dtype,
+                    w.act_dtype,      w.ep_routing};
+  const auto layers = static_cast<double>(moe_layers);
+  const EpLayerCost inside = ep_layer_cost(request);
+  const auto pass = [layers](const EpLayerCost& c) {
+    return (c.dispatch.expected && c.combine.expected)
+               ? std::optional<Seconds>((*c.dispatch.expected + *c.combine.expected) * layers)
+               : std::nullopt;
+  };
+  cost.seconds_on_scale_up = pass(inside).value_or(
+      (inside.dispatch.headline + inside.combine.headline) * layers);
+  const EpLayerCost layer = [&] {
+    if (!cost.crosses_domain) {
+      return inside;
+    }
+    request.fabric = group_fabric(cluster, layout.ep, span);
+    return ep_layer_cost(request);
+  }();
+  cost.bytes = (layer.dispatch.network + layer.dispatch.scale_up + layer.combine.network +
+                layer.combine.scale_up) *
+               layers;
+  cost.seconds = (layer.dispatch.headline + layer.combine.headline) * layers;
+  cost.expected_seconds = pass(layer);
   return cost;
 }
 
@@ -91,7 +134,8 @@ Seconds judged(const StrategyCost& cost) {
   return cost.expected_seconds.value_or(cost.seconds);
 }
 
-void check_layout(const Cluster& cluster, const Model& model, const Layout& layout) {
+void check_layout(const Cluster& cluster, const Model& model, const Layout& layout,
+                  int redundant_experts) {
   if (layout.tp < 1 || layout.pp < 1 || layout.ep < 1 || layout.dp < 1 ||
       layout.product() != cluster.gpus) {
     throw InputError(fmt::format("layout tp {} × pp {} × ep {} × dp {} = {} GPUs, but the "
@@ -103,9 +147,10 @@ void check_layout(const Cluster& cluster, const Model& model, const Layout& layo
     throw InputError(fmt::format("expert parallel (ep {}) needs an MoE model; {} is dense",
                                  layout.ep, model.id));
   }
-  if (layout.ep > 1 && model.experts % layout.ep != 0) {
-    throw InputError(
-        fmt::format("ep {} does not divide the model's {} experts", layout.ep, model.experts));
+  if (layout.ep > 1 && (model.experts + redundant_experts) % layout.ep != 0) {
+    throw InputError(fmt::format("ep {} does not divide the model's {} experts{}", layout.ep,
+                                 model.experts + redundant_experts,
+                                 redundant_experts > 0 ? " (with the redundant ones)" : ""));
   }
   if (const Check check = check_tensor_group(attention_shape(model), layout.tp); !check) {
     throw GroupError(fmt::format("tp {}: {}", layout.tp, check.reason()));
@@ -131,17 +176,9 @@ void price_collectives(const Cluster& cluster, const Workload& w, Placement& p) 
       group_cost(cluster, Strategy::tensor, layout.tp, layout.tp > 1 ? tp.per_pass : Bytes::of(0),
                  {Collective::all_reduce, Algorithm::automatic, layout.tp, activation, w.setup},
                  tp.allreduces_per_layer * stage_layers));
-  // Dispatch and combine route each token to its top-k experts: B·k·H·b bytes per all-to-all.
   const int moe_layers =
       (param_split(model).moe_layers * stage_layers + model.layers - 1) / model.layers;
-  const Bytes ep_bytes =
-      model.is_moe() ? expert_parallel_bytes({model.hidden, moe_layers, shape.bytes_per_element},
-                                             rank_tokens, model.experts_per_token, layout.ep)
-                     : Bytes::of(0);
-  p.strategies.push_back(group_cost(cluster, Strategy::expert, layout.tp * layout.ep, ep_bytes,
-                                    {Collective::all_to_all, Algorithm::automatic, layout.ep,
-                                     activation * model.experts_per_token, w.setup},
-                                    all_to_alls_per_moe_layer * moe_layers));
+  p.strategies.push_back(expert_cost(cluster, w, layout, rank_tokens, moe_layers));
   // A pipeline boundary sends the whole micro-batch's activations.
   p.strategies.push_back(
       pipeline_cost(cluster, layout, shape, batch.micro * batch.tokens_per_sequence, w.setup));
@@ -223,7 +260,7 @@ std::optional<ClusterProblem> cluster_problem(const Cluster& cluster, int catalo
 
 Placement evaluate_layout(const Cluster& cluster, const Workload& workload, const Layout& layout) {
   const Model& model = *workload.model;
-  check_layout(cluster, model, layout);
+  check_layout(cluster, model, layout, workload.ep_routing.redundant_experts);
   Placement p;
   p.layout = layout;
   p.weights = weight_bytes(model.total_params, workload.dtype->bytes_per_element);

@@ -59,7 +59,14 @@ bool breaks_rule(const Placement& p) {
 /// the expected model, so such a layout is judged but not ranked among the fitting ones.
 bool unpriced_crossing(const Placement& p) {
   return std::ranges::any_of(p.strategies, [](const StrategyCost& c) {
-    return c.verdict.breaks_rule && !c.verdict.expected_model;
+    return c.crosses_domain && c.strategy != Strategy::pipeline && !c.verdict.expected_model;
+  });
+}
+
+/// Some tensor or expert group leaves its node.
+bool leaves_node(const Placement& p) {
+  return std::ranges::any_of(p.strategies, [](const StrategyCost& c) {
+    return c.crosses_domain && c.strategy != Strategy::pipeline;
   });
 }
 
@@ -130,7 +137,7 @@ LayoutVerdict judge_one(const Placement& p, const Placement* best, const Placeme
     verdict.reason = misfit_reason(p);
     return verdict;
   }
-  if (breaks_rule(p)) {
+  if (breaks_rule(p) || unpriced_crossing(p)) {
     return judge_crossing(p, inside, w, objective);
   }
   const std::string share =
@@ -162,7 +169,8 @@ LayoutVerdict judge_one(const Placement& p, const Placement* best, const Placeme
 
 } // namespace
 
-std::vector<Layout> candidate_layouts(const Cluster& cluster, const Model& model) {
+std::vector<Layout> candidate_layouts(const Cluster& cluster, const Model& model,
+                                      int redundant_experts) {
   std::vector<Layout> layouts;
   const AttentionShape attention = attention_shape(model);
   for (const int tp : divisors(cluster.gpus)) {
@@ -170,7 +178,7 @@ std::vector<Layout> candidate_layouts(const Cluster& cluster, const Model& model
       continue;
     }
     for (const int ep : divisors(cluster.gpus / tp)) {
-      if (ep > 1 && (!model.is_moe() || model.experts % ep != 0)) {
+      if (ep > 1 && (!model.is_moe() || (model.experts + redundant_experts) % ep != 0)) {
         continue;
       }
       for (const int pp : divisors(cluster.gpus / (tp * ep))) {
@@ -186,7 +194,8 @@ std::vector<Layout> candidate_layouts(const Cluster& cluster, const Model& model
 std::vector<RankedLayout> rank_layouts(const Cluster& cluster, const Workload& workload,
                                        Objective objective) {
   std::vector<RankedLayout> ranked;
-  for (const Layout& layout : candidate_layouts(cluster, *workload.model)) {
+  for (const Layout& layout : candidate_layouts(cluster, *workload.model,
+                                                workload.ep_routing.redundant_experts)) {
     ranked.push_back({evaluate_layout(cluster, workload, layout), {}});
   }
   // A layout whose groups leave the node ranks above one that keeps them inside only when it
@@ -208,7 +217,7 @@ std::vector<RankedLayout> rank_layouts(const Cluster& cluster, const Workload& w
       std::ranges::count_if(ranked, [](const RankedLayout& r) { return eligible(r.placement); }));
   const Placement* best = count > 0 ? &ranked.front().placement : nullptr;
   const auto inside = std::ranges::find_if(ranked, [](const RankedLayout& r) {
-    return eligible(r.placement) && !breaks_rule(r.placement);
+    return eligible(r.placement) && !leaves_node(r.placement);
   });
   const Placement* inside_best = inside != ranked.end() ? &inside->placement : nullptr;
   for (RankedLayout& r : ranked) {

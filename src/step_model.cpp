@@ -61,6 +61,10 @@ ServingRequest with_default_dtypes(const Catalog& catalog, const Dtype& weights,
   if (request.kv_dtype == nullptr) {
     request.kv_dtype = request.act_dtype;
   }
+  if (request.dispatch_dtype == nullptr) {
+    request.dispatch_dtype =
+        request.ep_mode == EpMode::nccl ? request.act_dtype : &catalog.dtype("fp8");
+  }
   return request;
 }
 
@@ -86,25 +90,34 @@ Workload workload_for(const Catalog& catalog, const Model& model, const Dtype& d
   w.overlap = request.overlap;
   w.memory_reserve = request.memory_reserve;
   w.setup = request.setup;
+  w.ep_mode = request.ep_mode;
+  w.dispatch_dtype = request.dispatch_dtype;
+  w.ep_routing = request.ep_routing;
   return w;
+}
+
+EpMode Workload::ep_kernels() const {
+  return ep_mode.value_or(phase == Phase::prefill ? EpMode::normal : EpMode::low_latency);
 }
 
 Bytes kv_bytes_per_token(const Model& model, const Dtype& kv_dtype) {
   return kv_cache_bytes(kv_shape(model, kv_dtype.bytes_per_element), 1, 1);
 }
 
-Bytes weights_per_gpu(const Model& model, const Dtype& dtype, const Layout& layout) {
+Bytes weights_per_gpu(const Model& model, const Dtype& dtype, const Layout& layout,
+                      int redundant_experts) {
   const ParamSplit split = param_split(model);
   const double dense = split.dense / (layout.tp * layout.pp);
-  const double experts =
-      model.experts * split.per_expert / (static_cast<double>(layout.tp) * layout.ep * layout.pp);
+  const double experts = (model.experts + redundant_experts) * split.per_expert /
+                         (static_cast<double>(layout.tp) * layout.ep * layout.pp);
   return Bytes::of((dense + experts) * dtype.bytes_per_element);
 }
 
 LayoutMemory layout_memory(const Gpu& gpu, const Workload& workload, const Layout& layout,
                            std::optional<std::int64_t> replica_batch) {
   LayoutMemory memory;
-  memory.weights_per_gpu = weights_per_gpu(*workload.model, *workload.dtype, layout);
+  memory.weights_per_gpu = weights_per_gpu(*workload.model, *workload.dtype, layout,
+                                           workload.ep_routing.redundant_experts);
   memory.usable_per_gpu = usable_hbm(gpu, 1, workload.memory_reserve);
   const Bytes per_sequence = kv_per_sequence(workload, layout);
   const Bytes free = memory.usable_per_gpu - memory.weights_per_gpu;

@@ -47,6 +47,8 @@ constexpr Bounds bytes_per_element{1.0 / 16, 16};
 constexpr Bounds utilisation{1e-3, 1.0};
 /// The expected model's small-message slowdown factor (dimensionless).
 constexpr Bounds slowdown{1e-3, 1e3};
+/// How many times the mean traffic the busiest GPU of an expert group carries.
+constexpr Bounds skew{1.0, 1e3};
 /// A cold-start budget in seconds: 1 ms to 30 days.
 constexpr Bounds budget_seconds{1e-3, 30.0 * 24 * 3600};
 

@@ -42,9 +42,10 @@ double objective_value(const Placement& placement, Objective objective);
 double advantage(const Placement& a, const Placement& b, Objective objective);
 
 /// Every layout of the cluster's GPUs the model allows: tensor degrees that split the heads,
-/// expert degrees (MoE only) that divide the experts, at most one stage per layer, replicas
-/// for the rest.
-std::vector<Layout> candidate_layouts(const Cluster& cluster, const Model& model);
+/// expert degrees (MoE only) that divide the experts (with `redundant_experts` replicas), at
+/// most one stage per layer, replicas for the rest.
+std::vector<Layout> candidate_layouts(const Cluster& cluster, const Model& model,
+                                      int redundant_experts = 0);
 
 /// The candidates evaluated and sorted best first: layouts that fit and keep the placement
 /// rule before the others, each group by the objective; each with its verdict.

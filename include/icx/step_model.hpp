@@ -9,6 +9,7 @@
 #include "icx/catalog.hpp"
 #include "icx/collectives.hpp"
 #include "icx/compute.hpp"
+#include "icx/expert_parallel.hpp"
 #include "icx/hbm.hpp"
 #include "icx/serving.hpp"
 #include "icx/units.hpp"
@@ -53,6 +54,14 @@ struct Workload {
   double memory_reserve = default_memory_reserve;
   /// Who runs the all-reduces (the serving engine) and the link topology assumed.
   RunSetup setup;
+  /// The expert-parallel kernels (icx/expert_parallel.hpp): DeepEP's normal ones for a
+  /// prefill and its low-latency ones for a decode step (SGLang's --deepep-mode auto), unless
+  /// one is named.
+  std::optional<EpMode> ep_mode;
+  /// What an expert-parallel dispatch sends (the combine sends the activations' dtype).
+  const Dtype* dispatch_dtype = nullptr;
+  EpRouting ep_routing;
+  [[nodiscard]] EpMode ep_kernels() const;
 };
 
 /// What a request asks of the step model beyond the model and the cluster; absent parts take
@@ -76,6 +85,11 @@ struct ServingRequest {
   Objective objective = Objective::latency;
   /// The serving engine's all-reduce and the link topology; the default is vLLM's dispatch.
   RunSetup setup{Implementation::vllm, {}};
+  /// Absent: by phase (Workload::ep_kernels).
+  std::optional<EpMode> ep_mode;
+  /// Absent: fp8 for DeepEP's kernels (its FP8 dispatch), the activations' dtype for NCCL's.
+  const Dtype* dispatch_dtype = nullptr;
+  EpRouting ep_routing;
 };
 
 /// What crosses the wire when nothing says: the weights' dtype when it is 16 bits or wider,
@@ -84,7 +98,8 @@ struct ServingRequest {
 const Dtype& activation_dtype(const Catalog& catalog, const Dtype& weights);
 
 /// `request` with its dtypes filled in: activations as activation_dtype says unless given, the
-/// KV cache as the activations unless given.
+/// KV cache as the activations unless given, the expert-parallel dispatch as
+/// ServingRequest::dispatch_dtype says.
 ServingRequest with_default_dtypes(const Catalog& catalog, const Dtype& weights,
                                    ServingRequest request);
 
@@ -142,8 +157,10 @@ struct StageWork {
 Bytes kv_bytes_per_token(const Model& model, const Dtype& kv_dtype);
 
 /// Weight bytes one GPU holds: the dense part split by tensor and pipeline groups and
-/// replicated across expert ranks; the routed experts split by all three.
-Bytes weights_per_gpu(const Model& model, const Dtype& dtype, const Layout& layout);
+/// replicated across expert ranks; the routed experts (with `redundant_experts` replicas of
+/// hot ones) split by all three.
+Bytes weights_per_gpu(const Model& model, const Dtype& dtype, const Layout& layout,
+                      int redundant_experts = 0);
 
 /// Memory of each GPU with `replica_batch` sequences per replica (absent: the capacity).
 LayoutMemory layout_memory(const Gpu& gpu, const Workload& workload, const Layout& layout,

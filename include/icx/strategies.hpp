@@ -43,10 +43,10 @@ Bytes expert_parallel_bytes(const ActivationShape& shape, std::int64_t tokens,
 /// the stages−1 boundaries once, point to point.
 Bytes pipeline_parallel_bytes(const ActivationShape& shape, std::int64_t tokens, int stages);
 
-/// The placement rule: tensor and expert parallel stay inside a node (its NVLink domain, or
-/// PCIe on a node without one; never a scale-out link between nodes); pipeline on any link
-/// (it tolerates PCIe and InfiniBand); replicas need no link at all. Whether a split inside a
-/// node pays is the step model's to say.
+/// The placement rule: tensor parallel stays inside a node (its NVLink domain, or PCIe on a
+/// node without one; never a scale-out link between nodes); expert parallel and pipeline on
+/// any link (DeepEP's kernels cross nodes once per destination node, icx/expert_parallel.hpp);
+/// replicas need no link at all. Whether a split pays is the step model's to say.
 bool allowed_on(Strategy strategy, Tier tier);
 
 } // namespace icx

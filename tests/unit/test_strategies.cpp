@@ -34,7 +34,7 @@ TEST(Strategies, PlacementRule) {
   EXPECT_FALSE(allowed_on(Strategy::tensor, Tier::scale_out));
   EXPECT_TRUE(allowed_on(Strategy::expert, Tier::scale_up));
   EXPECT_TRUE(allowed_on(Strategy::expert, Tier::host));
-  EXPECT_FALSE(allowed_on(Strategy::expert, Tier::scale_out));
+  EXPECT_TRUE(allowed_on(Strategy::expert, Tier::scale_out));
   EXPECT_TRUE(allowed_on(Strategy::pipeline, Tier::host));
   EXPECT_TRUE(allowed_on(Strategy::pipeline, Tier::scale_out));
   EXPECT_TRUE(allowed_on(Strategy::data, Tier::scale_out));

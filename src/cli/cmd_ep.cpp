@@ -1,0 +1,177 @@
+// icx ep: expert-parallel dispatch and combine of one MoE layer per GPU, split into the
+// network and NVLink parts, under the headline and expected models, and per forward pass.
+#include <memory>
+#include <optional>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "commands.hpp"
+#include "common.hpp"
+#include "ep_options.hpp"
+#include "fabric_options.hpp"
+#include "icx/ep_report.hpp"
+#include "icx/units_format.hpp"
+#include "icx/util/table.hpp"
+#include "output.hpp"
+
+namespace icx::cli {
+
+namespace {
+
+struct EpCommandOptions {
+  CommonOptions common;
+  ModelOptions model;
+  FabricOptions fabric;
+  std::optional<int> gpus;
+  std::optional<std::int64_t> tokens_per_gpu;
+  std::optional<std::int64_t> batch;
+  EpOptions ep;
+  std::string combine_dtype;
+};
+
+
+/// The GPUs in the group: --gpus, else one node of the fabric.
+int group_size(const EpCommandOptions& o, const Catalog& catalog) {
+  if (o.gpus) {
+    return *o.gpus;
+  }
+  if (o.fabric.gpus_per_node) {
+    return *o.fabric.gpus_per_node;
+  }
+  if (!o.fabric.system.empty()) {
+    return for_flag("--system", [&]() -> const System& {
+             return catalog.system(o.fabric.system);
+           }).scale_up_domain;
+  }
+  throw UsageError("--gpus: give the expert-parallel group's size, e.g. --gpus 16, or a "
+                   "--system (one node)");
+}
+
+EpRequest request_of(const EpCommandOptions& o, const Catalog& catalog, const Model& model) {
+  EpRequest r;
+  r.model = &model;
+  r.gpus = group_size(o, catalog);
+  r.fabric = parse_fabric(catalog, o.fabric, {}, r.gpus);
+  r.mode = o.ep.mode.value_or(EpMode::normal);
+  if (o.batch) {
+    // One token per sequence, each GPU attending to its own share (data-parallel attention).
+    r.tokens_per_gpu = static_cast<double>((*o.batch + r.gpus - 1) / r.gpus);
+  } else {
+    r.tokens_per_gpu =
+        static_cast<double>(o.tokens_per_gpu.value_or(default_tokens_per_gpu(r.mode)));
+  }
+  // DeepEP dispatches in FP8 and combines in BF16; NCCL's all-to-all moves the activations.
+  const Dtype* dispatch = dispatch_dtype(catalog, o.ep);
+  r.dispatch_dtype =
+      dispatch != nullptr ? dispatch : &catalog.dtype(r.mode == EpMode::nccl ? "bf16" : "fp8");
+  r.combine_dtype = &for_flag("--combine-dtype", [&]() -> const Dtype& {
+    return catalog.dtype(o.combine_dtype.empty() ? "bf16" : o.combine_dtype);
+  });
+  r.routing = o.ep.routing;
+  if (const Check check = check_ep(r); !check) {
+    throw UsageError(fmt::format("--gpus {}: {}", r.gpus, check.reason()));
+  }
+  return r;
+}
+
+void print_report(const EpReport& r) {
+  const EpRequest& q = r.request;
+  const Fabric& f = q.fabric;
+  const int per_node = std::min(f.gpus_per_node, q.gpus);
+  const EpDestinations& d = r.layer.destinations;
+  print_out("Expert-parallel dispatch and combine per GPU, one MoE layer\n");
+  print_out("model    {}: hidden {}, {} routed experts, top {}; {} of {} layers are MoE\n",
+            q.model->id, q.model->hidden, q.model->experts, q.model->experts_per_token,
+            r.moe_layers, q.model->layers);
+  const std::string out =
+      q.gpus > per_node ? fmt::format(", {} × {} per node between", f.nics_per_node,
+                                      f.scale_out->id)
+                        : std::string();
+  print_out("group    EP {} = {} node{} × {} GPUs; {} inside{}; {} experts per GPU\n", q.gpus,
+            q.gpus / per_node, q.gpus > per_node ? "s" : "", per_node, f.scale_up->id, out,
+            r.experts_per_gpu);
+  print_out("kernel   {}, {} tokens per GPU\n", to_string(q.mode), q.tokens_per_gpu);
+  print_out("routing  a token's experts lie on {:.2f} nodes and {:.2f} GPUs on average (at most "
+            "{} nodes)\n\n",
+            d.nodes, d.gpus, d.max_nodes);
+  TextTable table({{"kernel", Align::left},
+                   {"bytes/token", Align::right},
+                   {"network", Align::right},
+                   {"scale-up", Align::right},
+                   {"headline", Align::right},
+                   {"expected", Align::right}});
+  for (const auto& [name, k, token] :
+       {std::tuple{"dispatch", r.layer.dispatch, r.layer.dispatch_token},
+        std::tuple{"combine", r.layer.combine, r.layer.combine_token}}) {
+    table.add_row({name, format_bytes(token), format_bytes(k.network), format_bytes(k.scale_up),
+                   format_seconds(k.headline), k.expected ? format_seconds(*k.expected) : "-"});
+  }
+  print_out("{}\n", table.render());
+  const auto expected = r.pass_expected();
+  print_out("per pass ({} MoE layers): {} per GPU; {} headline, {} expected\n", r.moe_layers,
+            format_bytes(r.pass_bytes()), format_seconds(r.pass_headline()),
+            expected ? format_seconds(*expected) : "-");
+  print_out("network: bytes each GPU sends to other nodes; scale-up: bytes it sends inside its "
+            "node; headline: vendor bandwidth, no latency\n");
+  print_out("assumed:\n");
+  for (const std::string& line : r.assumptions) {
+    print_out("  {}\n", line);
+  }
+}
+
+int run_ep(const EpCommandOptions& options) {
+  const Catalog catalog = load_catalog(options.common);
+  const ResolvedModel model = resolve_model(catalog, options.model);
+  const EpReport report = expert_parallel_report(request_of(options, catalog, model.model));
+  const Style style = style_of(options.common);
+  emit(style, report, "kernels", Derivations{}, [&] { print_report(report); });
+  return 0;
+}
+
+} // namespace
+
+Command setup_ep(CLI::App& app) {
+  auto o = std::make_shared<EpCommandOptions>();
+  CLI::App* sub = app.add_subcommand(
+      "ep", "Expert-parallel dispatch and combine of one MoE layer per GPU, over NVLink and the "
+            "network, under the headline and expected models");
+  add_model_options(*sub, o->model);
+  sub->add_option("-g,--gpus", o->gpus,
+                  "GPUs in the expert-parallel group; default: one node")
+      ->type_name("N")
+      ->transform(whole_number(1, limits::max_domain));
+  add_fabric_options(*sub, o->fabric);
+  CLI::Option* tokens =
+      sub->add_option("-t,--tokens-per-gpu", o->tokens_per_gpu,
+                      "Tokens each GPU dispatches per layer; default: 4096 for normal and nccl, "
+                      "128 for low-latency (DeepEP's benchmark settings)")
+          ->type_name("N")
+          ->transform(whole_number(1, limits::max_tokens));
+  sub->add_option("-b,--batch", o->batch,
+                  "Decode sequences across the group, one token each (tokens per GPU = batch / "
+                  "GPUs, rounded up)")
+      ->type_name("N")
+      ->transform(whole_number(1, limits::max_tokens))
+      ->excludes(tokens);
+  add_ep_options(*sub, o->ep,
+                 "normal (DeepEP's high-throughput kernels, as for a prefill; the default), "
+                 "low-latency (DeepEP's decode kernels) or nccl (NCCL's all-to-all)");
+  sub->get_option("--ep-mode")->alias("--mode");
+  sub->add_option("--combine-dtype", o->combine_dtype, "What the combine sends; default bf16")
+      ->type_name("ID");
+  add_common_options(*sub, o->common);
+  sub->footer("Examples:\n"
+              "  icx ep --model deepseek-v3 --system dgx-h100 --gpus 16\n"
+              "  icx ep --model deepseek-v3 --gpus 16 --gpus-per-node 8 --scale-up nvlink4 "
+              "--scale-out ib-ndr --nics-per-node 8 --tokens-per-gpu 4096 --json\n"
+              "  icx ep --model deepseek-v3 --system dgx-h800 --gpus 32 --ep-mode low-latency\n"
+              "  icx ep --model deepseek-v3 --system gb200-nvl72 --gpus 72 --ep-mode low-latency "
+              "--batch 9216\n"
+              "  icx ep --model mixtral --system dgx-h100 --gpus 8 --ep-mode nccl\n"
+              "  icx ep --model deepseek-v3 --system dgx-h200 --gpus 144 --redundant-experts 32 "
+              "--skew 1.3");
+  return {sub, [o] { return run_ep(*o); }};
+}
+
+} // namespace icx::cli
