@@ -1,8 +1,11 @@
 #include "icx/catalog_json.hpp"
 
+#include <array>
 #include <charconv>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -47,6 +50,19 @@ Json entry_head(const Entry& entry) {
   return json;
 }
 
+/// The kernels of `kernels` that are given, by key, then their source.
+template <class Kernels, class Kernel, std::size_t N>
+Json kernels_json(const Kernels& kernels, const std::array<KernelSlot<Kernels, Kernel>, N>& slots) {
+  Json json = Json::object();
+  for (const KernelSlot<Kernels, Kernel>& slot : slots) {
+    if (const std::optional<Kernel>& kernel = kernels.*slot.member) {
+      json[slot.key] = *kernel;
+    }
+  }
+  json["source"] = kernels.source;
+  return json;
+}
+
 } // namespace
 
 void to_json(Json& json, const InNetworkReduction& reduction) {
@@ -62,15 +78,17 @@ void to_json(Json& json, const EngineKernelParameters& kernel) {
 }
 
 void to_json(Json& json, const EngineAllReduce& engine) {
+  json = kernels_json(engine, engine_all_reduce_kernels);
+}
+
+void to_json(Json& json, const EpKernelParameters& kernel) {
   json = Json::object();
-  for (const auto& [key, slot] :
-       {std::pair{"one_shot", &engine.one_shot}, std::pair{"two_shot", &engine.two_shot},
-        std::pair{"multimem", &engine.multimem}}) {
-    if (*slot) {
-      json[key] = **slot;
-    }
-  }
-  json["source"] = engine.source;
+  json["efficiency"] = json_number(kernel.efficiency);
+  json["latency_us"] = in_unit(kernel.latency.value(), micro);
+}
+
+void to_json(Json& json, const ExpertParallelKernels& kernels) {
+  json = kernels_json(kernels, expert_parallel_kernels);
 }
 
 void to_json(Json& json, const LinkTopology& topology) {
@@ -95,6 +113,9 @@ void to_json(Json& json, const ExpectedModel& model) {
   }
   if (model.engine_all_reduce) {
     json["engine_all_reduce"] = *model.engine_all_reduce;
+  }
+  if (model.expert_parallel) {
+    json["expert_parallel"] = *model.expert_parallel;
   }
   json["source"] = model.source;
 }
@@ -166,6 +187,10 @@ void to_json(Json& json, const Model& model) {
     json["experts_per_token"] = model.experts_per_token;
     if (model.first_dense_layers > 0) {
       json["first_dense_layers"] = model.first_dense_layers;
+    }
+    if (model.expert_groups > 0) {
+      json["expert_groups"] = model.expert_groups;
+      json["expert_groups_per_token"] = model.expert_groups_per_token;
     }
   }
   if (model.latent_attention) {

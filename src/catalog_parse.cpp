@@ -65,29 +65,33 @@ void read_host_to_device(ObjectReader& reader, Link& link) {
   link.measured_host_to_device = gigabytes_per_second(measured);
 }
 
-EngineKernelParameters read_engine_kernel(ObjectReader& engine, std::string_view key,
-                                          const std::string& origin) {
-  ObjectReader reader(engine.object(key), engine.pointer_to(key), origin);
-  EngineKernelParameters kernel{microseconds(reader.positive("latency_us", limits::latency_us)),
-                                reader.fraction("efficiency")};
+/// One kernel's figures under `key`: the fraction of the per-direction bandwidth its bytes get
+/// and its fixed latency.
+template <class Kernel>
+Kernel read_kernel(ObjectReader& parent, std::string_view key, const std::string& origin) {
+  ObjectReader reader(parent.object(key), parent.pointer_to(key), origin);
+  Kernel kernel;
+  kernel.efficiency = reader.fraction("efficiency");
+  kernel.latency = microseconds(reader.positive("latency_us", limits::latency_us));
   reader.finish();
   return kernel;
 }
 
-EngineAllReduce read_engine_all_reduce(ObjectReader& expected, const std::string& origin) {
-  ObjectReader reader(expected.object("engine_all_reduce"),
-                      expected.pointer_to("engine_all_reduce"), origin);
-  EngineAllReduce engine;
-  for (const auto& [key, slot] :
-       {std::pair{"one_shot", &engine.one_shot}, std::pair{"two_shot", &engine.two_shot},
-        std::pair{"multimem", &engine.multimem}}) {
-    if (reader.has(key)) {
-      *slot = read_engine_kernel(reader, key, origin);
+/// A set of optional kernels under `key` (any of `slots`) and the source of their figures.
+template <class Kernels, class Kernel, std::size_t N>
+Kernels read_kernels(ObjectReader& expected, std::string_view key,
+                     const std::array<KernelSlot<Kernels, Kernel>, N>& slots,
+                     const std::string& origin) {
+  ObjectReader reader(expected.object(key), expected.pointer_to(key), origin);
+  Kernels kernels;
+  for (const KernelSlot<Kernels, Kernel>& slot : slots) {
+    if (reader.has(slot.key)) {
+      kernels.*slot.member = read_kernel<Kernel>(reader, slot.key, origin);
     }
   }
-  engine.source = reader.text("source");
+  kernels.source = reader.text("source");
   reader.finish();
-  return engine;
+  return kernels;
 }
 
 std::vector<LinkTopology> read_topologies(ObjectReader& link_reader, const std::string& origin) {
@@ -118,14 +122,16 @@ ExpectedModel read_expected(ObjectReader& link_reader, const std::string& origin
   model.ramp = microseconds(reader.positive("ramp_us", limits::latency_us));
   model.small_message_slowdown = reader.positive("small_message_slowdown", limits::slowdown);
   if (reader.has("in_network_reduction")) {
-    ObjectReader nvls(reader.object("in_network_reduction"),
-                      reader.pointer_to("in_network_reduction"), origin);
-    model.in_network_reduction = InNetworkReduction{
-        nvls.fraction("efficiency"), microseconds(nvls.positive("latency_us", limits::latency_us))};
-    nvls.finish();
+    model.in_network_reduction =
+        read_kernel<InNetworkReduction>(reader, "in_network_reduction", origin);
   }
   if (reader.has("engine_all_reduce")) {
-    model.engine_all_reduce = read_engine_all_reduce(reader, origin);
+    model.engine_all_reduce =
+        read_kernels(reader, "engine_all_reduce", engine_all_reduce_kernels, origin);
+  }
+  if (reader.has("expert_parallel")) {
+    model.expert_parallel =
+        read_kernels(reader, "expert_parallel", expert_parallel_kernels, origin);
   }
   model.source = reader.text("source");
   reader.finish();
@@ -194,6 +200,19 @@ Gpu read_gpu(ObjectReader& reader, const std::string& origin) {
   return gpu;
 }
 
+/// The catalog's group-limited routing: both keys or neither.
+void read_catalog_expert_groups(ObjectReader& reader, Model& model) {
+  const bool groups = reader.has("expert_groups");
+  if (groups != reader.has("expert_groups_per_token")) {
+    reader.fail(groups ? "expert_groups" : "expert_groups_per_token",
+                "given without the other: group-limited routing needs expert_groups and "
+                "expert_groups_per_token");
+  }
+  if (groups) {
+    read_expert_groups(reader, model, "expert_groups", "expert_groups_per_token");
+  }
+}
+
 Model read_model(ObjectReader& reader, const std::string& origin) {
   Model model;
   read_entry(reader, model, origin);
@@ -217,8 +236,14 @@ Model read_model(ObjectReader& reader, const std::string& origin) {
   if (model.experts > 0) {
     model.experts_per_token = reader.whole("experts_per_token", 1, model.experts);
     model.first_dense_layers = reader.whole_or("first_dense_layers", 0, model.layers - 1, 0);
-  } else if (reader.has("experts_per_token")) {
-    reader.fail("experts_per_token", "given for a dense model (experts is 0 or absent)");
+    read_catalog_expert_groups(reader, model);
+  } else {
+    for (const std::string_view key :
+         {"experts_per_token", "expert_groups", "expert_groups_per_token"}) {
+      if (reader.has(key)) {
+        reader.fail(key, "given for a dense model (experts is 0 or absent)");
+      }
+    }
   }
   if (reader.has("kv_lora_rank")) {
     // Multi-head latent attention: what the KV cache holds per token and layer.
@@ -303,6 +328,26 @@ std::vector<T> read_array(const json& document, const std::string& origin, ReadO
 }
 
 } // namespace
+
+void read_expert_groups(ObjectReader& reader, Model& model, std::string_view groups_key,
+                        std::string_view per_token_key) {
+  const int groups = reader.whole(groups_key, 1, model.experts);
+  if (model.experts % groups != 0) {
+    reader.fail(groups_key, fmt::format("{} does not divide the {} routed experts into equal "
+                                        "groups",
+                                        groups, model.experts));
+  }
+  const int per_token = reader.whole(per_token_key, 1, groups);
+  const int group_size = model.experts / groups;
+  if (per_token * group_size < model.experts_per_token) {
+    reader.fail(per_token_key, fmt::format("{} × {} experts per group = {}, fewer than the {} "
+                                           "experts a token picks",
+                                           per_token, group_size, per_token * group_size,
+                                           model.experts_per_token));
+  }
+  model.expert_groups = groups;
+  model.expert_groups_per_token = per_token;
+}
 
 CatalogEntries parse_catalog(std::string_view text, const std::string& origin) {
   const json document = parse_document(text, origin);

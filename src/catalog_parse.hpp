@@ -9,6 +9,15 @@
 
 namespace icx::detail {
 
+class ObjectReader;
+
+/// Group-limited routing of an MoE `model` (experts and experts_per_token already read): the
+/// group count under `groups_key`, which must split the routed experts evenly, and the groups
+/// a token may use under `per_token_key`, which must hold its experts_per_token experts.
+/// Throws CatalogError naming the key.
+void read_expert_groups(ObjectReader& reader, Model& model, std::string_view groups_key,
+                        std::string_view per_token_key);
+
 /// Parses and validates one document. Throws CatalogError naming `origin` and a JSON Pointer.
 CatalogEntries parse_catalog(std::string_view text, const std::string& origin);
 

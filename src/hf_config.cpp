@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "catalog_parse.hpp"
 #include "icx/error.hpp"
 #include "icx/limits.hpp"
 #include "icx/parameter_count.hpp"
@@ -45,6 +46,14 @@ int read_experts(ObjectReader& reader) {
   return found ? found->second : 0;
 }
 
+/// DeepSeek's group-limited routing (n_group, topk_group). One group, as Kimi-K2's config
+/// gives, limits nothing: both fields stay 0.
+void read_hf_expert_groups(ObjectReader& reader, Model& model) {
+  if (optional_whole(reader, "n_group", 0, limits::max_experts).value_or(0) > 1) {
+    detail::read_expert_groups(reader, model, "n_group", "topk_group");
+  }
+}
+
 void read_moe(ObjectReader& reader, Model& model) {
   model.experts = read_experts(reader);
   if (model.experts == 0) {
@@ -63,6 +72,7 @@ void read_moe(ObjectReader& reader, Model& model) {
       optional_whole(reader, "n_shared_experts", 0, limits::max_experts).value_or(0);
   model.shared_expert_intermediate_size =
       optional_whole(reader, "shared_expert_intermediate_size", 0, limits::max_hidden).value_or(0);
+  read_hf_expert_groups(reader, model);
 }
 
 /// Multi-head latent attention, present when the config has a key-value rank.

@@ -3,6 +3,8 @@
 // printed as JSON is a catalog overlay a user can edit and feed back with --catalog.
 #pragma once
 
+#include <array>
+#include <optional>
 #include <string_view>
 
 #include <nlohmann/json_fwd.hpp>
@@ -18,6 +20,8 @@ inline constexpr std::string_view catalog_schema = "icx.catalog/1";
 void to_json(nlohmann::ordered_json& json, const InNetworkReduction& reduction);
 void to_json(nlohmann::ordered_json& json, const EngineKernelParameters& kernel);
 void to_json(nlohmann::ordered_json& json, const EngineAllReduce& engine);
+void to_json(nlohmann::ordered_json& json, const EpKernelParameters& kernel);
+void to_json(nlohmann::ordered_json& json, const ExpertParallelKernels& kernels);
 void to_json(nlohmann::ordered_json& json, const LinkTopology& topology);
 void to_json(nlohmann::ordered_json& json, const ExpectedModel& model);
 void to_json(nlohmann::ordered_json& json, const Link& link);
@@ -28,6 +32,26 @@ void to_json(nlohmann::ordered_json& json, const Model& model);
 void to_json(nlohmann::ordered_json& json, const Dtype& dtype);
 void to_json(nlohmann::ordered_json& json, const System& system);
 void to_json(nlohmann::ordered_json& json, const StorageTier& tier);
+
+/// One optional kernel of a set (EngineAllReduce, ExpertParallelKernels): its key in a catalog
+/// file and the member that holds it.
+template <class Kernels, class Kernel> struct KernelSlot {
+  std::string_view key;
+  std::optional<Kernel> Kernels::*member;
+};
+
+/// The kernels an expected model's "engine_all_reduce" object may give.
+inline constexpr std::array<KernelSlot<EngineAllReduce, EngineKernelParameters>, 3>
+    engine_all_reduce_kernels{{{"one_shot", &EngineAllReduce::one_shot},
+                               {"two_shot", &EngineAllReduce::two_shot},
+                               {"multimem", &EngineAllReduce::multimem}}};
+
+/// The kernels an expected model's "expert_parallel" object may give.
+inline constexpr std::array<KernelSlot<ExpertParallelKernels, EpKernelParameters>, 4>
+    expert_parallel_kernels{{{"normal_dispatch", &ExpertParallelKernels::normal_dispatch},
+                             {"normal_combine", &ExpertParallelKernels::normal_combine},
+                             {"low_latency_dispatch", &ExpertParallelKernels::low_latency_dispatch},
+                             {"low_latency_combine", &ExpertParallelKernels::low_latency_combine}}};
 
 /// The catalog section that holds entries of type T ("links", "gpus", …).
 template <class T> inline constexpr std::string_view catalog_section = "";

@@ -1,5 +1,6 @@
 // The expected model's optional parts in a catalog file: the engines' all-reduce kernels
-// (expected.engine_all_reduce) and a host link's topologies.
+// (expected.engine_all_reduce), the expert-parallel kernels (expected.expert_parallel) and a
+// host link's topologies.
 #include <string>
 
 #include <gtest/gtest.h>
@@ -55,6 +56,62 @@ TEST(CatalogExpected, ReadsEngineAllReduceKernels) {
   const nlohmann::ordered_json json = engine;
   EXPECT_EQ(json.dump(), R"({"one_shot":{"latency_us":4.5,"efficiency":0.6},)"
                          R"("multimem":{"latency_us":9,"efficiency":0.45},"source":"bench"})");
+}
+
+TEST(CatalogExpected, ReadsExpertParallelKernels) {
+  Catalog catalog;
+  catalog.overlay_text(host_link(R"(, "expected": {)" + ring + R"(,
+      "expert_parallel": {"normal_dispatch": {"efficiency": 0.7, "latency_us": 40},
+                          "low_latency_combine": {"efficiency": 0.35, "latency_us": 12.5},
+                          "source": "ep bench"}})"),
+                       "links.json");
+  const ExpectedModel& model = *catalog.link("pc").expected;
+  ASSERT_TRUE(model.expert_parallel);
+  const ExpertParallelKernels& ep = *model.expert_parallel;
+  ASSERT_TRUE(ep.normal_dispatch);
+  EXPECT_DOUBLE_EQ(ep.normal_dispatch->efficiency, 0.7);
+  EXPECT_DOUBLE_EQ(ep.normal_dispatch->latency.value(), 40e-6);
+  EXPECT_FALSE(ep.normal_combine); // absent kernels fall back to NCCL
+  EXPECT_FALSE(ep.low_latency_dispatch);
+  ASSERT_TRUE(ep.low_latency_combine);
+  EXPECT_DOUBLE_EQ(ep.low_latency_combine->efficiency, 0.35);
+  EXPECT_DOUBLE_EQ(ep.low_latency_combine->latency.value(), 12.5e-6);
+  EXPECT_EQ(ep.source, "ep bench");
+  EXPECT_FALSE(model.engine_all_reduce);
+  // Written back in the file's shape, and read back unchanged.
+  const nlohmann::ordered_json json = catalog.link("pc");
+  EXPECT_EQ(json.at("expected").at("expert_parallel").dump(),
+            R"({"normal_dispatch":{"efficiency":0.7,"latency_us":40},)"
+            R"("low_latency_combine":{"efficiency":0.35,"latency_us":12.5},"source":"ep bench"})");
+  Catalog again;
+  again.overlay_text(R"({"links": [)" + json.dump() + "]}", "written");
+  EXPECT_EQ(again.link("pc").expected, catalog.link("pc").expected);
+}
+
+TEST(CatalogExpected, BadExpertParallelKernelNamesThePointer) {
+  const auto ep = [](const std::string& body) {
+    return error_of(
+        host_link(R"(, "expected": {)" + ring + R"(, "expert_parallel": )" + body + "}"));
+  };
+  EXPECT_EQ(ep(R"({"normal_combine": {"efficiency": 1.5, "latency_us": 30}, "source": "b"})"),
+            "user.json: /links/0/expected/expert_parallel/normal_combine/efficiency: expected a "
+            "fraction from 0.001 to 1, got the number 1.5");
+  EXPECT_EQ(ep(R"({"low_latency_dispatch": {"efficiency": 0.5, "latency_us": -3},
+                   "source": "b"})"),
+            "user.json: /links/0/expected/expert_parallel/low_latency_dispatch/latency_us: "
+            "expected a number from 0.001 to 1e+06, got the number -3");
+  EXPECT_EQ(ep(R"({"normal_dispatch": {"efficiency": 0.5, "latency_us": 30}})"),
+            "user.json: /links/0/expected/expert_parallel/source: missing required field");
+  EXPECT_EQ(ep(R"({"normal_dispatch": {"efficiency": 0.5}, "source": "b"})"),
+            "user.json: /links/0/expected/expert_parallel/normal_dispatch/latency_us: missing "
+            "required field");
+  EXPECT_EQ(ep(R"({"normal_dispatch": {"efficiency": 0.5, "latency_us": 30, "bw": 1},
+                   "source": "b"})"),
+            "user.json: /links/0/expected/expert_parallel/normal_dispatch/bw: unknown field");
+  EXPECT_EQ(ep(R"({"dispatch": {"efficiency": 0.5, "latency_us": 30}, "source": "b"})"),
+            "user.json: /links/0/expected/expert_parallel/dispatch: unknown field");
+  EXPECT_EQ(ep(R"([])"),
+            "user.json: /links/0/expected/expert_parallel: expected an object, got an array");
 }
 
 TEST(CatalogExpected, ReadsTopologiesSortedById) {

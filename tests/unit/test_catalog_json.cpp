@@ -91,6 +91,35 @@ TEST(CatalogJson, LinkHasTheCatalogFileShape) {
             R"("in_network_reduction":{"efficiency":0.6,"latency_us":29.6},"source":"a fit"}})");
 }
 
+TEST(CatalogJson, ExpertParallelKernelsAndGroupsReadBackUnchanged) {
+  Catalog catalog = Catalog::shipped();
+  Link link = catalog.link("nvlink4");
+  ASSERT_TRUE(link.expected);
+  link.id = "nvlink4-ep";
+  link.aliases.clear();
+  link.expected->expert_parallel = ExpertParallelKernels{
+      EpKernelParameters{0.7, microseconds(40)}, EpKernelParameters{0.65, microseconds(45)},
+      EpKernelParameters{0.4, microseconds(10)}, EpKernelParameters{0.35, microseconds(12.5)},
+      "an expert-parallel benchmark"};
+  Model model = catalog.model("deepseek-v3");
+  model.id = "grouped";
+  model.aliases.clear();
+  model.expert_groups = 16;
+  model.expert_groups_per_token = 2;
+  Json document = Json::object();
+  document["links"] = Json::array({link});
+  document["models"] = Json::array({model});
+  catalog.overlay_text(document.dump(), "written");
+  // Built as the reader builds them (microseconds(12.5)), so equality holds to the last bit.
+  Link link_read = catalog.link("nvlink4-ep");
+  link_read.origin = link.origin;
+  EXPECT_TRUE(link_read.expected->expert_parallel == link.expected->expert_parallel);
+  EXPECT_TRUE(link_read == link);
+  Model model_read = catalog.model("grouped");
+  model_read.origin = model.origin;
+  EXPECT_TRUE(model_read == model);
+}
+
 TEST(CatalogJson, OptionalFieldsAreLeftOutAsTheFilesDo) {
   Model dense;
   dense.id = "m";

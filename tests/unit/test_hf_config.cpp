@@ -67,6 +67,8 @@ TEST(HfConfig, DeepSeekV3) {
   EXPECT_EQ(model.experts, 256);
   EXPECT_EQ(model.experts_per_token, 8);
   EXPECT_EQ(model.first_dense_layers, 3);
+  EXPECT_EQ(model.expert_groups, 8);           // n_group
+  EXPECT_EQ(model.expert_groups_per_token, 4); // topk_group
   EXPECT_EQ(model.shared_experts, 1);
   EXPECT_EQ(model.moe_intermediate_size, 2048);
   ASSERT_TRUE(model.latent_attention.has_value());
@@ -166,6 +168,40 @@ TEST(HfConfig, ExpertsNeedTheirTopK) {
   const Model dense =
       read_hf_config("{" + dense_fields + R"(, "num_experts": 0, "num_experts_per_tok": 99})", "c");
   EXPECT_FALSE(dense.is_moe());
+}
+
+// Kimi-K2's config.json (moonshotai/Kimi-K2-Instruct on Hugging Face) gives 384 routed experts,
+// 8 per token, n_group 1 and topk_group 1: one group, which limits nothing.
+TEST(HfConfig, OneExpertGroupIsNoLimit) {
+  const Model kimi = read_hf_config("{" + dense_fields + R"(, "n_routed_experts": 384,
+      "num_experts_per_tok": 8, "n_group": 1, "topk_group": 1})",
+                                    "c");
+  EXPECT_EQ(kimi.experts, 384);
+  EXPECT_EQ(kimi.expert_groups, 0);
+  EXPECT_EQ(kimi.expert_groups_per_token, 0);
+  const Model grouped = read_hf_config("{" + dense_fields + R"(, "n_routed_experts": 64,
+      "num_experts_per_tok": 6, "n_group": 8, "topk_group": 3})",
+                                       "c");
+  EXPECT_EQ(grouped.expert_groups, 8);
+  EXPECT_EQ(grouped.expert_groups_per_token, 3);
+  // A dense model's stray group fields are not read.
+  EXPECT_EQ(
+      read_hf_config("{" + dense_fields + R"(, "n_group": 8, "topk_group": 9})", "c").expert_groups,
+      0);
+}
+
+TEST(HfConfig, ExpertGroupsMustFitTheExperts) {
+  const std::string moe = "{" + dense_fields + R"(, "n_routed_experts": 64,
+      "num_experts_per_tok": 6, )";
+  EXPECT_EQ(error_of(moe + R"("n_group": 8})"), "config.json: /topk_group: missing required field");
+  EXPECT_EQ(error_of(moe + R"("n_group": 6, "topk_group": 2})"),
+            "config.json: /n_group: 6 does not divide the 64 routed experts into equal groups");
+  EXPECT_EQ(error_of(moe + R"("n_group": 8, "topk_group": 9})"),
+            "config.json: /topk_group: expected a whole number from 1 to 8, got the number 9");
+  // 16 groups of 4 experts: two groups hold 8, more than the 6 a token picks; one holds 4.
+  EXPECT_EQ(error_of(moe + R"("n_group": 16, "topk_group": 1})"),
+            "config.json: /topk_group: 1 × 4 experts per group = 4, fewer than the 6 experts a "
+            "token picks");
 }
 
 TEST(HfConfig, Quantization) {

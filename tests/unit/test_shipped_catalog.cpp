@@ -2,6 +2,7 @@
 // datasheets, so a data edit that changes them is caught.
 #include "icx/catalog.hpp"
 #include "icx/collectives.hpp"
+#include "icx/hf_config.hpp"
 #include "icx/host_link.hpp"
 
 #include <fstream>
@@ -140,6 +141,17 @@ TEST(ShippedCatalog, DeepSeekV3LatentKvCache) {
   // 61 layers × (512 + 64) values × 2 B (BF16) = 70,272 B per token.
   const Model& model = shipped().model("deepseek-v3");
   EXPECT_EQ(kv_cache_bytes(kv_shape(model, 2), 1, 1).value(), 70272.0);
+}
+
+TEST(ShippedCatalog, DeepSeekV3GroupLimitedRouting) {
+  // deepseek-ai/DeepSeek-V3 config.json: n_group 8, topk_group 4 (256 experts: groups of 32).
+  const Model& model = shipped().model("deepseek-v3");
+  EXPECT_EQ(model.expert_groups, 8);
+  EXPECT_EQ(model.expert_groups_per_token, 4);
+  // The shipped figures match what the Hugging Face config reads as.
+  const Model config = read_hf_config_file(std::string(ICX_TEST_DATA_DIR) + "/hf/deepseek-v3.json");
+  EXPECT_EQ(model.expert_groups, config.expert_groups);
+  EXPECT_EQ(model.expert_groups_per_token, config.expert_groups_per_token);
 }
 
 TEST(ShippedCatalog, ExpectedModelsShareTheProtocolTerms) {
