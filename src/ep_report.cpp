@@ -31,9 +31,10 @@ std::string kernel_figures(const EpReport& r) {
                        "latency stand in for DeepEP's (--mode nccl prices NCCL's all-to-all)",
                        link.id);
   }
-  return fmt::format("DeepEP's kernels at the figures fitted to its published H800 runs "
-                     "(catalog link '{}'{})",
-                     link.id, leaves ? fmt::format(", '{}'", f.scale_up->id) : std::string());
+  return fmt::format("DeepEP's kernels at the catalog's figures for {}{}, fitted to published "
+                     "DeepEP runs ('icx links {}')",
+                     link.id, leaves ? fmt::format(" and {}", f.scale_up->id) : std::string(),
+                     link.id);
 }
 
 std::vector<std::string> assumptions_of(const EpReport& r) {
@@ -51,15 +52,14 @@ std::vector<std::string> assumptions_of(const EpReport& r) {
     routing += fmt::format(": those on at most {} nodes", d.max_nodes);
   }
   lines.push_back(routing + " (--max-nodes-per-token)");
-  lines.push_back(fmt::format("the busiest GPU carries {}× the mean traffic (--skew)",
-                              q.routing.skew));
-  lines.push_back(fmt::format("dispatch in {}{}, combine in {} (--dispatch-dtype, "
-                              "--combine-dtype)",
-                              q.dispatch_dtype->id,
-                              q.dispatch_dtype->bytes_per_element <= 1
-                                  ? " with one 4-byte scale per 128 values"
-                                  : "",
-                              q.combine_dtype->id));
+  lines.push_back(
+      fmt::format("the busiest GPU carries {}× the mean traffic (--skew)", q.routing.skew));
+  lines.push_back(fmt::format(
+      "dispatch in {}{}, combine in {} (--dispatch-dtype, "
+      "--combine-dtype)",
+      q.dispatch_dtype->id,
+      q.dispatch_dtype->bytes_per_element <= 1 ? " with one 4-byte scale per 128 values" : "",
+      q.combine_dtype->id));
   lines.push_back(fmt::format("{} redundant experts (--redundant-experts): they add weights, "
                               "not traffic",
                               q.routing.redundant_experts));

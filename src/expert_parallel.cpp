@@ -55,8 +55,8 @@ double unit_touched(int experts, int units, int k, int groups, int per_token) {
     const int q = static_cast<int>(std::lround(unit / group));
     double p = 0;
     for (int j = 0; j <= std::min(q, per_token); ++j) {
-      const double picked = choose(q, j) * choose(groups - q, per_token - j) /
-                            choose(groups, per_token);
+      const double picked =
+          choose(q, j) * choose(groups - q, per_token - j) / choose(groups, per_token);
       p += picked * (1 - miss_all(pool, j * group, k));
     }
     return p;
@@ -127,7 +127,8 @@ EpKernelCost deepep_kernel(const EpRequest& r, const EpDestinations& d, Bytes to
   // Headline: the same bytes at the vendor figures, the slower link setting the pace.
   Seconds headline = cost.scale_up / f.scale_up->headline_bandwidth.high;
   if (leaves) {
-    headline = std::max(headline, cost.network / (f.scale_out->headline_bandwidth.high * nic_share));
+    headline =
+        std::max(headline, cost.network / (f.scale_out->headline_bandwidth.high * nic_share));
   }
   cost.headline = headline;
   const auto up = figures(*f.scale_up, r.mode, dispatch);
@@ -153,15 +154,13 @@ EpKernelCost nccl_kernel(const EpRequest& r, Bytes token) {
   const Fabric& f = r.fabric;
   const double n = r.gpus;
   const double g = f.gpus_per_node;
-  const Bytes buffer =
-      token * (r.tokens_per_gpu * r.routing.skew * r.model->experts_per_token);
+  const Bytes buffer = token * (r.tokens_per_gpu * r.routing.skew * r.model->experts_per_token);
   EpKernelCost cost;
   cost.network = buffer * ((n - std::min(n, g)) / n);
   cost.scale_up = buffer * ((std::min(n, g) - 1) / n);
   const CollectiveRequest one{Collective::all_to_all, Algorithm::automatic, r.gpus, buffer, {}};
-  const CommTime time = comm_time(f, buffer * wire_factor(Collective::all_to_all,
-                                                           Algorithm::automatic, r.gpus),
-                                  one, 1);
+  const CommTime time = comm_time(
+      f, buffer * wire_factor(Collective::all_to_all, Algorithm::automatic, r.gpus), one, 1);
   cost.headline = time.headline;
   cost.expected = time.expected;
   cost.nccl_figures = true;
@@ -169,6 +168,32 @@ EpKernelCost nccl_kernel(const EpRequest& r, Bytes token) {
 }
 
 } // namespace
+
+std::string ep_mode_text(EpMode mode) {
+  switch (mode) {
+  case EpMode::normal:
+    return "DeepEP's high-throughput (normal) kernels";
+  case EpMode::low_latency:
+    return "DeepEP's low-latency kernels";
+  case EpMode::nccl:
+    return "NCCL's all-to-all";
+  }
+  return {};
+}
+
+std::string ep_routing_text(const EpRouting& routing) {
+  std::string text;
+  if (routing.max_nodes_per_token > 0) {
+    text += fmt::format(", each token on at most {} nodes", routing.max_nodes_per_token);
+  }
+  if (routing.skew > 1) {
+    text += fmt::format(", the busiest GPU at {:g}× the mean", routing.skew);
+  }
+  if (routing.redundant_experts > 0) {
+    text += fmt::format(", {} redundant experts", routing.redundant_experts);
+  }
+  return text;
+}
 
 Bytes ep_token_bytes(int hidden, const Dtype& dtype) {
   double bytes = hidden * dtype.bytes_per_element;
@@ -205,19 +230,18 @@ EpDestinations ep_destinations(const Model& model, int gpus, int gpus_per_node,
 Check check_ep(const EpRequest& r) {
   const Model& model = *r.model;
   if (!model.is_moe()) {
-    return unexpected(fmt::format("{} is a dense model; expert parallelism needs routed experts",
-                                  model.id));
+    return unexpected(
+        fmt::format("{} is a dense model; expert parallelism needs routed experts", model.id));
   }
   const int slots = model.experts + r.routing.redundant_experts;
   if (r.gpus < 1 || slots % r.gpus != 0) {
-    return unexpected(fmt::format("{} GPUs do not divide the model's {} experts{}", r.gpus,
-                                  slots,
-                                  r.routing.redundant_experts > 0 ? " (with the redundant ones)"
-                                                                  : ""));
+    return unexpected(
+        fmt::format("{} GPUs do not divide the model's {} experts{}", r.gpus, slots,
+                    r.routing.redundant_experts > 0 ? " (with the redundant ones)" : ""));
   }
   if (r.gpus > r.fabric.gpus_per_node && r.gpus % r.fabric.gpus_per_node != 0) {
-    return unexpected(fmt::format("{} GPUs are not whole nodes of {}", r.gpus,
-                                  r.fabric.gpus_per_node));
+    return unexpected(
+        fmt::format("{} GPUs are not whole nodes of {}", r.gpus, r.fabric.gpus_per_node));
   }
   if (!(r.routing.skew >= 1)) {
     return unexpected("the skew is the busiest GPU's multiple of the mean, at least 1");
@@ -232,8 +256,7 @@ EpLayerCost ep_layer_cost(const EpRequest& request) {
   EpRequest r = request;
   r.fabric.gpus_per_node = std::min(r.fabric.gpus_per_node, r.gpus);
   EpLayerCost cost;
-  cost.destinations =
-      ep_destinations(*r.model, r.gpus, r.fabric.gpus_per_node, r.routing);
+  cost.destinations = ep_destinations(*r.model, r.gpus, r.fabric.gpus_per_node, r.routing);
   cost.dispatch_token = ep_token_bytes(r.model->hidden, *r.dispatch_dtype);
   cost.combine_token = ep_token_bytes(r.model->hidden, *r.combine_dtype);
   if (r.mode == EpMode::nccl) {

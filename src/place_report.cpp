@@ -66,9 +66,15 @@ std::vector<std::string> assumptions_of(const PlaceReport& r) {
                                     "most {} sequences per replica (--batch, --max-batch)",
                                     w.max_batch));
   if (w.model->is_moe()) {
-    lines.push_back(fmt::format("tokens route uniformly to {} of {} experts; an expert group "
-                                "runs attention data-parallel, each rank for its own sequences",
-                                w.model->experts_per_token, w.model->experts));
+    lines.push_back(fmt::format("tokens route uniformly to {} of {} experts{}; an expert group "
+                                "runs attention data-parallel, each rank for its own sequences "
+                                "(--skew, --redundant-experts, --max-nodes-per-token)",
+                                w.model->experts_per_token, w.model->experts,
+                                ep_routing_text(w.ep_routing)));
+    lines.push_back(fmt::format("expert-parallel dispatch and combine by {}; dispatch in {}, "
+                                "combine in {} (--ep-mode, --dispatch-dtype, --act-dtype)",
+                                ep_mode_text(w.ep_kernels()), w.dispatch_dtype->id,
+                                w.act_dtype->id));
   }
   lines.emplace_back("a pipeline keeps one micro-batch per stage in flight; one request "
                      "passes the stages one after another");

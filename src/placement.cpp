@@ -61,10 +61,10 @@ StrategyCost expert_cost(const Cluster& cluster, const Workload& w, const Layout
   const int span = layout.tp * layout.ep;
   cost.crosses_domain = !inside_domain(cluster, span);
   cost.wire = cost.crosses_domain ? cluster.scale_out : cluster.scale_up;
-  EpRequest request{w.model,          {cluster.scale_up, layout.ep, nullptr, 1},
-                    layout.ep,        static_cast<double>(tokens),
-                    w.ep_kernels(),   w.dispatch_dtype,
-                    w.act_dtype,      w.ep_routing};
+  EpRequest request{w.model,        {cluster.scale_up, layout.ep, nullptr, 1},
+                    layout.ep,      static_cast<double>(tokens),
+                    w.ep_kernels(), w.dispatch_dtype,
+                    w.act_dtype,    w.ep_routing};
   const auto layers = static_cast<double>(moe_layers);
   const EpLayerCost inside = ep_layer_cost(request);
   const auto pass = [layers](const EpLayerCost& c) {
@@ -72,8 +72,8 @@ StrategyCost expert_cost(const Cluster& cluster, const Workload& w, const Layout
                ? std::optional<Seconds>((*c.dispatch.expected + *c.combine.expected) * layers)
                : std::nullopt;
   };
-  cost.seconds_on_scale_up = pass(inside).value_or(
-      (inside.dispatch.headline + inside.combine.headline) * layers);
+  cost.seconds_on_scale_up =
+      pass(inside).value_or((inside.dispatch.headline + inside.combine.headline) * layers);
   const EpLayerCost layer = [&] {
     if (!cost.crosses_domain) {
       return inside;

@@ -194,8 +194,8 @@ std::vector<Layout> candidate_layouts(const Cluster& cluster, const Model& model
 std::vector<RankedLayout> rank_layouts(const Cluster& cluster, const Workload& workload,
                                        Objective objective) {
   std::vector<RankedLayout> ranked;
-  for (const Layout& layout : candidate_layouts(cluster, *workload.model,
-                                                workload.ep_routing.redundant_experts)) {
+  for (const Layout& layout :
+       candidate_layouts(cluster, *workload.model, workload.ep_routing.redundant_experts)) {
     ranked.push_back({evaluate_layout(cluster, workload, layout), {}});
   }
   // A layout whose groups leave the node ranks above one that keeps them inside only when it

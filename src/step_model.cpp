@@ -166,8 +166,10 @@ StageWork stage_work(const Gpu& gpu, const Workload& workload, const Layout& lay
   // products for the rank's sequences.
   const Flops dense =
       forward_flops(split.dense, batch.per_rank * batch.tokens_per_sequence) / layout.tp;
-  const Flops experts = forward_flops(model.experts_per_token * split.per_expert, micro_tokens) /
-                        (static_cast<double>(layout.tp) * layout.ep);
+  // The busiest expert rank runs `skew` times its share (hot experts; 1: uniform routing).
+  const double skew = layout.ep > 1 ? workload.ep_routing.skew : 1.0;
+  const Flops experts = forward_flops(model.experts_per_token * split.per_expert, micro_tokens) *
+                        skew / (static_cast<double>(layout.tp) * layout.ep);
   const Flops attention = Flops::of(
       rank_seqs * attention_flops(model, workload.phase, workload.tokens, workload.context) /
       layout.tp);

@@ -37,9 +37,8 @@ namespace icx {
 enum class EpMode { normal, low_latency, nccl };
 
 constexpr std::array<EnumName<EpMode>, 3> enum_names(EpMode /*unused*/) {
-  return {{{EpMode::normal, "normal"},
-           {EpMode::low_latency, "low-latency"},
-           {EpMode::nccl, "nccl"}}};
+  return {
+      {{EpMode::normal, "normal"}, {EpMode::low_latency, "low-latency"}, {EpMode::nccl, "nccl"}}};
 }
 
 /// Routing assumptions icx cannot know from the model alone.
@@ -100,6 +99,13 @@ struct EpLayerCost {
   EpKernelCost dispatch;
   EpKernelCost combine;
 };
+
+/// What runs `mode`, in words: "DeepEP's low-latency kernels".
+std::string ep_mode_text(EpMode mode);
+
+/// The routing assumptions that differ from uniform routing, each after ", ": ", the
+/// busiest GPU at 1.3× the mean, 32 redundant experts"; empty for the defaults.
+std::string ep_routing_text(const EpRouting& routing);
 
 /// Bytes one token's hidden state takes in `dtype`: hidden · bytes, plus for a one-byte
 /// dtype one 4-byte scale per 128 elements (DeepSeek-V3's fine-grained FP8 activations).

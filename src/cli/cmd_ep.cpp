@@ -30,7 +30,6 @@ struct EpCommandOptions {
   std::string combine_dtype;
 };
 
-
 /// The GPUs in the group: --gpus, else one node of the fabric.
 int group_size(const EpCommandOptions& o, const Catalog& catalog) {
   if (o.gpus) {
@@ -40,9 +39,8 @@ int group_size(const EpCommandOptions& o, const Catalog& catalog) {
     return *o.fabric.gpus_per_node;
   }
   if (!o.fabric.system.empty()) {
-    return for_flag("--system", [&]() -> const System& {
-             return catalog.system(o.fabric.system);
-           }).scale_up_domain;
+    return for_flag("--system", [&]() -> const System& { return catalog.system(o.fabric.system); })
+        .scale_up_domain;
   }
   throw UsageError("--gpus: give the expert-parallel group's size, e.g. --gpus 16, or a "
                    "--system (one node)");
@@ -84,14 +82,14 @@ void print_report(const EpReport& r) {
   print_out("model    {}: hidden {}, {} routed experts, top {}; {} of {} layers are MoE\n",
             q.model->id, q.model->hidden, q.model->experts, q.model->experts_per_token,
             r.moe_layers, q.model->layers);
-  const std::string out =
-      q.gpus > per_node ? fmt::format(", {} × {} per node between", f.nics_per_node,
-                                      f.scale_out->id)
-                        : std::string();
+  const std::string out = q.gpus > per_node ? fmt::format(", {} × {} per node between",
+                                                          f.nics_per_node, f.scale_out->id)
+                                            : std::string();
   print_out("group    EP {} = {} node{} × {} GPUs; {} inside{}; {} experts per GPU\n", q.gpus,
             q.gpus / per_node, q.gpus > per_node ? "s" : "", per_node, f.scale_up->id, out,
             r.experts_per_gpu);
-  print_out("kernel   {}, {} tokens per GPU\n", to_string(q.mode), q.tokens_per_gpu);
+  print_out("kernel   {} (--mode {}), {} tokens per GPU\n", ep_mode_text(q.mode), to_string(q.mode),
+            q.tokens_per_gpu);
   print_out("routing  a token's experts lie on {:.2f} nodes and {:.2f} GPUs on average (at most "
             "{} nodes)\n\n",
             d.nodes, d.gpus, d.max_nodes);
@@ -137,8 +135,7 @@ Command setup_ep(CLI::App& app) {
       "ep", "Expert-parallel dispatch and combine of one MoE layer per GPU, over NVLink and the "
             "network, under the headline and expected models");
   add_model_options(*sub, o->model);
-  sub->add_option("-g,--gpus", o->gpus,
-                  "GPUs in the expert-parallel group; default: one node")
+  sub->add_option("-g,--gpus", o->gpus, "GPUs in the expert-parallel group; default: one node")
       ->type_name("N")
       ->transform(whole_number(1, limits::max_domain));
   add_fabric_options(*sub, o->fabric);
@@ -154,10 +151,9 @@ Command setup_ep(CLI::App& app) {
       ->type_name("N")
       ->transform(whole_number(1, limits::max_tokens))
       ->excludes(tokens);
-  add_ep_options(*sub, o->ep,
+  add_ep_options(*sub, o->ep, "--mode",
                  "normal (DeepEP's high-throughput kernels, as for a prefill; the default), "
                  "low-latency (DeepEP's decode kernels) or nccl (NCCL's all-to-all)");
-  sub->get_option("--ep-mode")->alias("--mode");
   sub->add_option("--combine-dtype", o->combine_dtype, "What the combine sends; default bf16")
       ->type_name("ID");
   add_common_options(*sub, o->common);
@@ -165,10 +161,10 @@ Command setup_ep(CLI::App& app) {
               "  icx ep --model deepseek-v3 --system dgx-h100 --gpus 16\n"
               "  icx ep --model deepseek-v3 --gpus 16 --gpus-per-node 8 --scale-up nvlink4 "
               "--scale-out ib-ndr --nics-per-node 8 --tokens-per-gpu 4096 --json\n"
-              "  icx ep --model deepseek-v3 --system dgx-h800 --gpus 32 --ep-mode low-latency\n"
-              "  icx ep --model deepseek-v3 --system gb200-nvl72 --gpus 72 --ep-mode low-latency "
+              "  icx ep --model deepseek-v3 --system dgx-h800 --gpus 32 --mode low-latency\n"
+              "  icx ep --model deepseek-v3 --system gb200-nvl72 --gpus 72 --mode low-latency "
               "--batch 9216\n"
-              "  icx ep --model mixtral --system dgx-h100 --gpus 8 --ep-mode nccl\n"
+              "  icx ep --model mixtral --system dgx-h100 --gpus 8 --mode nccl\n"
               "  icx ep --model deepseek-v3 --system dgx-h200 --gpus 144 --redundant-experts 32 "
               "--skew 1.3");
   return {sub, [o] { return run_ep(*o); }};

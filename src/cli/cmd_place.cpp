@@ -9,6 +9,7 @@
 
 #include "commands.hpp"
 #include "common.hpp"
+#include "ep_options.hpp"
 #include "fabric_options.hpp"
 #include "icx/limits.hpp"
 #include "icx/place_report.hpp"
@@ -33,6 +34,7 @@ struct PlaceOptions {
   FabricOptions nodes;
   std::optional<int> gpus;
   ServingOptions serving;
+  EpOptions experts;
   std::optional<int> tp, pp, ep, dp;
   std::size_t top = default_top;
 };
@@ -114,6 +116,9 @@ int run_place(const PlaceOptions& o) {
   request.model = &model.model;
   request.dtype = &model.dtype;
   request.serving = serving_request(catalog, o.serving, o.compute.mfu);
+  request.serving.ep_mode = o.experts.mode;
+  request.serving.dispatch_dtype = dispatch_dtype(catalog, o.experts);
+  request.serving.ep_routing = o.experts.routing;
   request.layout = {o.tp, o.pp, o.ep, o.dp};
   PlaceReport report;
   try {
@@ -151,6 +156,10 @@ Command setup_place(CLI::App& app) {
   add_model_options(*sub, o->model);
   add_cluster_options(*sub, *o);
   add_serving_options(*sub, o->serving);
+  add_ep_options(*sub, o->experts, "--ep-mode",
+                 "Expert-parallel kernels: normal (DeepEP's high-throughput ones), low-latency "
+                 "(DeepEP's decode ones) or nccl (NCCL's all-to-all); default: normal for a "
+                 "prefill, low-latency for a decode step (SGLang's --deepep-mode auto)");
   sub->add_option("--top", o->top, "Ranked layouts to show (the chosen one always is)")
       ->type_name("N")
       ->default_str(std::to_string(default_top))

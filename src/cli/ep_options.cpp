@@ -4,13 +4,15 @@
 
 namespace icx::cli {
 
-void add_ep_options(CLI::App& app, EpOptions& o, const std::string& mode_help) {
-  app.add_option<std::optional<EpMode>, int>("--ep-mode", o.mode, mode_help)
+void add_ep_options(CLI::App& app, EpOptions& o, const std::string& mode_flag,
+                    const std::string& mode_help) {
+  app.add_option_function<int>(
+         mode_flag, [&o](int mode) { o.mode = static_cast<EpMode>(mode); }, mode_help)
       ->type_name("MODE")
       ->transform(enum_choice<EpMode>("expert-parallel mode"));
   app.add_option("--dispatch-dtype", o.dispatch_dtype,
                  "What an expert-parallel dispatch sends; default fp8 with its scales (DeepEP's "
-                 "FP8 dispatch), the activations' dtype for --ep-mode nccl")
+                 "FP8 dispatch), the activations' dtype for NCCL's all-to-all")
       ->type_name("ID");
   app.add_option("--max-nodes-per-token", o.routing.max_nodes_per_token,
                  "Each token's experts lie on at most N nodes (DeepEP's node-limited routing); "

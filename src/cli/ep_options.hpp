@@ -18,9 +18,10 @@ struct EpOptions {
   EpRouting routing;
 };
 
-/// Adds --ep-mode (`mode_help` says its default), --dispatch-dtype, --max-nodes-per-token,
-/// --skew and --redundant-experts.
-void add_ep_options(CLI::App& app, EpOptions& options, const std::string& mode_help);
+/// Adds `mode_flag` (--mode or --ep-mode; `mode_help` says its default), --dispatch-dtype,
+/// --max-nodes-per-token, --skew and --redundant-experts.
+void add_ep_options(CLI::App& app, EpOptions& options, const std::string& mode_flag,
+                    const std::string& mode_help);
 
 /// The dtype --dispatch-dtype names, or nullptr when it names none.
 const Dtype* dispatch_dtype(const Catalog& catalog, const EpOptions& options);
