@@ -59,7 +59,9 @@ bool breaks_rule(const Placement& p) {
 /// the expected model, so such a layout is judged but not ranked among the fitting ones.
 bool unpriced_crossing(const Placement& p) {
   return std::ranges::any_of(p.strategies, [](const StrategyCost& c) {
-    return c.crosses_domain && c.strategy != Strategy::pipeline && !c.verdict.expected_model;
+    const bool leaves =
+        c.verdict.breaks_rule || (c.crosses_domain && c.strategy != Strategy::pipeline);
+    return leaves && !c.verdict.expected_model;
   });
 }
 
@@ -217,7 +219,7 @@ std::vector<RankedLayout> rank_layouts(const Cluster& cluster, const Workload& w
       std::ranges::count_if(ranked, [](const RankedLayout& r) { return eligible(r.placement); }));
   const Placement* best = count > 0 ? &ranked.front().placement : nullptr;
   const auto inside = std::ranges::find_if(ranked, [](const RankedLayout& r) {
-    return eligible(r.placement) && !leaves_node(r.placement);
+    return eligible(r.placement) && !breaks_rule(r.placement) && !leaves_node(r.placement);
   });
   const Placement* inside_best = inside != ranked.end() ? &inside->placement : nullptr;
   for (RankedLayout& r : ranked) {

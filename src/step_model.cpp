@@ -62,8 +62,11 @@ ServingRequest with_default_dtypes(const Catalog& catalog, const Dtype& weights,
     request.kv_dtype = request.act_dtype;
   }
   if (request.dispatch_dtype == nullptr) {
+    // DeepEP dispatches in FP8 where the catalog has it; NCCL's all-to-all moves activations.
+    const auto dtypes = catalog.dtypes();
+    const auto fp8 = std::ranges::find(dtypes, std::string_view("fp8"), &Dtype::id);
     request.dispatch_dtype =
-        request.ep_mode == EpMode::nccl ? request.act_dtype : &catalog.dtype("fp8");
+        request.ep_mode == EpMode::nccl || fp8 == dtypes.end() ? request.act_dtype : &*fp8;
   }
   return request;
 }

@@ -65,7 +65,8 @@ TEST(Verdict, RuleBreakIsAvoidEvenWhenCheap) {
   const Verdict tp = judge(Strategy::tensor, &ib, Seconds::of(0.001), Seconds::of(1));
   EXPECT_EQ(tp.level, Level::avoid);
   EXPECT_TRUE(tp.breaks_rule);
-  EXPECT_EQ(judge(Strategy::expert, &ib, Seconds::of(0.001), Seconds::of(1)).level, Level::avoid);
+  // Expert groups may cross nodes (DeepEP's kernels): judged by their share like a pipeline.
+  EXPECT_EQ(judge(Strategy::expert, &ib, Seconds::of(0.001), Seconds::of(1)).level, Level::ok);
   EXPECT_EQ(judge(Strategy::pipeline, &ib, Seconds::of(0.001), Seconds::of(1)).level, Level::ok);
 }
 
