@@ -45,10 +45,11 @@ std::vector<std::string> assumptions_of(const EpReport& r) {
       "each GPU dispatches its own {} tokens (data-parallel attention) (--tokens-per-gpu)",
       q.tokens_per_gpu));
   std::string routing = "tokens route uniformly among the experts they may use";
+  const bool nodes = q.gpus > q.fabric.gpus_per_node;
   if (d.limit == "model") {
-    routing += fmt::format(": {} of the model's {} expert groups, so at most {} nodes",
-                           d.groups_per_token, d.groups, d.max_nodes);
-  } else if (d.limit == "flag") {
+    routing += fmt::format(": {} of the model's {} expert groups{}", d.groups_per_token, d.groups,
+                           nodes ? fmt::format(", so at most {} nodes", d.max_nodes) : "");
+  } else if (d.limit == "flag" && nodes) {
     routing += fmt::format(": those on at most {} nodes", d.max_nodes);
   }
   lines.push_back(routing + " (--max-nodes-per-token)");

@@ -42,7 +42,9 @@ double choose(int n, int r) {
 
 /// Probability that one of `units` equal contiguous blocks of the experts (a node or a GPU)
 /// holds at least one of a token's k experts, when the token picks `per_token` of `groups`
-/// equal contiguous expert groups uniformly and its k experts uniformly among theirs.
+/// equal contiguous expert groups uniformly and its k experts uniformly among theirs. A block
+/// that is not a whole number of groups, or straddles two, is taken as the nearest whole
+/// number of groups, or as lying inside one.
 double unit_touched(int experts, int units, int k, int groups, int per_token) {
   const double unit = static_cast<double>(experts) / units;
   const double group = static_cast<double>(experts) / groups;
@@ -143,7 +145,7 @@ EpKernelCost deepep_kernel(const EpRequest& r, const EpDestinations& d, Bytes to
     const BytesPerSecond nic =
         f.scale_out->per_direction_bandwidth.high * (nic_share * out->efficiency);
     expected = std::max(expected, out->latency + cost.network / nic);
-    cost.nccl_figures = out->nccl;
+    cost.nccl_figures = cost.nccl_figures || out->nccl;
   }
   cost.expected = expected;
   return cost;
@@ -234,7 +236,11 @@ Check check_ep(const EpRequest& r) {
         fmt::format("{} is a dense model; expert parallelism needs routed experts", model.id));
   }
   const int slots = model.experts + r.routing.redundant_experts;
-  if (r.gpus < 1 || slots % r.gpus != 0) {
+  if (r.gpus < min_collective_gpus) {
+    return unexpected(
+        fmt::format("an expert group needs at least {} GPUs, not {}", min_collective_gpus, r.gpus));
+  }
+  if (slots % r.gpus != 0) {
     return unexpected(
         fmt::format("{} GPUs do not divide the model's {} experts{}", r.gpus, slots,
                     r.routing.redundant_experts > 0 ? " (with the redundant ones)" : ""));

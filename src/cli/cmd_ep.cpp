@@ -47,6 +47,15 @@ int group_size(const EpCommandOptions& o, const Catalog& catalog) {
 }
 
 EpRequest request_of(const EpCommandOptions& o, const Catalog& catalog, const Model& model) {
+  if (!model.is_moe()) {
+    throw UsageError(fmt::format("--model {}: a dense model has no experts to dispatch to; pick "
+                                 "an MoE model (see 'icx models')",
+                                 model.id));
+  }
+  if (o.fabric.system.empty() && o.fabric.scale_up.empty()) {
+    throw UsageError("no cluster given: use --system ID (see 'icx systems'), or --scale-up LINK "
+                     "with --gpus-per-node, --scale-out and --nics-per-node");
+  }
   EpRequest r;
   r.model = &model;
   r.gpus = group_size(o, catalog);
@@ -90,9 +99,13 @@ void print_report(const EpReport& r) {
             r.experts_per_gpu);
   print_out("kernel   {} (--mode {}), {} tokens per GPU\n", ep_mode_text(q.mode), to_string(q.mode),
             q.tokens_per_gpu);
-  print_out("routing  a token's experts lie on {:.2f} nodes and {:.2f} GPUs on average (at most "
-            "{} nodes)\n\n",
-            d.nodes, d.gpus, d.max_nodes);
+  if (q.gpus > per_node) {
+    print_out("routing  a token's experts lie on {:.2f} nodes (at most {}) and {:.2f} GPUs on "
+              "average\n\n",
+              d.nodes, d.max_nodes, d.gpus);
+  } else {
+    print_out("routing  a token's experts lie on {:.2f} GPUs on average\n\n", d.gpus);
+  }
   TextTable table({{"kernel", Align::left},
                    {"bytes/token", Align::right},
                    {"network", Align::right},
