@@ -2,17 +2,6 @@
 
 namespace icx {
 
-Bytes expert_parallel_bytes(const ActivationShape& shape, std::int64_t tokens,
-                            int experts_per_token, int group) {
-  if (group <= 1) {
-    return Bytes::of(0);
-  }
-  // B·k·H·b bytes routed per all-to-all; (n−1)/n of them go to experts on other GPUs.
-  const Bytes routed = activation_bytes(shape, tokens) * experts_per_token;
-  const double leaving = static_cast<double>(group - 1) / group;
-  return routed * (leaving * all_to_alls_per_moe_layer * shape.layers);
-}
-
 Bytes pipeline_parallel_bytes(const ActivationShape& shape, std::int64_t tokens, int stages) {
   // One activation tensor per stage boundary.
   return activation_bytes(shape, tokens) * static_cast<double>(stages - 1);

@@ -28,16 +28,7 @@ constexpr std::array<EnumName<Strategy>, 4> short_names{{{Strategy::tensor, "TP"
                                                          {Strategy::pipeline, "PP"},
                                                          {Strategy::data, "DP"}}};
 
-/// An all-to-all dispatch sends each token's activation to its experts; the combine brings
-/// the expert outputs back: two all-to-alls per MoE layer.
-constexpr int all_to_alls_per_moe_layer = 2;
-
-/// Expert-parallel traffic per GPU for one forward pass: per MoE layer an all-to-all
-/// dispatch and an all-to-all combine, each moving the tokens' activations to their
-/// top-k experts (B·k·H·b bytes), of which (n−1)/n leaves the GPU. Every layer is taken to
-/// be an MoE layer.
-Bytes expert_parallel_bytes(const ActivationShape& shape, std::int64_t tokens,
-                            int experts_per_token, int group);
+/// Expert-parallel traffic (dispatch and combine) is icx/expert_parallel.hpp's.
 
 /// Pipeline-parallel traffic for one forward pass: B·H·b bytes of activations cross each of
 /// the stages−1 boundaries once, point to point.

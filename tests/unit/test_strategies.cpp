@@ -10,15 +10,6 @@ namespace {
 
 using test::make_link;
 
-TEST(Strategies, ExpertParallelAllToAllBytes) {
-  // Mixtral-like: 4096 tokens × top-2 × 4096 hidden × 2 B = 67,108,864 B routed per
-  // all-to-all; half leaves the GPU in a group of 2; two all-to-alls × 32 layers.
-  EXPECT_EQ(expert_parallel_bytes({4096, 32, 2.0}, 4096, 2, 2).value(), 2147483648.0);
-  // In a group of 8, 7/8 of the routed bytes leave.
-  EXPECT_EQ(expert_parallel_bytes({4096, 1, 2.0}, 4096, 2, 8).value(), 67108864.0 * 7 / 8 * 2);
-  EXPECT_EQ(expert_parallel_bytes({4096, 32, 2.0}, 4096, 2, 1).value(), 0.0);
-}
-
 TEST(Strategies, PipelineSendsOneActivationPerBoundary) {
   // 4096 tokens × 16384 hidden × 2 B = 134,217,728 B per boundary.
   EXPECT_EQ(pipeline_parallel_bytes({16384, 126, 2.0}, 4096, 2).value(), 134217728.0);
