@@ -192,6 +192,37 @@ for value in bogus SWITCH2 nvls; do
 done
 # The engines' own kernels: all-reduce only, and only where the catalog has their figures.
 expect_rejected --impl collective all-gather --size 1MiB --gpus 8 --wire nvlink4 --impl custom
+# icx ep and the expert-parallel flags of place.
+ep=(ep --model deepseek-v3 --system dgx-h100 --gpus 16)
+check_whole "${ep[@]}" -- --tokens-per-gpu 4096 04096
+check_whole "${ep[@]}" -- --batch 256 0256
+check_whole ep --model deepseek-v3 --system dgx-h100 -- --gpus 16 016
+check_whole "${ep[@]}" -- --max-nodes-per-token 2 02
+check_whole ep --model deepseek-v3 --scale-up nvlink4 --scale-out ib-ndr --gpus 16 \
+  -- --gpus-per-node 8 08
+check_decimal "${ep[@]}" -- --skew 1.3 01.3
+expect_rejected --skew "${ep[@]}" --skew 0.5
+expect_rejected --redundant-experts "${ep[@]}" --redundant-experts 2.5
+expect_rejected --redundant-experts "${ep[@]}" --redundant-experts -1
+expect_rejected --redundant-experts "${ep[@]}" --redundant-experts abc
+expect_rejected --mode "${ep[@]}" --mode fast
+expect_rejected --mode "${ep[@]}" --mode ""
+expect_rejected --dispatch-dtype "${ep[@]}" --dispatch-dtype fp7
+expect_rejected --combine-dtype "${ep[@]}" --combine-dtype fp7
+expect_rejected --gpus ep --model deepseek-v3 --system dgx-h100 --gpus 12
+expect_rejected --gpus ep --model deepseek-v3
+expect_rejected "dense model" ep --model 70b --system dgx-h100
+expect_rejected --batch "${ep[@]}" --batch 256 --tokens-per-gpu 16
+expect_rejected --system "${ep[@]}" --system nosuch
+place_ep=(place --model deepseek-v3 --system dgx-h200 --gpus 32 --ep 32)
+check_whole "${place_ep[@]}" -- --max-nodes-per-token 2 02
+check_decimal "${place_ep[@]}" -- --skew 1.3 01.3
+expect_rejected --skew "${place_ep[@]}" --skew 0.5
+expect_rejected --redundant-experts "${place_ep[@]}" --redundant-experts 2.5
+expect_rejected --redundant-experts "${place_ep[@]}" --redundant-experts -1
+expect_rejected --ep-mode "${place_ep[@]}" --ep-mode fast
+expect_rejected --dispatch-dtype "${place_ep[@]}" --dispatch-dtype fp7
+
 expect_rejected --impl collective all-reduce --size 1MiB --gpus 8 --wire pcie5 --impl multimem
 expect_rejected --impl collective all-reduce --size 1MiB --gpus 8 --wire nvlink3 --impl one-shot
 

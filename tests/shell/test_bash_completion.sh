@@ -46,7 +46,7 @@ expect_none() {
 
 expect "t" tp
 expect "c" coldstart
-expect "" tp place coldstart offload links gpus models systems storage dtypes --help --version
+expect "" tp ep place coldstart offload links gpus models systems storage dtypes --help --version
 expect "tp --w" --wire
 expect "tp --" --model --hf-config --tokens --json --catalog --gpu
 expect "place --s" --system --scale-up --scale-out
@@ -57,6 +57,15 @@ expect "tp --wire a" all
 expect "place --system dgx" dgx-h100
 expect "offload --gpu h1" h100-sxm
 expect "tp --dtype fp" fp8 fp16 fp32
+expect "e" ep
+expect "ep --" --model --gpus --system --tokens-per-gpu --batch --mode --max-nodes-per-token \
+  --skew --redundant-experts --dispatch-dtype --combine-dtype --json
+expect "ep --dispatch-dtype fp" fp8
+expect "ep --combine-dtype bf" bf16
+expect "place --ep-" --ep-mode
+expect "place --" --dispatch-dtype --max-nodes-per-token --skew --redundant-experts
+expect "place --dispatch-dtype fp" fp8
+expect_none "ep --skew "
 expect "coldstart --from nvme-gen" nvme-gen4 nvme-gen5
 expect "offload --host-link nvlink-" nvlink-c2c
 expect "coldstart --host-link nvlink-" nvlink-c2c

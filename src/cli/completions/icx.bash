@@ -49,7 +49,7 @@ _icx() {
     --scale-up | --scale-out) listing=links ;;
     --gpu) listing=gpus ;;
     -s | --system) listing=systems ;;
-    --dtype) listing=dtypes ;;
+    --dtype | --dispatch-dtype | --combine-dtype) listing=dtypes ;;
     --from) listing=storage ;;
     --catalog | --hf-config)
       compopt -o filenames 2>/dev/null

@@ -1,0 +1,2 @@
+args: ep --model 70b --system dgx-h100
+exit: 2

@@ -1,0 +1,2 @@
+args: ep --model deepseek-v3
+exit: 2
