@@ -11,6 +11,11 @@ namespace {
 constexpr double high_throughput_tokens = 4096;
 constexpr double low_latency_tokens = 128;
 
+/// "1 node", "4 nodes".
+std::string node_count(int nodes) {
+  return fmt::format("{} node{}", nodes, nodes == 1 ? "" : "s");
+}
+
 Bytes total(const EpKernelCost& kernel) {
   return kernel.network + kernel.scale_up;
 }
@@ -48,9 +53,9 @@ std::vector<std::string> assumptions_of(const EpReport& r) {
   const bool nodes = q.gpus > q.fabric.gpus_per_node;
   if (d.limit == "model") {
     routing += fmt::format(": {} of the model's {} expert groups{}", d.groups_per_token, d.groups,
-                           nodes ? fmt::format(", so at most {} nodes", d.max_nodes) : "");
+                           nodes ? ", so at most " + node_count(d.max_nodes) : "");
   } else if (d.limit == "flag" && nodes) {
-    routing += fmt::format(": those on at most {} nodes", d.max_nodes);
+    routing += ": those on at most " + node_count(d.max_nodes);
   }
   lines.push_back(routing + " (--max-nodes-per-token)");
   lines.push_back(

@@ -61,9 +61,11 @@ StrategyCost expert_cost(const Cluster& cluster, const Workload& w, const Layout
   const int span = layout.tp * layout.ep;
   cost.crosses_domain = !inside_domain(cluster, span);
   cost.wire = cost.crosses_domain ? cluster.scale_out : cluster.scale_up;
+  // A workload without a dispatch dtype (not built by workload_for) dispatches activations.
+  const Dtype* dispatch = w.dispatch_dtype != nullptr ? w.dispatch_dtype : w.act_dtype;
   EpRequest request{w.model,        {cluster.scale_up, layout.ep, nullptr, 1},
                     layout.ep,      static_cast<double>(tokens),
-                    w.ep_kernels(), w.dispatch_dtype,
+                    w.ep_kernels(), dispatch,
                     w.act_dtype,    w.ep_routing};
   const auto layers = static_cast<double>(moe_layers);
   const EpLayerCost inside = ep_layer_cost(request);

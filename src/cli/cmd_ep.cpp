@@ -30,6 +30,18 @@ struct EpCommandOptions {
   std::string combine_dtype;
 };
 
+/// What to type when the group does not divide the experts: the fewest redundant experts that
+/// make it divide (DeepSeek's EPLB replicas), or nothing.
+std::string divide_hint(const EpRequest& r) {
+  const int slots = r.model->experts + r.routing.redundant_experts;
+  if (r.gpus < min_collective_gpus || slots % r.gpus == 0) {
+    return {};
+  }
+  const int more = r.gpus - slots % r.gpus;
+  return fmt::format("; use a group size that divides {}, or --redundant-experts {}", slots,
+                     r.routing.redundant_experts + more);
+}
+
 /// The GPUs in the group: --gpus, else one node of the fabric.
 int group_size(const EpCommandOptions& o, const Catalog& catalog) {
   if (o.gpus) {
@@ -48,8 +60,8 @@ int group_size(const EpCommandOptions& o, const Catalog& catalog) {
 
 EpRequest request_of(const EpCommandOptions& o, const Catalog& catalog, const Model& model) {
   if (!model.is_moe()) {
-    throw UsageError(fmt::format("--model {}: a dense model has no experts to dispatch to; pick "
-                                 "an MoE model (see 'icx models')",
+    throw UsageError(fmt::format("--model {}: a dense model has no experts to dispatch to; "
+                                 "give an MoE model, e.g. --model deepseek-v3 or --model mixtral",
                                  model.id));
   }
   if (o.fabric.system.empty() && o.fabric.scale_up.empty()) {
@@ -77,7 +89,7 @@ EpRequest request_of(const EpCommandOptions& o, const Catalog& catalog, const Mo
   });
   r.routing = o.ep.routing;
   if (const Check check = check_ep(r); !check) {
-    throw UsageError(fmt::format("--gpus {}: {}", r.gpus, check.reason()));
+    throw UsageError(fmt::format("--gpus {}: {}{}", r.gpus, check.reason(), divide_hint(r)));
   }
   return r;
 }
@@ -94,9 +106,9 @@ void print_report(const EpReport& r) {
   const std::string out = q.gpus > per_node ? fmt::format(", {} × {} per node between",
                                                           f.nics_per_node, f.scale_out->id)
                                             : std::string();
-  print_out("group    EP {} = {} node{} × {} GPUs; {} inside{}; {} experts per GPU\n", q.gpus,
+  print_out("group    EP {} = {} node{} × {} GPUs; {} inside{}; {} expert{} per GPU\n", q.gpus,
             q.gpus / per_node, q.gpus > per_node ? "s" : "", per_node, f.scale_up->id, out,
-            r.experts_per_gpu);
+            r.experts_per_gpu, r.experts_per_gpu == 1 ? "" : "s");
   print_out("kernel   {} (--mode {}), {} tokens per GPU\n", ep_mode_text(q.mode), to_string(q.mode),
             q.tokens_per_gpu);
   if (q.gpus > per_node) {
@@ -174,8 +186,11 @@ Command setup_ep(CLI::App& app) {
               "  icx ep --model deepseek-v3 --system dgx-h100 --gpus 16\n"
               "  icx ep --model deepseek-v3 --gpus 16 --gpus-per-node 8 --scale-up nvlink4 "
               "--scale-out ib-ndr --nics-per-node 8 --tokens-per-gpu 4096 --json\n"
-              "  icx ep --model deepseek-v3 --system dgx-h800 --gpus 32 --mode low-latency\n"
-              "  icx ep --model deepseek-v3 --system gb200-nvl72 --gpus 72 --mode low-latency "
+              "  icx ep --model deepseek-v3 --system dgx-h100 --gpus 32 --mode low-latency\n"
+              "  icx ep --model deepseek-v3 --gpus 32 --gpus-per-node 8 --scale-up nvlink4-400 "
+              "--scale-out ib-ndr --mode low-latency   (H800)\n"
+              "  icx ep --model deepseek-v3 --system gb200-nvl72 --gpus 72 --redundant-experts 32 "
+              "--mode low-latency "
               "--batch 9216\n"
               "  icx ep --model mixtral --system dgx-h100 --gpus 8 --mode nccl\n"
               "  icx ep --model deepseek-v3 --system dgx-h200 --gpus 144 --redundant-experts 32 "
