@@ -16,10 +16,6 @@ std::string node_count(int nodes) {
   return fmt::format("{} node{}", nodes, nodes == 1 ? "" : "s");
 }
 
-Bytes total(const EpKernelCost& kernel) {
-  return kernel.network + kernel.scale_up;
-}
-
 std::string kernel_figures(const EpReport& r) {
   const Fabric& f = r.request.fabric;
   const bool leaves = r.request.gpus > f.gpus_per_node;
@@ -60,12 +56,14 @@ std::vector<std::string> assumptions_of(const EpReport& r) {
   lines.push_back(routing + " (--max-nodes-per-token)");
   lines.push_back(
       fmt::format("the busiest GPU carries {}× the mean traffic (--skew)", q.routing.skew));
-  lines.push_back(fmt::format(
-      "dispatch in {}{}, combine in {} (--dispatch-dtype, "
-      "--combine-dtype)",
-      q.dispatch_dtype->id,
-      q.dispatch_dtype->bytes_per_element <= 1 ? " with one 4-byte scale per 128 values" : "",
-      q.combine_dtype->id));
+  lines.push_back(fmt::format("dispatch in {}{}, combine in {} (--dispatch-dtype, "
+                              "--combine-dtype)",
+                              q.dispatch_dtype->id,
+                              q.dispatch_dtype->bytes_per_element <= 1
+                                  ? fmt::format(" with one {}-byte scale per {} values",
+                                                fp8_scale_bytes, fp8_elements_per_scale)
+                                  : "",
+                              q.combine_dtype->id));
   lines.push_back(fmt::format("{} redundant experts (--redundant-experts): they add weights, "
                               "not traffic",
                               q.routing.redundant_experts));
@@ -75,7 +73,7 @@ std::vector<std::string> assumptions_of(const EpReport& r) {
 
 Json kernel_json(const EpKernelCost& k, Bytes token) {
   return {{"bytes_per_token", json_number(token.value())},
-          {"bytes_per_gpu", json_number(total(k).value())},
+          {"bytes_per_gpu", json_number(k.bytes().value())},
           {"network_bytes_per_gpu", json_number(k.network.value())},
           {"scale_up_bytes_per_gpu", json_number(k.scale_up.value())},
           {"headline_seconds", json_number(k.headline.value())},
@@ -86,21 +84,6 @@ Json kernel_json(const EpKernelCost& k, Bytes token) {
 
 double default_tokens_per_gpu(EpMode mode) {
   return mode == EpMode::low_latency ? low_latency_tokens : high_throughput_tokens;
-}
-
-Bytes EpReport::pass_bytes() const {
-  return (total(layer.dispatch) + total(layer.combine)) * static_cast<double>(moe_layers);
-}
-
-Seconds EpReport::pass_headline() const {
-  return (layer.dispatch.headline + layer.combine.headline) * static_cast<double>(moe_layers);
-}
-
-std::optional<Seconds> EpReport::pass_expected() const {
-  if (!layer.dispatch.expected || !layer.combine.expected) {
-    return std::nullopt;
-  }
-  return (*layer.dispatch.expected + *layer.combine.expected) * static_cast<double>(moe_layers);
 }
 
 EpReport expert_parallel_report(const EpRequest& request) {
@@ -145,15 +128,15 @@ void to_json(Json& json, const EpReport& r) {
   json["dispatch_dtype"] = q.dispatch_dtype->id;
   json["combine_dtype"] = q.combine_dtype->id;
   const EpLayerCost& l = r.layer;
-  json["per_layer"] = {{"dispatch_bytes_per_gpu", json_number(total(l.dispatch).value())},
-                       {"combine_bytes_per_gpu", json_number(total(l.combine).value())},
+  json["per_layer"] = {{"dispatch_bytes_per_gpu", json_number(l.dispatch.bytes().value())},
+                       {"combine_bytes_per_gpu", json_number(l.combine.bytes().value())},
                        {"dispatch_seconds", json_number(l.dispatch.expected)},
                        {"combine_seconds", json_number(l.combine.expected)}};
   json["headline"] = {{"dispatch_seconds", json_number(l.dispatch.headline.value())},
                       {"combine_seconds", json_number(l.combine.headline.value())},
-                      {"per_pass_seconds", json_number(r.pass_headline().value())}};
-  json["per_pass"] = {{"bytes_per_gpu", json_number(r.pass_bytes().value())},
-                      {"seconds", json_number(r.pass_expected())}};
+                      {"per_pass_seconds", json_number(r.layer.headline(r.moe_layers).value())}};
+  json["per_pass"] = {{"bytes_per_gpu", json_number(r.layer.bytes(r.moe_layers).value())},
+                      {"seconds", json_number(r.layer.expected(r.moe_layers))}};
   json["kernels"] = Json::array({Json{{"kernel", "dispatch"}}, Json{{"kernel", "combine"}}});
   json["kernels"][0].update(kernel_json(l.dispatch, l.dispatch_token));
   json["kernels"][1].update(kernel_json(l.combine, l.combine_token));

@@ -13,11 +13,6 @@ namespace icx {
 
 namespace {
 
-/// DeepSeek-V3's FP8 activations carry one FP32 scale per 1×128 tile (its technical report,
-/// section 3.3.2); DeepEP's FP8 dispatch sends them beside the values.
-constexpr double elements_per_scale = 128;
-constexpr double scale_bytes = 4;
-
 /// Probability that k experts drawn without replacement from `pool` all miss a block of
 /// `block` of them (block may be fractional when a GPU's share is not whole).
 double miss_all(double pool, double block, int k) {
@@ -197,10 +192,29 @@ std::string ep_routing_text(const EpRouting& routing) {
   return text;
 }
 
+Bytes EpLayerCost::bytes(int layers) const {
+  return (dispatch.bytes() + combine.bytes()) * static_cast<double>(layers);
+}
+
+Seconds EpLayerCost::headline(int layers) const {
+  return (dispatch.headline + combine.headline) * static_cast<double>(layers);
+}
+
+std::optional<Seconds> EpLayerCost::expected(int layers) const {
+  if (!dispatch.expected || !combine.expected) {
+    return std::nullopt;
+  }
+  return (*dispatch.expected + *combine.expected) * static_cast<double>(layers);
+}
+
+bool divides_experts(const Model& model, int gpus, int redundant_experts) {
+  return gpus >= 1 && (model.experts + redundant_experts) % gpus == 0;
+}
+
 Bytes ep_token_bytes(int hidden, const Dtype& dtype) {
   double bytes = hidden * dtype.bytes_per_element;
   if (dtype.bytes_per_element <= 1) {
-    bytes += hidden / elements_per_scale * scale_bytes;
+    bytes += static_cast<double>(hidden) / fp8_elements_per_scale * fp8_scale_bytes;
   }
   return Bytes::of(bytes);
 }
@@ -240,7 +254,7 @@ Check check_ep(const EpRequest& r) {
     return unexpected(
         fmt::format("an expert group needs at least {} GPUs, not {}", min_collective_gpus, r.gpus));
   }
-  if (slots % r.gpus != 0) {
+  if (!divides_experts(model, r.gpus, r.routing.redundant_experts)) {
     return unexpected(
         fmt::format("{} GPUs do not divide the model's {} experts{}", r.gpus, slots,
                     r.routing.redundant_experts > 0 ? " (with the redundant ones)" : ""));

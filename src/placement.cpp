@@ -61,21 +61,12 @@ StrategyCost expert_cost(const Cluster& cluster, const Workload& w, const Layout
   const int span = layout.tp * layout.ep;
   cost.crosses_domain = !inside_domain(cluster, span);
   cost.wire = cost.crosses_domain ? cluster.scale_out : cluster.scale_up;
-  // A workload without a dispatch dtype (not built by workload_for) dispatches activations.
-  const Dtype* dispatch = w.dispatch_dtype != nullptr ? w.dispatch_dtype : w.act_dtype;
   EpRequest request{w.model,        {cluster.scale_up, layout.ep, nullptr, 1},
                     layout.ep,      static_cast<double>(tokens),
-                    w.ep_kernels(), dispatch,
+                    w.ep_kernels(), &w.ep_dispatch_dtype(),
                     w.act_dtype,    w.ep_routing};
-  const auto layers = static_cast<double>(moe_layers);
   const EpLayerCost inside = ep_layer_cost(request);
-  const auto pass = [layers](const EpLayerCost& c) {
-    return (c.dispatch.expected && c.combine.expected)
-               ? std::optional<Seconds>((*c.dispatch.expected + *c.combine.expected) * layers)
-               : std::nullopt;
-  };
-  cost.seconds_on_scale_up =
-      pass(inside).value_or((inside.dispatch.headline + inside.combine.headline) * layers);
+  cost.seconds_on_scale_up = inside.expected(moe_layers).value_or(inside.headline(moe_layers));
   const EpLayerCost layer = [&] {
     if (!cost.crosses_domain) {
       return inside;
@@ -83,11 +74,9 @@ StrategyCost expert_cost(const Cluster& cluster, const Workload& w, const Layout
     request.fabric = group_fabric(cluster, layout.ep, span);
     return ep_layer_cost(request);
   }();
-  cost.bytes = (layer.dispatch.network + layer.dispatch.scale_up + layer.combine.network +
-                layer.combine.scale_up) *
-               layers;
-  cost.seconds = (layer.dispatch.headline + layer.combine.headline) * layers;
-  cost.expected_seconds = pass(layer);
+  cost.bytes = layer.bytes(moe_layers);
+  cost.seconds = layer.headline(moe_layers);
+  cost.expected_seconds = layer.expected(moe_layers);
   return cost;
 }
 
@@ -149,7 +138,7 @@ void check_layout(const Cluster& cluster, const Model& model, const Layout& layo
     throw InputError(fmt::format("expert parallel (ep {}) needs an MoE model; {} is dense",
                                  layout.ep, model.id));
   }
-  if (layout.ep > 1 && (model.experts + redundant_experts) % layout.ep != 0) {
+  if (layout.ep > 1 && !divides_experts(model, layout.ep, redundant_experts)) {
     throw InputError(fmt::format("ep {} does not divide the model's {} experts{}", layout.ep,
                                  model.experts + redundant_experts,
                                  redundant_experts > 0 ? " (with the redundant ones)" : ""));

@@ -54,22 +54,23 @@ bool breaks_rule(const Placement& p) {
                              [](const StrategyCost& c) { return c.verdict.breaks_rule; });
 }
 
+/// A tensor or expert group (not a pipeline's sends) spans scale-up domains.
+bool group_leaves_node(const StrategyCost& c) {
+  return c.crosses_domain && c.strategy != Strategy::pipeline;
+}
+
 /// A group leaves the node over a link the expected model cannot price across nodes: its
 /// headline time (no latency, vendor bandwidth) would flatter it against layouts priced by
 /// the expected model, so such a layout is judged but not ranked among the fitting ones.
 bool unpriced_crossing(const Placement& p) {
   return std::ranges::any_of(p.strategies, [](const StrategyCost& c) {
-    const bool leaves =
-        c.verdict.breaks_rule || (c.crosses_domain && c.strategy != Strategy::pipeline);
-    return leaves && !c.verdict.expected_model;
+    return (c.verdict.breaks_rule || group_leaves_node(c)) && !c.verdict.expected_model;
   });
 }
 
 /// Some tensor or expert group leaves its node.
 bool leaves_node(const Placement& p) {
-  return std::ranges::any_of(p.strategies, [](const StrategyCost& c) {
-    return c.crosses_domain && c.strategy != Strategy::pipeline;
-  });
+  return std::ranges::any_of(p.strategies, group_leaves_node);
 }
 
 bool eligible(const Placement& p) {
@@ -180,7 +181,7 @@ std::vector<Layout> candidate_layouts(const Cluster& cluster, const Model& model
       continue;
     }
     for (const int ep : divisors(cluster.gpus / tp)) {
-      if (ep > 1 && (!model.is_moe() || (model.experts + redundant_experts) % ep != 0)) {
+      if (ep > 1 && (!model.is_moe() || !divides_experts(model, ep, redundant_experts))) {
         continue;
       }
       for (const int pp : divisors(cluster.gpus / (tp * ep))) {

@@ -53,6 +53,13 @@ const Dtype& activation_dtype(const Catalog& catalog, const Dtype& weights) {
   return weights.bytes_per_element >= sixteen_bits ? weights : catalog.dtype("bf16");
 }
 
+const Dtype& default_dispatch_dtype(const Catalog& catalog, std::optional<EpMode> mode,
+                                    const Dtype& activations) {
+  const auto dtypes = catalog.dtypes();
+  const auto fp8 = std::ranges::find(dtypes, std::string_view("fp8"), &Dtype::id);
+  return mode == EpMode::nccl || fp8 == dtypes.end() ? activations : *fp8;
+}
+
 ServingRequest with_default_dtypes(const Catalog& catalog, const Dtype& weights,
                                    ServingRequest request) {
   if (request.act_dtype == nullptr) {
@@ -62,11 +69,7 @@ ServingRequest with_default_dtypes(const Catalog& catalog, const Dtype& weights,
     request.kv_dtype = request.act_dtype;
   }
   if (request.dispatch_dtype == nullptr) {
-    // DeepEP dispatches in FP8 where the catalog has it; NCCL's all-to-all moves activations.
-    const auto dtypes = catalog.dtypes();
-    const auto fp8 = std::ranges::find(dtypes, std::string_view("fp8"), &Dtype::id);
-    request.dispatch_dtype =
-        request.ep_mode == EpMode::nccl || fp8 == dtypes.end() ? request.act_dtype : &*fp8;
+    request.dispatch_dtype = &default_dispatch_dtype(catalog, request.ep_mode, *request.act_dtype);
   }
   return request;
 }
@@ -97,6 +100,10 @@ Workload workload_for(const Catalog& catalog, const Model& model, const Dtype& d
   w.dispatch_dtype = request.dispatch_dtype;
   w.ep_routing = request.ep_routing;
   return w;
+}
+
+const Dtype& Workload::ep_dispatch_dtype() const {
+  return dispatch_dtype != nullptr ? *dispatch_dtype : *act_dtype;
 }
 
 EpMode Workload::ep_kernels() const {

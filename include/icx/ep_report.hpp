@@ -24,10 +24,6 @@ struct EpReport {
   int experts_per_gpu = 0;
   /// Every assumption behind the figures, with the flag that changes it.
   std::vector<std::string> assumptions;
-  /// Dispatch plus combine over every MoE layer of one forward pass.
-  [[nodiscard]] Bytes pass_bytes() const;
-  [[nodiscard]] Seconds pass_headline() const;
-  [[nodiscard]] std::optional<Seconds> pass_expected() const;
 };
 
 /// Prices the request (throws InputError with check_ep's reason).

@@ -36,6 +36,11 @@ namespace icx {
 
 enum class EpMode { normal, low_latency, nccl };
 
+/// DeepSeek-V3's FP8 activations carry one FP32 scale per 1×128 tile (its technical report,
+/// section 3.3.2); DeepEP's FP8 dispatch sends them beside the values.
+constexpr int fp8_elements_per_scale = 128;
+constexpr int fp8_scale_bytes = 4;
+
 constexpr std::array<EnumName<EpMode>, 3> enum_names(EpMode /*unused*/) {
   return {
       {{EpMode::normal, "normal"}, {EpMode::low_latency, "low-latency"}, {EpMode::nccl, "nccl"}}};
@@ -77,6 +82,7 @@ struct EpKernelCost {
   std::optional<Seconds> expected;
   /// The kernel figures came from the link's NCCL parameters (no published EP figures).
   bool nccl_figures = false;
+  [[nodiscard]] Bytes bytes() const { return network + scale_up; }
 };
 
 struct EpRequest {
@@ -98,7 +104,16 @@ struct EpLayerCost {
   Bytes combine_token;
   EpKernelCost dispatch;
   EpKernelCost combine;
+  /// Dispatch plus combine over `layers` MoE layers: bytes per GPU, headline time, and the
+  /// expected time when both kernels have one.
+  [[nodiscard]] Bytes bytes(int layers) const;
+  [[nodiscard]] Seconds headline(int layers) const;
+  [[nodiscard]] std::optional<Seconds> expected(int layers) const;
 };
+
+/// Whether a group of `gpus` GPUs holds the routed experts and `redundant_experts` replicas in
+/// equal shares.
+bool divides_experts(const Model& model, int gpus, int redundant_experts);
 
 /// What runs `mode`, in words: "DeepEP's low-latency kernels".
 std::string ep_mode_text(EpMode mode);

@@ -62,6 +62,9 @@ struct Workload {
   const Dtype* dispatch_dtype = nullptr;
   EpRouting ep_routing;
   [[nodiscard]] EpMode ep_kernels() const;
+  /// The dispatch's dtype; the activations' when none was set (a workload not built by
+  /// workload_for).
+  [[nodiscard]] const Dtype& ep_dispatch_dtype() const;
 };
 
 /// What a request asks of the step model beyond the model and the cluster; absent parts take
@@ -96,6 +99,11 @@ struct ServingRequest {
 /// else bf16 (narrower weights are dequantised for the GEMMs; vLLM, SGLang and TensorRT-LLM
 /// keep activations 16-bit unless configured otherwise).
 const Dtype& activation_dtype(const Catalog& catalog, const Dtype& weights);
+
+/// What an expert-parallel dispatch sends when nothing says: FP8 (DeepEP's FP8 dispatch, where
+/// the catalog has the dtype) for DeepEP's kernels, the activations for NCCL's all-to-all.
+const Dtype& default_dispatch_dtype(const Catalog& catalog, std::optional<EpMode> mode,
+                                    const Dtype& activations);
 
 /// `request` with its dtypes filled in: activations as activation_dtype says unless given, the
 /// KV cache as the activations unless given, the expert-parallel dispatch as

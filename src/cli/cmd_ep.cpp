@@ -11,6 +11,7 @@
 #include "ep_options.hpp"
 #include "fabric_options.hpp"
 #include "icx/ep_report.hpp"
+#include "icx/step_model.hpp"
 #include "icx/units_format.hpp"
 #include "icx/util/table.hpp"
 #include "output.hpp"
@@ -33,10 +34,11 @@ struct EpCommandOptions {
 /// What to type when the group does not divide the experts: the fewest redundant experts that
 /// make it divide (DeepSeek's EPLB replicas), or nothing.
 std::string divide_hint(const EpRequest& r) {
-  const int slots = r.model->experts + r.routing.redundant_experts;
-  if (r.gpus < min_collective_gpus || slots % r.gpus == 0) {
+  if (r.gpus < min_collective_gpus ||
+      divides_experts(*r.model, r.gpus, r.routing.redundant_experts)) {
     return {};
   }
+  const int slots = r.model->experts + r.routing.redundant_experts;
   const int more = r.gpus - slots % r.gpus;
   return fmt::format("; use a group size that divides {}, or --redundant-experts {}", slots,
                      r.routing.redundant_experts + more);
@@ -58,7 +60,9 @@ int group_size(const EpCommandOptions& o, const Catalog& catalog) {
                    "--system (one node)");
 }
 
-EpRequest request_of(const EpCommandOptions& o, const Catalog& catalog, const Model& model) {
+EpRequest request_of(const EpCommandOptions& o, const Catalog& catalog,
+                     const ResolvedModel& resolved) {
+  const Model& model = resolved.model;
   if (!model.is_moe()) {
     throw UsageError(fmt::format("--model {}: a dense model has no experts to dispatch to; "
                                  "give an MoE model, e.g. --model deepseek-v3 or --model mixtral",
@@ -80,13 +84,16 @@ EpRequest request_of(const EpCommandOptions& o, const Catalog& catalog, const Mo
     r.tokens_per_gpu =
         static_cast<double>(o.tokens_per_gpu.value_or(default_tokens_per_gpu(r.mode)));
   }
-  // DeepEP dispatches in FP8 and combines in BF16; NCCL's all-to-all moves the activations.
+  // The combine sends the activations, which engines keep 16-bit (activation_dtype); DeepEP
+  // dispatches in FP8, NCCL's all-to-all the activations (default_dispatch_dtype).
+  const Dtype& activations = activation_dtype(catalog, resolved.dtype);
   const Dtype* dispatch = dispatch_dtype(catalog, o.ep);
   r.dispatch_dtype =
-      dispatch != nullptr ? dispatch : &catalog.dtype(r.mode == EpMode::nccl ? "bf16" : "fp8");
-  r.combine_dtype = &for_flag("--combine-dtype", [&]() -> const Dtype& {
-    return catalog.dtype(o.combine_dtype.empty() ? "bf16" : o.combine_dtype);
-  });
+      dispatch != nullptr ? dispatch : &default_dispatch_dtype(catalog, r.mode, activations);
+  r.combine_dtype =
+      o.combine_dtype.empty() ? &activations : &for_flag("--combine-dtype", [&]() -> const Dtype& {
+        return catalog.dtype(o.combine_dtype);
+      });
   r.routing = o.ep.routing;
   if (const Check check = check_ep(r); !check) {
     throw UsageError(fmt::format("--gpus {}: {}{}", r.gpus, check.reason(), divide_hint(r)));
@@ -131,9 +138,10 @@ void print_report(const EpReport& r) {
                    format_seconds(k.headline), k.expected ? format_seconds(*k.expected) : "-"});
   }
   print_out("{}\n", table.render());
-  const auto expected = r.pass_expected();
+  const auto expected = r.layer.expected(r.moe_layers);
   print_out("per pass ({} MoE layers): {} per GPU; {} headline, {} expected\n", r.moe_layers,
-            format_bytes(r.pass_bytes()), format_seconds(r.pass_headline()),
+            format_bytes(r.layer.bytes(r.moe_layers)),
+            format_seconds(r.layer.headline(r.moe_layers)),
             expected ? format_seconds(*expected) : "-");
   print_out("network: bytes each GPU sends to other nodes; scale-up: bytes it sends inside its "
             "node; headline: vendor bandwidth, no latency\n");
@@ -146,7 +154,7 @@ void print_report(const EpReport& r) {
 int run_ep(const EpCommandOptions& options) {
   const Catalog catalog = load_catalog(options.common);
   const ResolvedModel model = resolve_model(catalog, options.model);
-  const EpReport report = expert_parallel_report(request_of(options, catalog, model.model));
+  const EpReport report = expert_parallel_report(request_of(options, catalog, model));
   const Style style = style_of(options.common);
   emit(style, report, "kernels", Derivations{}, [&] { print_report(report); });
   return 0;
