@@ -105,17 +105,21 @@ void Catalog::overlay_file(const std::filesystem::path& path) {
                path.string());
 }
 
+namespace {
+/// Whether an id or alias names one of `entries`, case-insensitively.
+template <class Entries> bool known(const Entries& entries, std::string_view name) {
+  const std::string folded = fold_case(name);
+  return std::ranges::any_of(entries, [&](const auto& e) {
+    return fold_case(e.id) == folded ||
+           std::ranges::any_of(e.aliases, [&](const auto& a) { return fold_case(a) == folded; });
+  });
+}
+} // namespace
+
 void Catalog::check_references() const {
   // Dtypes may come from a later file only if nothing refers to them yet; the shipped
   // catalog lists dtypes first for that reason.
   // A reference may use an id or an alias, as a user would on the command line.
-  auto known = [](const auto& entries, std::string_view name) {
-    const std::string folded = fold_case(name);
-    return std::ranges::any_of(entries, [&](const auto& e) {
-      return fold_case(e.id) == folded ||
-             std::ranges::any_of(e.aliases, [&](const auto& a) { return fold_case(a) == folded; });
-    });
-  };
   auto known_dtype = [&](std::string_view id) { return known(dtypes(), id); };
   for (const Gpu& gpu : gpus()) {
     if (!known(links(), gpu.scale_up_link)) {
@@ -161,11 +165,26 @@ void Catalog::check_references() const {
                                      system.scale_out_link,
                                      to_string(link(system.scale_out_link).tier)));
     }
+    if (check && system.host) {
+      if (std::string problem = host_side_problem(*system.host); !problem.empty()) {
+        check = unexpected(std::move(problem));
+      }
+    }
     if (!check) {
       throw CatalogError(
           fmt::format("{}: system '{}': {}", system.origin, system.id, check.reason()));
     }
   }
+}
+
+std::string Catalog::host_side_problem(const HostSide& host) const {
+  if (!known(links(), host.link) || link(host.link).tier != Tier::host) {
+    return fmt::format("host.link '{}' is not a known host link id (tier \"host\")", host.link);
+  }
+  if (host.nvme_drives > 0 && !known(storage_tiers(), host.nvme_tier)) {
+    return fmt::format("host.nvme '{}' is not a known storage tier id", host.nvme_tier);
+  }
+  return {};
 }
 
 const Link& Catalog::link(std::string_view query) const {
@@ -185,6 +204,9 @@ const System& Catalog::system(std::string_view query) const {
 }
 const StorageTier& Catalog::storage(std::string_view query) const {
   return find(storage_tiers(), query, "storage tier");
+}
+const Loader& Catalog::loader(std::string_view query) const {
+  return find(loaders(), query, "loader");
 }
 
 std::string_view convention_label(Convention convention) {

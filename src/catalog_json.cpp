@@ -219,14 +219,43 @@ void to_json(Json& json, const System& system) {
   json["scale_out_link"] = system.scale_out_link;
   json["nics_per_node"] = system.nics_per_node;
   json["rail_optimized"] = system.rail_optimized;
+  if (system.host) {
+    json["host"] = *system.host;
+  }
   json["source"] = system.source;
 }
 
 void to_json(Json& json, const StorageTier& tier) {
   json = entry_head(tier);
   json["scope"] = tier.scope;
+  if (tier.cached) {
+    json["cached"] = true;
+  }
   json["read_GBps"] = in_unit(tier.read_bandwidth, giga);
   json["source"] = tier.source;
+}
+
+void to_json(Json& json, const HostSide& host) {
+  json["link"] = host.link;
+  json["gpus_per_uplink"] = host.gpus_per_uplink;
+  json["dram_GB"] = json_number(host.dram.value() / giga);
+  json["dram_GBps"] = json_number(host.dram_bandwidth.value() / giga);
+  if (host.nvme_drives > 0) {
+    json["nvme_drives"] = host.nvme_drives;
+    json["nvme"] = host.nvme_tier;
+  }
+  json["source"] = host.source;
+}
+
+void to_json(Json& json, const Loader& loader) {
+  json = entry_head(loader);
+  json["buffer"] = loader.buffer;
+  for (const auto& [key, rates] : {std::pair{"warm", &loader.warm}, {"cold", &loader.cold}}) {
+    json[key] = {{"rank_GBps", json_number(rates->rank.value() / giga)},
+                 {"node_GBps", json_number(rates->node.value() / giga)}};
+  }
+  json["overhead_s"] = json_number(loader.overhead.value());
+  json["source"] = loader.source;
 }
 
 } // namespace icx

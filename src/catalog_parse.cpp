@@ -267,6 +267,29 @@ Dtype read_dtype(ObjectReader& reader, const std::string& origin) {
   return dtype;
 }
 
+/// A system's host side under "host": the GPUs' host link, how many share a switch uplink,
+/// DRAM per node and its bandwidth, and the local NVMe drives (both keys or neither).
+HostSide read_host_side(ObjectReader& system, const std::string& origin) {
+  ObjectReader reader(system.object("host"), system.pointer_to("host"), origin);
+  HostSide host;
+  host.link = reader.text("link");
+  host.gpus_per_uplink = reader.whole("gpus_per_uplink", 1, max_domain);
+  host.dram = Bytes::of(reader.positive("dram_GB", limits::host_capacity_GB) * giga);
+  host.dram_bandwidth = gigabytes_per_second(reader.positive("dram_GBps", limits::bandwidth_GBps));
+  if (reader.has("nvme_drives") != reader.has("nvme")) {
+    reader.fail(reader.has("nvme") ? "nvme" : "nvme_drives",
+                "given without the other: local drives need nvme_drives and nvme (the storage "
+                "tier of one drive)");
+  }
+  if (reader.has("nvme")) {
+    host.nvme_drives = reader.whole("nvme_drives", 1, limits::max_nvme_drives);
+    host.nvme_tier = reader.text("nvme");
+  }
+  host.source = reader.text("source");
+  reader.finish();
+  return host;
+}
+
 System read_system(ObjectReader& reader, const std::string& origin) {
   System system;
   read_entry(reader, system, origin);
@@ -278,6 +301,9 @@ System read_system(ObjectReader& reader, const std::string& origin) {
   // Absent: one NIC per GPU, as the rail-optimised reference designs wire them.
   system.nics_per_node = reader.whole_or("nics_per_node", 1, max_domain, system.gpus_per_node);
   system.rail_optimized = reader.flag_or("rail_optimized", false);
+  if (reader.has("host")) {
+    system.host = read_host_side(reader, origin);
+  }
   return system;
 }
 
@@ -288,7 +314,33 @@ StorageTier read_storage(ObjectReader& reader, const std::string& origin) {
   if (reader.has("scope")) {
     tier.scope = reader.choice<StorageScope>("scope");
   }
+  tier.cached = reader.flag_or("cached", false);
   return tier;
+}
+
+/// A loader's rates under `key`: per rank and per node, in GB/s.
+LoaderRates read_loader_rates(ObjectReader& loader, std::string_view key,
+                              const std::string& origin) {
+  ObjectReader reader(loader.object(key), loader.pointer_to(key), origin);
+  LoaderRates rates;
+  rates.rank = gigabytes_per_second(reader.positive("rank_GBps", limits::bandwidth_GBps));
+  rates.node = gigabytes_per_second(reader.positive("node_GBps", limits::bandwidth_GBps));
+  if (rates.node < rates.rank) {
+    reader.fail("node_GBps", "below rank_GBps: a node's ranks together read at least as fast "
+                             "as one of them");
+  }
+  reader.finish();
+  return rates;
+}
+
+Loader read_loader(ObjectReader& reader, const std::string& origin) {
+  Loader loader;
+  read_entry(reader, loader, origin);
+  loader.buffer = reader.choice<HostBuffer>("buffer");
+  loader.warm = read_loader_rates(reader, "warm", origin);
+  loader.cold = read_loader_rates(reader, "cold", origin);
+  loader.overhead = Seconds::of(reader.positive("overhead_s", limits::budget_seconds));
+  return loader;
 }
 
 /// Reads the section of `T` (if present) and rejects an id or alias that two of its entries
@@ -358,7 +410,8 @@ CatalogEntries parse_catalog(std::string_view text, const std::string& origin) {
   }
   constexpr std::array sections{catalog_section<Link>,   catalog_section<Gpu>,
                                 catalog_section<Model>,  catalog_section<Dtype>,
-                                catalog_section<System>, catalog_section<StorageTier>};
+                                catalog_section<System>, catalog_section<StorageTier>,
+                                catalog_section<Loader>};
   for (const auto& [key, value] : document.items()) {
     if (key == "schema") {
       if (!value.is_string() || value.get<std::string>() != catalog_schema) {
@@ -377,6 +430,7 @@ CatalogEntries parse_catalog(std::string_view text, const std::string& origin) {
   result.dtypes = read_array<Dtype>(document, origin, read_dtype);
   result.systems = read_array<System>(document, origin, read_system);
   result.storage = read_array<StorageTier>(document, origin, read_storage);
+  result.loaders = read_array<Loader>(document, origin, read_loader);
   return result;
 }
 

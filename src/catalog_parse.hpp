@@ -29,6 +29,7 @@ template <class Visit> void for_each_section(CatalogEntries& a, CatalogEntries& 
   visit(a.dtypes, b.dtypes, "dtype");
   visit(a.systems, b.systems, "system");
   visit(a.storage, b.storage, "storage tier");
+  visit(a.loaders, b.loaders, "loader");
 }
 
 } // namespace icx::detail

@@ -237,6 +237,24 @@ struct Dtype : Entry {
 
 /// A named cluster building block: a node (or rack) of GPUs and the wires inside and
 /// between such blocks.
+/// The host side of a node: what a GPU's copies from host memory share.
+struct HostSide {
+  /// Each GPU's link to the host (a host-tier link id).
+  std::string link;
+  /// GPUs behind one PCIe switch's uplink to the CPU: their concurrent copies share it (1: each
+  /// GPU has its own path to a root port).
+  int gpus_per_uplink = 1;
+  /// Host DRAM per node, all sockets.
+  Bytes dram;
+  /// Peak host DRAM bandwidth per node, all sockets.
+  BytesPerSecond dram_bandwidth;
+  /// Local NVMe drives per node and the storage tier of one drive (empty: none listed).
+  int nvme_drives = 0;
+  std::string nvme_tier;
+  std::string source;
+  bool operator==(const HostSide&) const = default;
+};
+
 struct System : Entry {
   std::string gpu;
   /// GPUs in one node (for NVL72, one rack).
@@ -251,6 +269,8 @@ struct System : Entry {
   /// The fabric wires NIC k of every node to the same leaf switch (a rail), so traffic
   /// between nodes on one rail crosses one switch.
   bool rail_optimized = false;
+  /// Absent for a system whose host side the catalog does not describe.
+  std::optional<HostSide> host;
   bool operator==(const System&) const = default;
 };
 
@@ -270,7 +290,46 @@ constexpr std::array<EnumName<StorageScope>, 2> enum_names(StorageScope /*unused
 struct StorageTier : Entry {
   Range<BytesPerSecond> read_bandwidth;
   StorageScope scope = StorageScope::per_node;
+  /// The tier is host memory (the page cache): a loader reads it on its warm path.
+  bool cached = false;
   bool operator==(const StorageTier&) const = default;
+};
+
+/// The host buffer a loader copies to the GPU from.
+enum class HostBuffer {
+  /// Ordinary (pageable) memory: the driver stages it through a pinned bounce buffer.
+  pageable,
+  /// Page-locked memory: the copy engine reads it directly.
+  pinned,
+  /// GPUDirect Storage: the drive writes into GPU memory, no host copy.
+  direct
+};
+
+constexpr std::array<EnumName<HostBuffer>, 3> enum_names(HostBuffer /*unused*/) {
+  return {{{HostBuffer::pageable, "pageable"},
+           {HostBuffer::pinned, "pinned"},
+           {HostBuffer::direct, "direct"}}};
+}
+
+/// A loader's read rates on one path: each rank (one process per GPU) reads its own shard at
+/// up to `rank`, and a node's ranks together at up to `node`.
+struct LoaderRates {
+  BytesPerSecond rank;
+  BytesPerSecond node;
+  bool operator==(const LoaderRates&) const = default;
+};
+
+/// How an inference engine loads a checkpoint into its GPUs, with effective rates fitted on
+/// published load times.
+struct Loader : Entry {
+  HostBuffer buffer = HostBuffer::pinned;
+  /// Reading from host memory (the page cache): deserialising and copying, nothing uncached.
+  LoaderRates warm;
+  /// Reading from a storage tier the page cache does not hold (also capped by the tier).
+  LoaderRates cold;
+  /// Time per load that does not grow with the bytes (opening files, allocating buffers).
+  Seconds overhead;
+  bool operator==(const Loader&) const = default;
 };
 
 /// Every entry of a catalog, section by section, in document order.
@@ -281,6 +340,7 @@ struct CatalogEntries {
   std::vector<Dtype> dtypes;
   std::vector<System> systems;
   std::vector<StorageTier> storage;
+  std::vector<Loader> loaders;
 };
 
 class Catalog {
@@ -301,6 +361,7 @@ public:
   [[nodiscard]] const Dtype& dtype(std::string_view query) const;
   [[nodiscard]] const System& system(std::string_view query) const;
   [[nodiscard]] const StorageTier& storage(std::string_view query) const;
+  [[nodiscard]] const Loader& loader(std::string_view query) const;
 
   [[nodiscard]] std::span<const Link> links() const { return entries_.links; }
   [[nodiscard]] std::span<const Gpu> gpus() const { return entries_.gpus; }
@@ -308,9 +369,13 @@ public:
   [[nodiscard]] std::span<const Dtype> dtypes() const { return entries_.dtypes; }
   [[nodiscard]] std::span<const System> systems() const { return entries_.systems; }
   [[nodiscard]] std::span<const StorageTier> storage_tiers() const { return entries_.storage; }
+  [[nodiscard]] std::span<const Loader> loaders() const { return entries_.loaders; }
 
 private:
   void check_references() const;
+  /// Why a system's host side is inconsistent (a link that is not a host link, an unknown
+  /// storage tier); empty when it is not.
+  [[nodiscard]] std::string host_side_problem(const HostSide& host) const;
 
   CatalogEntries entries_;
 };

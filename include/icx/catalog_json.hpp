@@ -32,6 +32,8 @@ void to_json(nlohmann::ordered_json& json, const Model& model);
 void to_json(nlohmann::ordered_json& json, const Dtype& dtype);
 void to_json(nlohmann::ordered_json& json, const System& system);
 void to_json(nlohmann::ordered_json& json, const StorageTier& tier);
+void to_json(nlohmann::ordered_json& json, const HostSide& host);
+void to_json(nlohmann::ordered_json& json, const Loader& loader);
 
 /// One optional kernel of a set (EngineAllReduce, ExpertParallelKernels): its key in a catalog
 /// file and the member that holds it.
@@ -61,5 +63,6 @@ template <> inline constexpr std::string_view catalog_section<Model> = "models";
 template <> inline constexpr std::string_view catalog_section<Dtype> = "dtypes";
 template <> inline constexpr std::string_view catalog_section<System> = "systems";
 template <> inline constexpr std::string_view catalog_section<StorageTier> = "storage";
+template <> inline constexpr std::string_view catalog_section<Loader> = "loaders";
 
 } // namespace icx

@@ -36,6 +36,10 @@ constexpr Bounds bandwidth_GBps{1e-3, 1e6};
 constexpr Bounds latency_us{1e-3, 1e6};
 /// HBM capacity of one GPU in GB: 1 MB to 1 PB.
 constexpr Bounds capacity_GB{1e-3, 1e6};
+/// Host memory of one node in GB: 1 MB to 1 EB.
+constexpr Bounds host_capacity_GB{1e-3, 1e9};
+/// Local NVMe drives in one node.
+constexpr int max_nvme_drives = 1024;
 /// Dense peak of one GPU in TFLOP/s: 1 GFLOP/s to 1 EFLOP/s.
 constexpr Bounds peak_TFLOPs{1e-3, 1e6};
 /// Parameters of a model: a million (smaller than any language model served on GPUs) to
