@@ -14,5 +14,6 @@ struct EmbeddedFile {
 
 std::span<const EmbeddedFile> embedded_catalog_files();
 std::span<const EmbeddedFile> embedded_validation_files();
+std::span<const EmbeddedFile> embedded_load_files();
 
 } // namespace icx::detail

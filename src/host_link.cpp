@@ -137,7 +137,11 @@ ColdStart cold_start(const ColdStartInput& input) {
   copy.bandwidth = one_way_headline(*input.host_link);
   copy.seconds = copy.bytes / copy.bandwidth.high;
   if (input.host_link->measured_host_to_device) {
-    copy.expected_bandwidth = *input.host_link->measured_host_to_device;
+    // GPUs behind one switch uplink copy at once and share its rate (the uplink is as wide as
+    // one GPU's link).
+    const int sharing = std::clamp(input.gpus_per_uplink, 1, result.gpus_on_fullest_node);
+    copy.expected_bandwidth =
+        *input.host_link->measured_host_to_device / static_cast<double>(sharing);
     copy.expected_seconds = copy.bytes / *copy.expected_bandwidth;
   }
   result.stages.push_back(copy);

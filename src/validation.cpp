@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "csv_rows.hpp"
 #include "embedded_catalog.hpp"
 #include "icx/error.hpp"
 #include "icx/limits.hpp"
@@ -18,87 +19,12 @@ namespace icx {
 
 namespace {
 
-/// Splits one CSV record; `text` is consumed up to and including its line end. Quoted fields
-/// may not span lines (none of the measurement files needs it).
-std::vector<std::string> split_record(std::string_view line, const std::string& where) {
-  std::vector<std::string> fields(1);
-  bool quoted = false;
-  for (std::size_t i = 0; i < line.size(); ++i) {
-    const char c = line[i];
-    if (quoted) {
-      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
-        fields.back() += '"';
-        ++i;
-      } else if (c == '"') {
-        quoted = false;
-      } else {
-        fields.back() += c;
-      }
-    } else if (c == '"' && fields.back().empty()) {
-      quoted = true;
-    } else if (c == ',') {
-      fields.emplace_back();
-    } else {
-      fields.back() += c;
-    }
-  }
-  if (quoted) {
-    throw InputError(where + ": unterminated quoted field");
-  }
-  return fields;
-}
-
 constexpr std::array required_columns{"hardware", "link",       "gpus",    "nodes",      "op",
                                       "algo",     "size_bytes", "time_us", "busbw_GBps", "source"};
 constexpr std::array uses{"fit", "held-out", "outside"};
 
-class RowReader {
-public:
-  RowReader(const std::vector<std::string>& header, std::vector<std::string> fields,
-            std::string where)
-      : header_(header), fields_(std::move(fields)), where_(std::move(where)) {}
-
-  [[nodiscard]] const std::string& text(std::string_view column) const {
-    return fields_[index(column)];
-  }
-  [[nodiscard]] bool has(std::string_view column) const {
-    return std::ranges::find(header_, column) != header_.end();
-  }
-  [[noreturn]] void fail(std::string_view column, const std::string& what) const {
-    throw InputError(fmt::format("{}: column '{}': {}", where_, column, what));
-  }
-  [[nodiscard]] int whole(std::string_view column, int min, int max) const {
-    const auto value = parse_decimal(text(column));
-    if (!value || *value < min || *value > max || std::trunc(*value) != *value) {
-      fail(column,
-           fmt::format("expected a whole number from {} to {}, got '{}'", min, max, text(column)));
-    }
-    return static_cast<int>(*value);
-  }
-  /// A positive number, or nullopt for an empty field.
-  [[nodiscard]] std::optional<double> optional_positive(std::string_view column) const {
-    if (text(column).empty()) {
-      return std::nullopt;
-    }
-    const auto value = parse_decimal(text(column));
-    if (!value || *value <= 0) {
-      fail(column, fmt::format("expected a number greater than 0, got '{}'", text(column)));
-    }
-    return value;
-  }
-
-private:
-  [[nodiscard]] std::size_t index(std::string_view column) const {
-    return static_cast<std::size_t>(std::ranges::find(header_, column) - header_.begin());
-  }
-
-  const std::vector<std::string>& header_;
-  std::vector<std::string> fields_;
-  std::string where_;
-};
-
 /// gpus, nodes, and the optional scale_up and nics_per_node columns of a row across nodes.
-void read_layout(const RowReader& row, MeasuredCollective& m) {
+void read_layout(const detail::CsvRow& row, MeasuredCollective& m) {
   m.gpus = row.whole("gpus", min_collective_gpus, limits::max_domain);
   m.nodes = row.whole("nodes", 1, m.gpus);
   if (m.gpus % m.nodes != 0) {
@@ -125,7 +51,7 @@ void read_layout(const RowReader& row, MeasuredCollective& m) {
 }
 
 /// The optional columns impl and topology.
-void read_setup(const RowReader& row, MeasuredCollective& m) {
+void read_setup(const detail::CsvRow& row, MeasuredCollective& m) {
   if (row.has("impl") && !row.text("impl").empty()) {
     const auto implementation = implementation_from_name(row.text("impl"));
     if (!implementation) {
@@ -139,7 +65,7 @@ void read_setup(const RowReader& row, MeasuredCollective& m) {
   }
 }
 
-MeasuredCollective read_row(const RowReader& row, std::size_t line) {
+MeasuredCollective read_row(const detail::CsvRow& row, std::size_t line) {
   MeasuredCollective m;
   m.line = line;
   m.hardware = row.text("hardware");
@@ -184,50 +110,11 @@ MeasuredCollective read_row(const RowReader& row, std::size_t line) {
 }
 
 /// Every required column present, and no column named twice (which one would be read?).
-void check_header(const std::vector<std::string>& header, const std::string& where) {
-  for (const char* column : required_columns) {
-    if (std::ranges::find(header, column) == header.end()) {
-      throw InputError(fmt::format("{}: header lacks column '{}'; required: {}", where, column,
-                                   fmt::join(required_columns, ",")));
-    }
-  }
-  for (auto column = header.begin(); column != header.end(); ++column) {
-    if (std::find(header.begin(), column, *column) != column) {
-      throw InputError(fmt::format("{}: column '{}' appears twice in the header", where, *column));
-    }
-  }
-}
-
 } // namespace
 
 std::vector<MeasuredCollective> parse_measurements_csv(std::string_view text,
                                                        const std::string& origin) {
-  std::vector<std::string> header;
-  std::vector<MeasuredCollective> rows;
-  for_each_line(text, [&](std::string_view line, std::size_t line_number) {
-    if (line.find_first_not_of(" \t") == std::string_view::npos) {
-      return;
-    }
-    const std::string where = fmt::format("{}:{}", origin, line_number);
-    std::vector<std::string> fields = split_record(line, where);
-    if (header.empty()) {
-      header = std::move(fields);
-      check_header(header, where);
-      return;
-    }
-    if (fields.size() != header.size()) {
-      throw InputError(fmt::format("{}: expected {} fields as in the header, got {}", where,
-                                   header.size(), fields.size()));
-    }
-    rows.push_back(read_row(RowReader(header, std::move(fields), where), line_number));
-  });
-  if (header.empty()) {
-    throw InputError(origin + ": empty file; expected a header line naming the columns");
-  }
-  if (rows.empty()) {
-    throw InputError(origin + ": no measurement rows after the header");
-  }
-  return rows;
+  return detail::read_csv_rows<MeasuredCollective>(text, origin, required_columns, read_row);
 }
 
 std::vector<MeasurementsFile> shipped_measurements() {

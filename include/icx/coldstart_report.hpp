@@ -3,13 +3,18 @@
 // whether it fits a time budget.
 #pragma once
 
+#include <array>
 #include <optional>
+#include <span>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "icx/catalog.hpp"
+#include "icx/enum_names.hpp"
 #include "icx/host_link.hpp"
+#include "icx/model_load.hpp"
 #include "icx/units.hpp"
 
 namespace icx {
@@ -26,9 +31,27 @@ struct ColdStartRequest {
   const Link* host_link = nullptr;
   /// Where the weights are read from; nullptr: they start in host memory (the page cache).
   const StorageTier* storage = nullptr;
+  /// GPUs behind one PCIe switch uplink (the system's host side; 1 without one).
+  int gpus_per_uplink = 1;
+  /// Every loader to compare (the catalog's), and the one the deployment uses (nullptr: none
+  /// named; the budget then gates on the floor).
+  std::span<const Loader> loaders;
+  const Loader* loader = nullptr;
   /// Time the load may take; absent: no budget.
   std::optional<Seconds> budget;
 };
+
+/// What a budget is checked against.
+enum class BudgetBasis {
+  /// The hard floor (no loader named): necessary, not sufficient.
+  floor,
+  /// The named loader's expected load time.
+  expected_load
+};
+
+constexpr std::array<EnumName<BudgetBasis>, 2> enum_names(BudgetBasis /*unused*/) {
+  return {{{BudgetBasis::floor, "floor"}, {BudgetBasis::expected_load, "expected-load"}}};
+}
 
 struct ColdStartReport {
   const Model* model = nullptr;
@@ -39,9 +62,14 @@ struct ColdStartReport {
   ColdStart load;
   /// Why there is no expected floor; empty when there is one.
   std::string expected_unavailable;
+  /// The expected load with each loader, in catalog order.
+  std::vector<ExpectedLoad> loads;
+  /// The named loader's load (one of `loads`); absent without --loader.
+  std::optional<ExpectedLoad> load_time;
   std::optional<Seconds> budget;
-  /// Whether the headline floor fits the budget (necessary, not sufficient: filesystem,
-  /// deserialisation and HBM-write overheads come on top); absent without a budget.
+  BudgetBasis budget_basis = BudgetBasis::floor;
+  /// Whether the budget holds: the named loader's expected load when there is one, else the
+  /// headline floor (necessary, not sufficient); absent without a budget.
   std::optional<bool> within_budget;
 };
 
@@ -51,6 +79,7 @@ ColdStartReport coldstart_report(const ColdStartRequest& request);
 
 /// The report's figures in base units: gpus, nodes, links, bytes, floors and stages.
 void to_json(nlohmann::ordered_json& json, const LoadStage& stage);
+void to_json(nlohmann::ordered_json& json, const ExpectedLoad& load);
 void to_json(nlohmann::ordered_json& json, const ColdStartReport& report);
 
 } // namespace icx

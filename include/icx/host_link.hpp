@@ -87,6 +87,9 @@ struct ColdStartInput {
   const Link* host_link = nullptr;
   /// Where the weights are read from; nullptr when they are already in host memory.
   const StorageTier* storage = nullptr;
+  /// GPUs behind one PCIe switch uplink (HostSide::gpus_per_uplink): their expected copies
+  /// share the uplink's measured rate.
+  int gpus_per_uplink = 1;
 };
 
 struct ColdStart {

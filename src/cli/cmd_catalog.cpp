@@ -168,10 +168,17 @@ Command setup_systems(CLI::App& app) {
         {"GPUs per node", Align::right},
         {"scale-up", Align::left},
         {"domain", Align::right},
-        {"scale-out", Align::left}},
+        {"scale-out", Align::left},
+        {"host link", Align::left},
+        {"host DRAM", Align::right}},
        [](const System& s) -> std::vector<std::string> {
-         return {s.gpu, std::to_string(s.gpus_per_node), s.scale_up_link,
-                 std::to_string(s.scale_up_domain), s.scale_out_link};
+         return {s.gpu,
+                 std::to_string(s.gpus_per_node),
+                 s.scale_up_link,
+                 std::to_string(s.scale_up_domain),
+                 s.scale_out_link,
+                 s.host ? s.host->link : "-",
+                 s.host ? format_bytes(s.host->dram) : "-"};
        }},
       "icx systems");
 }
@@ -200,6 +207,26 @@ Command setup_storage(CLI::App& app) {
                  t.scope == StorageScope::shared ? "all nodes" : "one node"};
        }},
       "icx storage");
+}
+
+Command setup_loaders(CLI::App& app) {
+  return setup_listing<Loader>(
+      app,
+      {"loaders",
+       "List the loaders 'icx coldstart --loader' prices, with their fitted read rates",
+       [](const Catalog& c) { return c.loaders(); },
+       {{"host buffer", Align::left},
+        {"warm per rank", Align::right},
+        {"warm per node", Align::right},
+        {"cold per rank", Align::right},
+        {"cold per node", Align::right},
+        {"overhead", Align::right}},
+       [](const Loader& l) -> std::vector<std::string> {
+         return {std::string(to_string(l.buffer)), format_rate(l.warm.rank),
+                 format_rate(l.warm.node),         format_rate(l.cold.rank),
+                 format_rate(l.cold.node),         format_seconds(l.overhead)};
+       }},
+      "icx loaders");
 }
 
 } // namespace icx::cli

@@ -9,6 +9,7 @@
 
 #include "commands.hpp"
 #include "common.hpp"
+#include "coldstart_view.hpp"
 #include "host_link_format.hpp"
 #include "host_link_options.hpp"
 #include "icx/coldstart_report.hpp"
@@ -32,87 +33,40 @@ struct ColdstartOptions {
   /// The former name of --host-link, still accepted.
   std::optional<std::string> wire;
   std::string from;
+  std::string system;
+  std::optional<std::string> loader;
   std::optional<double> budget;
 };
 
-std::string path_line(const ColdStartReport& report) {
-  const std::string link = fmt::format("{} [{}]", report.host_link->name, report.host_link->id);
-  if (report.storage == nullptr) {
-    return fmt::format("host memory → {} → GPU (no --from: the weights start in host memory, "
-                       "e.g. the page cache)",
-                       link);
+/// The storage tier of --from: with --system, host memory at the node's DRAM bandwidth and
+/// "node-nvme" for its drives striped; `owned` keeps a tier built from the system.
+const StorageTier* storage_of(const Catalog& catalog, const ColdstartOptions& options,
+                              const System* system, std::optional<StorageTier>& owned) {
+  if (options.from.empty()) {
+    return nullptr;
   }
-  return fmt::format("{} [{}] → host memory → {} → GPU", report.storage->name, report.storage->id,
-                     link);
-}
-
-void print_stages(const ColdStartReport& report) {
-  TextTable table({{"stage", Align::left},
-                   {"moves", Align::left},
-                   {"headline bandwidth", Align::left},
-                   {"floor", Align::right},
-                   {"expected bandwidth", Align::left},
-                   {"floor", Align::right}});
-  for (const LoadStage& stage : report.load.stages) {
-    table.add_row({stage_name(stage.id), stage_moves(report, stage), stage_bandwidth(stage),
-                   format_seconds(stage.seconds), expected_bandwidth(stage),
-                   stage.expected_seconds ? format_seconds(*stage.expected_seconds) : "-"});
+  const HostSide* host = system != nullptr && system->host ? &*system->host : nullptr;
+  if (options.from == node_nvme_tier) {
+    if (host == nullptr || host->nvme_drives < 1) {
+      throw UsageError(fmt::format(
+          "--from {}: needs --system with local NVMe drives (see 'icx systems'); or name a "
+          "tier from 'icx storage', e.g. --from nvme-raid0",
+          node_nvme_tier));
+    }
+    owned = node_nvme(*host, catalog.storage(host->nvme_tier));
+    return &*owned;
   }
-  print_out("{}\n", table.render());
-}
-
-void print_floor(const ColdStartReport& report) {
-  const ColdStart& r = report.load;
-  const std::string expected =
-      r.expected_floor
-          ? fmt::format("{} expected (bottleneck: {})", format_seconds(*r.expected_floor),
-                        stage_name(*r.expected_bottleneck))
-          : "no expected floor: " + report.expected_unavailable;
-  print_out("floor    {} headline (bottleneck: {}); {}\n", format_seconds(r.floor),
-            stage_name(r.bottleneck), expected);
-  if (report.within_budget) {
-    print_out("budget   {}: {}\n", format_seconds(*report.budget),
-              *report.within_budget
-                  ? "the floor fits (necessary, not sufficient: overheads come on top)"
-                  : "over budget: even the floor exceeds it (exit status 3)");
+  const StorageTier& tier =
+      for_flag("--from", [&]() -> const StorageTier& { return catalog.storage(options.from); });
+  if (host != nullptr && tier.cached) {
+    owned = node_page_cache(*host, tier);
+    return &*owned;
   }
-}
-
-void print_table(const ResolvedModel& model, const ColdStartReport& report) {
-  const ColdStart& r = report.load;
-  print_out("Cold-start load floor: a hard lower bound, excluding filesystem, deserialisation "
-            "and HBM-write overhead\n");
-  print_out("model    {}\n", describe_weights_model(model));
-  print_out("weights  {} = {}; {} per GPU over {} GPU{} in {} node{}\n", format_bytes(r.weights),
-            describe_weights(model), format_bytes(r.per_gpu), r.gpus, r.gpus == 1 ? "" : "s",
-            r.nodes, r.nodes == 1 ? "" : "s");
-  print_out("path     {}\n\n", path_line(report));
-  print_stages(report);
-  print_floor(report);
-  print_out("\nfloor = the slowest stage's bytes / bandwidth: the stages overlap, so the "
-            "slowest one bounds the load.\nheadline: catalog figures (a link counted one way); "
-            "expected: measured host-to-device copy bandwidth.\n\n");
-  std::vector<const Entry*> sources;
-  if (!model.custom()) {
-    sources.push_back(report.model);
-  }
-  if (report.storage != nullptr) {
-    sources.push_back(report.storage);
-  }
-  sources.push_back(report.host_link);
-  print_out("{}", sources_section(sources));
-}
-
-Json document(const ResolvedModel& model, const ColdStartReport& report) {
-  Json doc = json_document("icx.coldstart/1");
-  doc["bound"] = "hard-lower";
-  doc["model"] = weights_model_json(model);
-  doc.update(Json(report));
-  return doc;
+  return &tier;
 }
 
 ColdStartRequest request_of(const Catalog& catalog, const ColdstartOptions& options,
-                            const ResolvedModel& model) {
+                            const ResolvedModel& model, std::optional<StorageTier>& owned) {
   ColdStartRequest request;
   request.model = &model.model;
   request.dtype = &model.dtype;
@@ -121,13 +75,23 @@ ColdStartRequest request_of(const Catalog& catalog, const ColdstartOptions& opti
   if (options.wire && options.host_link) {
     throw UsageError("--wire: the former name of --host-link; give only --host-link");
   }
+  const System* system = host_system(catalog, options.system);
   // A script written for the former name gets errors naming the flag it used.
-  const auto& id = options.wire ? options.wire : options.host_link;
+  auto id = options.wire ? options.wire : options.host_link;
+  if (!id && system != nullptr) {
+    id = system->host->link;
+    request.gpus_per_node = options.gpus_per_node.value_or(system->gpus_per_node);
+  }
+  if (system != nullptr) {
+    request.gpus_per_uplink = system->host->gpus_per_uplink;
+  }
   request.host_link = host_links(catalog, options.wire ? "--wire" : "--host-link",
                                  id ? std::vector{*id} : std::vector<std::string>{})[0];
-  if (!options.from.empty()) {
-    request.storage =
-        &for_flag("--from", [&]() -> const StorageTier& { return catalog.storage(options.from); });
+  request.storage = storage_of(catalog, options, system, owned);
+  request.loaders = catalog.loaders();
+  if (options.loader) {
+    request.loader =
+        &for_flag("--loader", [&]() -> const Loader& { return catalog.loader(*options.loader); });
   }
   if (options.budget) {
     request.budget = Seconds::of(*options.budget);
@@ -138,12 +102,13 @@ ColdStartRequest request_of(const Catalog& catalog, const ColdstartOptions& opti
 int run_coldstart(const ColdstartOptions& options) {
   const Catalog catalog = load_catalog(options.common);
   const ResolvedModel model = resolve_weights_model(catalog, options.weights);
-  const ColdStartRequest request = request_of(catalog, options, model);
+  std::optional<StorageTier> owned;
+  const ColdStartRequest request = request_of(catalog, options, model, owned);
   const ColdStartReport report = for_gpus_flag([&] { return coldstart_report(request); });
   const Style style = style_of(options.common);
-  emit(style, document(model, report), "stages",
+  emit(style, coldstart_document(model, report), "stages",
        style.explain ? coldstart_derivations(model, report) : Derivations{},
-       [&] { print_table(model, report); });
+       [&] { print_coldstart(model, report); });
   return report.within_budget.value_or(true) ? exit_ok : exit_over_budget;
 }
 
@@ -169,11 +134,18 @@ Command setup_coldstart(CLI::App& app) {
       ->type_name("ID")
       ->group("");
   sub->add_option("--from", options->from,
-                  "Storage tier the weights are read from (see 'icx storage'); default: none, "
-                  "the weights start in host memory")
+                  "Storage tier the weights are read from (see 'icx storage'), or node-nvme: the "
+                  "--system's local drives striped; default: none, the weights start in host "
+                  "memory")
+      ->type_name("ID");
+  add_host_system_option(*sub, options->system);
+  sub->add_option("--loader", options->loader,
+                  "The engine's loader (see 'icx loaders'): --budget then gates on its expected "
+                  "load time, not the floor")
       ->type_name("ID");
   sub->add_option("--budget", options->budget,
-                  "Seconds the load may take; exit status 3 when even the floor exceeds it")
+                  "Seconds the load may take; exit status 3 when the expected load with --loader "
+                  "(or, without one, even the floor) exceeds it")
       ->type_name("SECONDS")
       ->transform(decimal_number(limits::budget_seconds));
   add_explain_option(*sub, options->common);
@@ -182,10 +154,13 @@ Command setup_coldstart(CLI::App& app) {
               "  icx coldstart --model 70b\n"
               "  icx coldstart --model 70b --dtype fp8 --gpus 8 --from nvme-gen4\n"
               "  icx coldstart --model 405b --gpus 16 --gpus-per-node 8 --from nvme-raid0\n"
+              "  icx coldstart --model 70b --gpus 4 --from page-cache --loader vllm-default\n"
+              "  icx coldstart --model 405b --system dgx-h100 --gpus 8 --from node-nvme --loader "
+              "fastsafetensors --budget 60\n"
               "  icx coldstart --model 70b --host-link nvlink-c2c --budget 1 --json\n"
               "  icx coldstart --hf-config path/to/config.json --gpus 8\n\n"
-              "Exit status: 0 the floor fits the budget (or no --budget), 3 it does not, 2 bad "
-              "input.");
+              "Exit status: 0 the budget holds (or no --budget), 3 it does not (the expected load "
+              "with --loader, else the floor), 2 bad input.");
   return {sub, [options] { return run_coldstart(*options); }};
 }
 

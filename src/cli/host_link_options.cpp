@@ -87,4 +87,32 @@ std::string sources_section(const std::vector<const Entry*>& entries) {
   return text;
 }
 
+CLI::Option* add_host_system_option(CLI::App& app, std::string& id) {
+  return app
+      .add_option("--system", id,
+                  "Catalog system (see 'icx systems') whose host side to use: host link, GPUs "
+                  "per node and per switch uplink, DRAM, local drives")
+      ->type_name("ID");
+}
+
+const System* host_system(const Catalog& catalog, const std::string& id) {
+  if (id.empty()) {
+    return nullptr;
+  }
+  const System& system =
+      for_flag("--system", [&]() -> const System& { return catalog.system(id); });
+  if (!system.host) {
+    std::vector<std::string> described;
+    for (const System& s : catalog.systems()) {
+      if (s.host) {
+        described.push_back(s.id);
+      }
+    }
+    throw UsageError(fmt::format("--system {}: the catalog does not describe its host side; give "
+                                 "--host-link (and --gpus-per-node) instead, or one of: {}",
+                                 system.id, fmt::join(described, ", ")));
+  }
+  return &system;
+}
+
 } // namespace icx::cli

@@ -40,6 +40,17 @@ CLI::Option* add_host_link_option(CLI::App& app, std::vector<std::string>& ids);
 std::vector<const Link*> host_links(const Catalog& catalog, const std::string& flag,
                                     const std::vector<std::string>& ids);
 
+/// --from's name for a system's local NVMe drives striped (icx/model_load.hpp node_nvme).
+constexpr std::string_view node_nvme_tier = "node-nvme";
+
+/// Adds --system ID for a command that needs a node's host side (host link, switch uplinks,
+/// DRAM, drives).
+CLI::Option* add_host_system_option(CLI::App& app, std::string& id);
+
+/// The system named by --system (nullptr when `id` is empty); one without a host side is an
+/// error naming the flag and the systems that have one.
+const System* host_system(const Catalog& catalog, const std::string& id);
+
 /// Runs `report`; a GroupError (the weights cannot be split over the GPUs) becomes a usage
 /// error naming --gpus.
 template <class Report> auto for_gpus_flag(Report&& report) {

@@ -1,0 +1,118 @@
+#include "icx/load_validation.hpp"
+
+#include <algorithm>
+#include <array>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "csv_rows.hpp"
+#include "embedded_catalog.hpp"
+#include "icx/error.hpp"
+#include "icx/limits.hpp"
+#include "icx/model_load.hpp"
+
+namespace icx {
+
+namespace {
+
+constexpr std::array required_columns{"hardware", "gpus",       "host_link", "weights_GB",
+                                      "from",     "loader",     "measured_s", "use",
+                                      "source"};
+constexpr std::array uses{"fit", "held-out", "outside"};
+
+double required_positive(const detail::CsvRow& row, std::string_view column) {
+  const auto value = row.optional_positive(column);
+  if (!value) {
+    row.fail(column, "expected a number greater than 0, got an empty field");
+  }
+  return *value;
+}
+
+/// from, and storage_GBps for a row read from storage the catalog lacks.
+void read_storage(const detail::CsvRow& row, MeasuredLoad& m) {
+  m.from = row.text("from");
+  const bool has_rate = row.has("storage_GBps") && !row.text("storage_GBps").empty();
+  if (m.from == row_storage) {
+    if (!has_rate) {
+      row.fail("storage_GBps", "expected the storage's read rate for from = storage");
+    }
+    m.storage = gigabytes_per_second(required_positive(row, "storage_GBps"));
+  } else if (m.from.empty()) {
+    row.fail("from", "expected a storage tier id (e.g. page-cache) or 'storage'");
+  } else if (has_rate) {
+    row.fail("storage_GBps", fmt::format("given with from = {}; the tier has its own rate; "
+                                         "leave it empty",
+                                         m.from));
+  }
+}
+
+void read_use(const detail::CsvRow& row, MeasuredLoad& m) {
+  m.use = row.text("use");
+  if (std::ranges::find(uses, m.use) == uses.end()) {
+    row.fail("use", fmt::format("unknown use '{}'; known: {}", m.use, fmt::join(uses, ", ")));
+  }
+  const bool has_bound = row.has("bound") && !row.text("bound").empty();
+  if (m.use != "outside") {
+    if (!has_bound) {
+      row.fail("bound", "expected the factor a fit or held-out row must stay within, e.g. 2");
+    }
+    m.bound = required_positive(row, "bound");
+    if (*m.bound < 1) {
+      row.fail("bound", fmt::format("expected a factor of at least 1, got {}", *m.bound));
+    }
+  }
+}
+
+MeasuredLoad read_row(const detail::CsvRow& row, std::size_t line) {
+  MeasuredLoad m;
+  m.line = line;
+  m.hardware = row.text("hardware");
+  m.gpus = row.whole("gpus", 1, limits::max_domain);
+  m.host_link = row.text("host_link");
+  m.weights = Bytes::of(required_positive(row, "weights_GB") * giga);
+  read_storage(row, m);
+  m.loader = row.text("loader");
+  m.measured = Seconds::of(required_positive(row, "measured_s"));
+  read_use(row, m);
+  m.source = row.text("source");
+  return m;
+}
+
+} // namespace
+
+std::vector<MeasuredLoad> parse_loads_csv(std::string_view text, const std::string& origin) {
+  return detail::read_csv_rows<MeasuredLoad>(text, origin, required_columns, read_row);
+}
+
+LoadsFile shipped_loads() {
+  const detail::EmbeddedFile& file = detail::embedded_load_files().front();
+  return {"<shipped>/" + std::string(file.name), file.text};
+}
+
+std::vector<LoadCheck> check_loads(const Catalog& catalog, std::span<const MeasuredLoad> rows) {
+  std::vector<LoadCheck> checks;
+  for (const MeasuredLoad& row : rows) {
+    StorageTier storage;
+    const StorageTier* tier = nullptr;
+    if (row.storage) {
+      storage.id = std::string(row_storage);
+      storage.read_bandwidth = {*row.storage, *row.storage};
+      tier = &storage;
+    } else {
+      tier = &catalog.storage(row.from);
+    }
+    // Every row is one node: its GPUs share the node's reads.
+    const ColdStartInput path{row.weights, row.gpus, row.gpus, &catalog.link(row.host_link), tier};
+    LoadCheck check{row, expected_load(path, catalog.loader(row.loader)).total};
+    check.error = check.predicted / row.measured - 1.0;
+    if (row.bound) {
+      const double ratio = check.predicted / row.measured;
+      check.within = ratio <= *row.bound && 1.0 / ratio <= *row.bound;
+    }
+    checks.push_back(std::move(check));
+  }
+  return checks;
+}
+
+} // namespace icx
