@@ -140,6 +140,7 @@ ColdStart cold_start(const ColdStartInput& input) {
     // GPUs behind one switch uplink copy at once and share its rate (the uplink is as wide as
     // one GPU's link).
     const int sharing = std::clamp(input.gpus_per_uplink, 1, result.gpus_on_fullest_node);
+    copy.sharing = sharing;
     copy.expected_bandwidth =
         *input.host_link->measured_host_to_device / static_cast<double>(sharing);
     copy.expected_seconds = copy.bytes / *copy.expected_bandwidth;

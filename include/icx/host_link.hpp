@@ -77,6 +77,8 @@ struct LoadStage {
   /// copy); a storage tier's datasheet figure stands for itself.
   std::optional<BytesPerSecond> expected_bandwidth;
   std::optional<Seconds> expected_seconds;
+  /// GPUs whose expected copies share one switch uplink (1: each has its own).
+  int sharing = 1;
 };
 
 struct ColdStartInput {

@@ -46,6 +46,10 @@ std::string expected_bandwidth(const LoadStage& stage) {
   if (!stage.expected_bandwidth) {
     return "not measured";
   }
+  if (stage.sharing > 1) {
+    return fmt::format("{} (measured ÷ {} GPUs per uplink)", format_rate(*stage.expected_bandwidth),
+                       stage.sharing);
+  }
   return fmt::format("{} ({})", format_rate(*stage.expected_bandwidth),
                      stage.id == LoadStageId::host_to_gpu ? "measured" : "catalog");
 }

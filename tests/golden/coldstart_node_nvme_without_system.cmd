@@ -1,0 +1,2 @@
+args: coldstart --model 70b --from node-nvme
+exit: 2

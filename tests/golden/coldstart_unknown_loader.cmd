@@ -1,0 +1,2 @@
+args: coldstart --model 70b --loader vllm-fast
+exit: 2

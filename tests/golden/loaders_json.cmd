@@ -1,0 +1,2 @@
+args: loaders --json
+exit: 0

@@ -1,0 +1,2 @@
+args: loaders
+exit: 0

@@ -1,0 +1,2 @@
+args: validate --loads
+exit: 0

@@ -1,0 +1,2 @@
+args: validate --loads --format csv
+exit: 0
