@@ -21,10 +21,12 @@ constexpr std::array required_columns{"hardware", "gpus",       "host_link", "we
                                       "source"};
 constexpr std::array uses{"fit", "held-out", "outside"};
 
-double required_positive(const detail::CsvRow& row, std::string_view column) {
+/// A number in `bounds` (limits.hpp); an empty field is an error.
+double bounded(const detail::CsvRow& row, std::string_view column, const limits::Bounds& bounds) {
   const auto value = row.optional_positive(column);
-  if (!value) {
-    row.fail(column, "expected a number greater than 0, got an empty field");
+  if (!value || *value < bounds.min || *value > bounds.max) {
+    row.fail(column, fmt::format("expected a number from {:g} to {:g}, got '{}'", bounds.min,
+                                 bounds.max, row.text(column)));
   }
   return *value;
 }
@@ -37,7 +39,7 @@ void read_storage(const detail::CsvRow& row, MeasuredLoad& m) {
     if (!has_rate) {
       row.fail("storage_GBps", "expected the storage's read rate for from = storage");
     }
-    m.storage = gigabytes_per_second(required_positive(row, "storage_GBps"));
+    m.storage = gigabytes_per_second(bounded(row, "storage_GBps", limits::bandwidth_GBps));
   } else if (m.from.empty()) {
     row.fail("from", "expected a storage tier id (e.g. page-cache) or 'storage'");
   } else if (has_rate) {
@@ -57,10 +59,7 @@ void read_use(const detail::CsvRow& row, MeasuredLoad& m) {
     if (!has_bound) {
       row.fail("bound", "expected the factor a fit or held-out row must stay within, e.g. 2");
     }
-    m.bound = required_positive(row, "bound");
-    if (*m.bound < 1) {
-      row.fail("bound", fmt::format("expected a factor of at least 1, got {}", *m.bound));
-    }
+    m.bound = bounded(row, "bound", limits::validation_bound);
   }
 }
 
@@ -70,10 +69,10 @@ MeasuredLoad read_row(const detail::CsvRow& row, std::size_t line) {
   m.hardware = row.text("hardware");
   m.gpus = row.whole("gpus", 1, limits::max_domain);
   m.host_link = row.text("host_link");
-  m.weights = Bytes::of(required_positive(row, "weights_GB") * giga);
+  m.weights = Bytes::of(bounded(row, "weights_GB", limits::capacity_GB) * giga);
   read_storage(row, m);
   m.loader = row.text("loader");
-  m.measured = Seconds::of(required_positive(row, "measured_s"));
+  m.measured = Seconds::of(bounded(row, "measured_s", limits::budget_seconds));
   read_use(row, m);
   m.source = row.text("source");
   return m;
@@ -93,6 +92,12 @@ LoadsFile shipped_loads() {
 std::vector<LoadCheck> check_loads(const Catalog& catalog, std::span<const MeasuredLoad> rows) {
   std::vector<LoadCheck> checks;
   for (const MeasuredLoad& row : rows) {
+    const Link& link = catalog.link(row.host_link);
+    if (link.tier != Tier::host) {
+      throw InputError(fmt::format("line {}: host_link '{}' is a {} link; a load crosses a host "
+                                   "link (e.g. pcie5)",
+                                   row.line, row.host_link, to_string(link.tier)));
+    }
     StorageTier storage;
     const StorageTier* tier = nullptr;
     if (row.storage) {
@@ -103,7 +108,7 @@ std::vector<LoadCheck> check_loads(const Catalog& catalog, std::span<const Measu
       tier = &catalog.storage(row.from);
     }
     // Every row is one node: its GPUs share the node's reads.
-    const ColdStartInput path{row.weights, row.gpus, row.gpus, &catalog.link(row.host_link), tier};
+    const ColdStartInput path{row.weights, row.gpus, row.gpus, &link, tier};
     LoadCheck check{row, expected_load(path, catalog.loader(row.loader)).total};
     check.error = check.predicted / row.measured - 1.0;
     if (row.bound) {

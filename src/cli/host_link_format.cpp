@@ -119,6 +119,19 @@ Derivations coldstart_derivations(const ResolvedModel& model, const ColdStartRep
   }
   d.push_back({"floor", fmt::format("the slowest stage, {}", to_string(r.bottleneck)),
                r.floor.value(), format_seconds(r.floor)});
+  if (const auto& load = report.load_time) {
+    const std::string who = load->loader->id;
+    d.push_back({fmt::format("{} read", who),
+                 fmt::format("{} B / {} ({}-limited, {})", format_count(load->node_bytes.value()),
+                             format_rate(load->read_rate), to_string(load->read_limit),
+                             load->warm ? "warm" : "cold"),
+                 load->read.value(), format_seconds(load->read)});
+    d.push_back({fmt::format("{} load", who),
+                 fmt::format("{} overhead + max({} read, {} host → GPU)",
+                             format_seconds(load->loader->overhead), format_seconds(load->read),
+                             format_seconds(load->copy)),
+                 load->total.value(), format_seconds(load->total)});
+  }
   return d;
 }
 

@@ -87,7 +87,7 @@ TEST(LoadValidation, ParserNamesLineAndColumn) {
   EXPECT_EQ(parse_error(header + "h,1,pcie5,10,page-cache,,l,5,maybe,2,s\n"),
             "f.csv:2: column 'use': unknown use 'maybe'; known: fit, held-out, outside");
   EXPECT_EQ(parse_error(header + "h,1,pcie5,10,page-cache,,l,5,fit,0.5,s\n"),
-            "f.csv:2: column 'bound': expected a factor of at least 1, got 0.5");
+            "f.csv:2: column 'bound': expected a number from 1 to 1000, got '0.5'");
   EXPECT_EQ(parse_error(header + "h,0,pcie5,10,page-cache,,l,5,fit,2,s\n"),
             "f.csv:2: column 'gpus': expected a whole number from 1 to 1048576, got '0'");
 }
