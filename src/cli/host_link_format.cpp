@@ -127,12 +127,14 @@ Derivations offload_derivations(const ResolvedModel& model, const OffloadReport&
       {"step, all in HBM",
        fmt::format("{} B / ({} × {})", format_count(r.needed.value()), report.gpus, hbm_rate),
        r.step_all_hbm.value(), format_seconds(r.step_all_hbm)});
+  // vllm: the copy follows the HBM reads; prefetch: the longer of the two bounds the step.
+  const char* form = r.engine == OffloadEngine::prefetch ? "max({} B / ({} × {}), {} B / ({} × {}))"
+                                                         : "{} B / ({} × {}) + {} B / ({} × {})";
   for (const HostLinkStep& step : r.links) {
     d.push_back(
         {fmt::format("step over {}", step.link->id),
-         fmt::format("{} B / ({} × {}) + {} B / ({} × {})", format_count(r.resident.value()),
-                     report.gpus, hbm_rate, format_count(r.spilled.value()), report.gpus,
-                     format_rate(step.bandwidth)),
+         fmt::format(fmt::runtime(form), format_count(r.resident.value()), report.gpus, hbm_rate,
+                     format_count(r.spilled.value()), report.gpus, format_rate(step.stream.rate)),
          step.step.value(), format_seconds(step.step)});
     d.push_back({fmt::format("slowdown over {}", step.link->id),
                  fmt::format("{} / {}", format_seconds(step.step), format_seconds(r.step_all_hbm)),
