@@ -203,7 +203,7 @@ int kv_cache_copies(const ShardShape& shape, int gpus) {
 
 StreamRate stream_rate(BytesPerSecond link_rate, const std::optional<HostShare>& share, int gpus) {
   if (!share) {
-    return {link_rate, StreamLimit::link};
+    return {link_rate, StreamLimit::link, 1};
   }
   if (share->gpus_per_uplink < 1 || share->gpus_per_node < 1) {
     throw InputError("a host share needs at least one GPU per uplink and per node");
@@ -214,10 +214,10 @@ StreamRate stream_rate(BytesPerSecond link_rate, const std::optional<HostShare>&
   const int on_uplink = std::min(share->gpus_per_uplink, gpus);
   const int on_node = std::min(share->gpus_per_node, gpus);
   StreamRate best{link_rate / static_cast<double>(on_uplink),
-                  on_uplink > 1 ? StreamLimit::uplink : StreamLimit::link};
+                  on_uplink > 1 ? StreamLimit::uplink : StreamLimit::link, on_uplink};
   const BytesPerSecond dram = share->dram_bandwidth / static_cast<double>(on_node);
   if (dram < best.rate) {
-    best = {dram, StreamLimit::host_dram};
+    best = {dram, StreamLimit::host_dram, on_node};
   }
   return best;
 }

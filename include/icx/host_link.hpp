@@ -183,6 +183,8 @@ struct HostShare {
 struct StreamRate {
   BytesPerSecond rate;
   StreamLimit limit = StreamLimit::link;
+  /// GPUs sharing the limit (1 for the link itself).
+  int sharing = 1;
 };
 
 /// Each GPU's streaming rate when `gpus` GPUs stream at once over links of `link_rate`:

@@ -118,6 +118,22 @@ Derivations coldstart_derivations(const ResolvedModel& model, const ColdStartRep
   return d;
 }
 
+namespace {
+
+/// Each GPU's headline stream rate over `step`'s link when a shared uplink or DRAM binds.
+Derivation stream_derivation(const OffloadReport& report, const HostLinkStep& step) {
+  const StreamRate& s = step.stream;
+  const std::string shared =
+      s.limit == StreamLimit::uplink
+          ? fmt::format("{} / {} GPUs behind one uplink", format_rate(step.bandwidth), s.sharing)
+          : fmt::format("{} host DRAM / {} GPUs on the node",
+                        format_rate(report.system->host->dram_bandwidth), s.sharing);
+  return {fmt::format("per-GPU stream over {}", step.link->id), shared, s.rate.value(),
+          format_rate(s.rate)};
+}
+
+} // namespace
+
 Derivations offload_derivations(const ResolvedModel& model, const OffloadReport& report) {
   const Offload& r = report.result;
   Derivations d;
@@ -131,6 +147,9 @@ Derivations offload_derivations(const ResolvedModel& model, const OffloadReport&
   const char* form = r.engine == OffloadEngine::prefetch ? "max({} B / ({} × {}), {} B / ({} × {}))"
                                                          : "{} B / ({} × {}) + {} B / ({} × {})";
   for (const HostLinkStep& step : r.links) {
+    if (step.stream.limit != StreamLimit::link) {
+      d.push_back(stream_derivation(report, step));
+    }
     d.push_back(
         {fmt::format("step over {}", step.link->id),
          fmt::format(fmt::runtime(form), format_count(r.resident.value()), report.gpus, hbm_rate,

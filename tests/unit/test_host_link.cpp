@@ -315,6 +315,7 @@ TEST(StreamRate, GpusBehindOneUplinkSplitIt) {
   const StreamRate r = stream_rate(gigabytes_per_second(51), dgx, 8);
   EXPECT_DOUBLE_EQ(r.rate.value(), 25.5e9);
   EXPECT_EQ(r.limit, StreamLimit::uplink);
+  EXPECT_EQ(r.sharing, 2);
   // One GPU has the uplink to itself: 51 GB/s, against 563.2 GB/s of DRAM.
   const StreamRate alone = stream_rate(gigabytes_per_second(51), dgx, 1);
   EXPECT_EQ(alone.rate.value(), 51e9);
@@ -327,6 +328,7 @@ TEST(StreamRate, HostDramBindsWhenItsShareIsTheLeast) {
   const StreamRate r = stream_rate(gigabytes_per_second(51), slow_dram, 8);
   EXPECT_DOUBLE_EQ(r.rate.value(), 40e9);
   EXPECT_EQ(r.limit, StreamLimit::host_dram);
+  EXPECT_EQ(r.sharing, 8);
   // 4 GPUs on it: 80 GB/s each, so the link binds again.
   EXPECT_EQ(stream_rate(gigabytes_per_second(51), slow_dram, 4).limit, StreamLimit::link);
   EXPECT_THROW((void)stream_rate(gigabytes_per_second(51), HostShare{0, 8, {}}, 8), InputError);
