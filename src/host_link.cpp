@@ -206,6 +206,71 @@ int kv_cache_copies(const ShardShape& shape, int gpus) {
   return kv_heads > 0 && width > kv_heads ? width / kv_heads : 1;
 }
 
+StreamRate stream_rate(BytesPerSecond link_rate, const std::optional<HostShare>& share, int gpus) {
+  if (!share) {
+    return {link_rate, StreamLimit::link, 1};
+  }
+  if (share->gpus_per_uplink < 1 || share->gpus_per_node < 1) {
+    throw InputError("a host share needs at least one GPU per uplink and per node");
+  }
+  // Every GPU streams its share of the spill in every step, so the GPUs behind one uplink
+  // (of the host link's type) copy at once and split its rate; all GPUs of a node split
+  // its DRAM bandwidth.
+  const int on_uplink = std::min(share->gpus_per_uplink, gpus);
+  const int on_node = std::min(share->gpus_per_node, gpus);
+  StreamRate best{link_rate / static_cast<double>(on_uplink),
+                  on_uplink > 1 ? StreamLimit::uplink : StreamLimit::link, on_uplink};
+  const BytesPerSecond dram = share->dram_bandwidth / static_cast<double>(on_node);
+  if (dram < best.rate) {
+    best = {dram, StreamLimit::host_dram, on_node};
+  }
+  return best;
+}
+
+Seconds offload_step(OffloadEngine engine, Seconds hbm_part, Bytes spilled, int gpus,
+                     BytesPerSecond per_gpu) {
+  // Each GPU streams its share of the spilled bytes over its own path every step.
+  const Seconds streaming = spilled / (per_gpu * static_cast<double>(gpus));
+  switch (engine) {
+  case OffloadEngine::prefetch:
+    // Copies on a side stream while the resident layers compute: the longer part bounds
+    // the step (the best case; consecutive offloaded layers are not hidden,
+    // vllm-project/vllm-ascend PR 11945).
+    return std::max(hbm_part, streaming);
+  case OffloadEngine::vllm:
+    break;
+  }
+  // The copy runs on the compute stream before the layer's kernels: not overlapped.
+  return hbm_part + streaming;
+}
+
+namespace {
+
+/// The decode step of `result` over one host link.
+HostLinkStep link_step(const Offload& result, const OffloadInput& input, const Link* link) {
+  if (link == nullptr) {
+    throw InputError("offloading needs a host link");
+  }
+  HostLinkStep step;
+  step.link = link;
+  step.bandwidth = one_way_headline(*link).high;
+  step.tier_ratio = input.gpu->hbm_bandwidth / step.bandwidth;
+  step.stream = stream_rate(step.bandwidth, input.share, input.gpus);
+  step.step = offload_step(input.engine, result.step_hbm_part, result.spilled, input.gpus,
+                           step.stream.rate);
+  step.slowdown = step.step / result.step_all_hbm;
+  if (link->measured_host_to_device) {
+    step.expected_bandwidth = *link->measured_host_to_device;
+    step.expected_stream = stream_rate(*step.expected_bandwidth, input.share, input.gpus);
+    step.expected_step = offload_step(input.engine, result.step_hbm_part, result.spilled,
+                                      input.gpus, step.expected_stream->rate);
+    step.expected_slowdown = *step.expected_step / result.step_all_hbm;
+  }
+  return step;
+}
+
+} // namespace
+
 Offload offload(const OffloadInput& input) {
   if (input.gpus < 1) {
     throw InputError("offloading needs at least one GPU");
@@ -213,7 +278,6 @@ Offload offload(const OffloadInput& input) {
   if (input.gpu == nullptr) {
     throw InputError("offloading needs a GPU");
   }
-  const double gpus = static_cast<double>(input.gpus);
   Offload result;
   result.hbm = usable_hbm(*input.gpu, input.gpus, input.hbm_reserve);
   if (input.kv_copies < 1) {
@@ -225,29 +289,16 @@ Offload offload(const OffloadInput& input) {
   result.resident = result.needed - result.spilled;
   // Decode is memory-bound: a step reads every byte of weights and KV once, spread evenly
   // over the GPUs, each at its HBM bandwidth.
-  const BytesPerSecond hbm_rate = input.gpu->hbm_bandwidth * gpus;
+  const BytesPerSecond hbm_rate = input.gpu->hbm_bandwidth * static_cast<double>(input.gpus);
   result.step_all_hbm = result.needed / hbm_rate;
+  result.step_hbm_part = result.resident / hbm_rate;
+  result.engine = input.engine;
+  result.host_memory = input.host_memory;
+  if (input.host_memory) {
+    result.fits_host_memory = result.spilled <= *input.host_memory;
+  }
   for (const Link* link : input.host_links) {
-    if (link == nullptr) {
-      throw InputError("offloading needs a host link");
-    }
-    HostLinkStep step;
-    step.link = link;
-    step.bandwidth = one_way_headline(*link).high;
-    step.tier_ratio = input.gpu->hbm_bandwidth / step.bandwidth;
-    // Each GPU streams its share of the spilled bytes over its own link every step, after
-    // (not overlapped with) its HBM reads.
-    auto step_time = [&](BytesPerSecond host_rate) {
-      return result.resident / hbm_rate + result.spilled / (host_rate * gpus);
-    };
-    step.step = step_time(step.bandwidth);
-    step.slowdown = step.step / result.step_all_hbm;
-    if (link->measured_host_to_device) {
-      step.expected_bandwidth = *link->measured_host_to_device;
-      step.expected_step = step_time(*step.expected_bandwidth);
-      step.expected_slowdown = *step.expected_step / result.step_all_hbm;
-    }
-    result.links.push_back(step);
+    result.links.push_back(link_step(result, input, link));
   }
   return result;
 }

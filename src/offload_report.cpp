@@ -56,6 +56,13 @@ std::string kv_copies_why(const OffloadReport& report) {
 
 } // namespace
 
+std::optional<HostShare> host_share(const System& system) {
+  if (!system.host) {
+    return std::nullopt;
+  }
+  return HostShare{system.host->gpus_per_uplink, system.gpus_per_node, system.host->dram_bandwidth};
+}
+
 OffloadReport offload_report(const OffloadRequest& request) {
   if (request.model == nullptr || request.dtype == nullptr) {
     throw InputError("offloading needs a model and its dtype");
@@ -76,8 +83,11 @@ OffloadReport offload_report(const OffloadRequest& request) {
   report.kv_copy_reason = kv_copy_reason(*request.model, report.kv_copies);
   report.kv_copies_why = kv_copies_why(report);
   report.kv_per_token_terms = kv_per_token_terms(*request.model);
+  report.system = request.system;
   report.result = offload({report.weights, report.kv_cache, request.gpu, request.gpus,
-                           request.reserve, request.host_links, report.kv_copies});
+                           request.reserve, request.host_links, report.kv_copies, request.engine,
+                           request.system != nullptr ? host_share(*request.system) : std::nullopt,
+                           request.host_memory});
   return report;
 }
 
@@ -92,6 +102,13 @@ void to_json(nlohmann::ordered_json& json, const HostLinkStep& step) {
   json["expected_step_seconds"] = json_number(step.expected_step);
   json["expected_slowdown"] =
       step.expected_slowdown ? json_number(*step.expected_slowdown) : nullptr;
+  json["stream_bandwidth_bytes_per_s"] = json_number(step.stream.rate.value());
+  json["stream_limit"] = to_string(step.stream.limit);
+  json["expected_stream_bandwidth_bytes_per_s"] =
+      step.expected_stream ? json_number(step.expected_stream->rate.value()) : nullptr;
+  json["expected_stream_limit"] =
+      step.expected_stream ? nlohmann::ordered_json(to_string(step.expected_stream->limit))
+                           : nullptr;
 }
 
 namespace {
@@ -101,6 +118,7 @@ void gpu_json(nlohmann::ordered_json& json, const OffloadReport& report) {
   gpu["id"] = report.gpu->id;
   gpu["hbm_bytes"] = json_number(report.gpu->hbm_capacity.value());
   gpu["hbm_bandwidth_bytes_per_s"] = json_number(report.gpu->hbm_bandwidth.value());
+  json["system"] = report.system != nullptr ? nlohmann::ordered_json(report.system->id) : nullptr;
   json["gpus"] = report.gpus;
   json["hbm_reserve"] = json_number(report.reserve);
   if (report.kv_load) {
@@ -122,11 +140,13 @@ void to_json(nlohmann::ordered_json& json, const OffloadReport& report) {
   json["needed_bytes"] = json_number(r.needed.value());
   json["resident_bytes"] = json_number(r.resident.value());
   json["spilled_bytes"] = json_number(r.spilled.value());
+  json["host_memory_bytes"] = r.host_memory ? json_number(r.host_memory->value()) : nullptr;
+  json["offload_engine"] = to_string(r.engine);
   json["step_seconds_all_hbm"] = json_number(r.step_all_hbm.value());
   const nlohmann::ordered_json first = r.links.front();
   json["host_link"] = first["id"];
-  for (const char* key :
-       {"step_seconds", "slowdown", "expected_step_seconds", "expected_slowdown"}) {
+  for (const char* key : {"step_seconds", "slowdown", "expected_step_seconds", "expected_slowdown",
+                          "stream_limit", "expected_stream_limit"}) {
     json[key] = first[key];
   }
   json["host_links"] = r.links;

@@ -143,6 +143,60 @@ Bytes kv_cache_bytes(const KvShape& shape, std::int64_t batch, std::int64_t cont
 /// are split over the ranks, replicated only when the group is wider than the KV heads.
 int kv_cache_copies(const ShardShape& shape, int gpus);
 
+/// How an offloading engine schedules the copy of host-resident weights against compute.
+enum class OffloadEngine {
+  /// vLLM --cpu-offload-gb: each offloaded layer is copied on the compute stream right before
+  /// its kernels (vllm/model_executor/models/utils.py, maybe_offload_to_cpu): no overlap.
+  vllm,
+  /// A prefetching offloader (vLLM's prefetch offloader, vllm-project/vllm PR 29941;
+  /// DeepSpeed ZeRO-Inference's layer prefetch): copies on a side stream while the resident
+  /// layers compute; the best case of that overlap.
+  prefetch
+};
+
+constexpr std::array<EnumName<OffloadEngine>, 2> enum_names(OffloadEngine /*unused*/) {
+  return {{{OffloadEngine::vllm, "vllm"}, {OffloadEngine::prefetch, "prefetch"}}};
+}
+
+/// What bounds the rate at which one GPU streams host memory.
+enum class StreamLimit {
+  /// The GPU's own host link.
+  link,
+  /// A switch uplink (or a CPU's NVLink-C2C) shared by the GPUs behind it.
+  uplink,
+  /// The node's host DRAM bandwidth shared by its GPUs.
+  host_dram
+};
+
+constexpr std::array<EnumName<StreamLimit>, 3> enum_names(StreamLimit /*unused*/) {
+  return {{{StreamLimit::link, "link"},
+           {StreamLimit::uplink, "uplink"},
+           {StreamLimit::host_dram, "host-dram"}}};
+}
+
+/// Who shares the path from host memory to the GPUs (a system's host side).
+struct HostShare {
+  /// GPUs behind one uplink of the host link's type.
+  int gpus_per_uplink = 1;
+  /// GPUs in one node, sharing its DRAM bandwidth.
+  int gpus_per_node = 1;
+  /// Host DRAM bandwidth of one node.
+  BytesPerSecond dram_bandwidth;
+};
+
+/// The rate at which each GPU streams from host memory, and what bounds it.
+struct StreamRate {
+  BytesPerSecond rate;
+  StreamLimit limit = StreamLimit::link;
+  /// GPUs sharing the limit (1 for the link itself).
+  int sharing = 1;
+};
+
+/// Each GPU's streaming rate when `gpus` GPUs stream at once over links of `link_rate`:
+/// without a host share, the link; with one, the least of the link, the uplink's rate over
+/// the GPUs behind it (at most `gpus`), and the node's DRAM bandwidth over the GPUs on it.
+StreamRate stream_rate(BytesPerSecond link_rate, const std::optional<HostShare>& share, int gpus);
+
 struct OffloadInput {
   Bytes weights;
   /// One copy of the KV cache.
@@ -154,6 +208,11 @@ struct OffloadInput {
   std::span<const Link* const> host_links;
   /// Copies of the KV cache the GPUs hold (kv_cache_copies).
   int kv_copies = 1;
+  OffloadEngine engine = OffloadEngine::vllm;
+  /// Absent: each GPU streams at its link's rate, sharing nothing.
+  std::optional<HostShare> share = std::nullopt;
+  /// Host memory the spill must fit in; absent: not checked.
+  std::optional<Bytes> host_memory = std::nullopt;
 };
 
 /// One decode step with the spilled bytes streamed over one host link.
@@ -163,10 +222,13 @@ struct HostLinkStep {
   BytesPerSecond bandwidth;
   /// How many times slower per byte the host tier is than HBM.
   double tier_ratio = 0;
+  /// Each GPU's streaming rate at that bandwidth (stream_rate).
+  StreamRate stream;
   Seconds step;
   /// step / step with everything in HBM.
   double slowdown = 0;
   std::optional<BytesPerSecond> expected_bandwidth;
+  std::optional<StreamRate> expected_stream;
   std::optional<Seconds> expected_step;
   std::optional<double> expected_slowdown;
 };
@@ -184,12 +246,24 @@ struct Offload {
   Bytes resident;
   /// The decode step if HBM held everything.
   Seconds step_all_hbm;
+  /// The HBM part of a step: the resident bytes at the GPUs' HBM bandwidth.
+  Seconds step_hbm_part;
+  OffloadEngine engine = OffloadEngine::vllm;
+  std::optional<Bytes> host_memory = std::nullopt;
+  /// Whether the spill fits in host memory; absent when no host memory was given.
+  std::optional<bool> fits_host_memory;
   std::vector<HostLinkStep> links;
 };
 
+/// One decode step: the HBM part and the streaming part (spilled bytes over all GPUs at
+/// `per_gpu` each), added (vllm) or overlapped at best (prefetch).
+Seconds offload_step(OffloadEngine engine, Seconds hbm_part, Bytes spilled, int gpus,
+                     BytesPerSecond per_gpu);
+
 /// The decode step (memory-bound: every byte of weights and KV read once) with the spilled
 /// bytes streamed over each host link, against everything in HBM. Throws InputError on a
-/// GPU count below 1, a reserve outside [0, 1), or a missing GPU or link.
+/// GPU count below 1, a reserve outside [0, 1), a missing GPU or link, or a host share
+/// with fewer than one GPU per uplink or node.
 Offload offload(const OffloadInput& input);
 
 } // namespace icx

@@ -36,6 +36,11 @@ struct OffloadRequest {
   std::optional<KvLoad> kv;
   /// Host links to price the spill on, in order; at least one.
   std::vector<const Link*> host_links;
+  OffloadEngine engine = OffloadEngine::vllm;
+  /// The system whose host side is shared (nullptr: none, each GPU streams alone).
+  const System* system = nullptr;
+  /// Host memory the spill must fit in; absent: not checked.
+  std::optional<Bytes> host_memory;
 };
 
 /// Why the GPUs hold as many copies of the KV cache as they do.
@@ -54,6 +59,7 @@ struct OffloadReport {
   const Gpu* gpu = nullptr;
   int gpus = 0;
   double reserve = 0;
+  const System* system = nullptr;
   std::optional<KvLoad> kv_load;
   /// Terms of the KV cache per token (kv_shape of the model in the weights' dtype).
   KvShape kv_shape;
@@ -72,6 +78,10 @@ struct OffloadReport {
   /// HBM, spill and the decode step over each host link.
   Offload result;
 };
+
+/// The host share of a system with a host side: its GPUs per uplink and per node and its DRAM
+/// bandwidth per node; nothing for a system without one.
+std::optional<HostShare> host_share(const System& system);
 
 /// The offload of the request. Throws GroupError when the weights cannot be split over the
 /// GPUs (check_shard); InputError on a KV load for a model without KV heads and head

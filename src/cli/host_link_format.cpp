@@ -135,6 +135,22 @@ Derivations coldstart_derivations(const ResolvedModel& model, const ColdStartRep
   return d;
 }
 
+namespace {
+
+/// Each GPU's headline stream rate over `step`'s link when a shared uplink or DRAM binds.
+Derivation stream_derivation(const OffloadReport& report, const HostLinkStep& step) {
+  const StreamRate& s = step.stream;
+  const std::string shared =
+      s.limit == StreamLimit::uplink
+          ? fmt::format("{} / {} GPUs behind one uplink", format_rate(step.bandwidth), s.sharing)
+          : fmt::format("{} host DRAM / {} GPUs on the node",
+                        format_rate(report.system->host->dram_bandwidth), s.sharing);
+  return {fmt::format("per-GPU stream over {}", step.link->id), shared, s.rate.value(),
+          format_rate(s.rate)};
+}
+
+} // namespace
+
 Derivations offload_derivations(const ResolvedModel& model, const OffloadReport& report) {
   const Offload& r = report.result;
   Derivations d;
@@ -144,12 +160,17 @@ Derivations offload_derivations(const ResolvedModel& model, const OffloadReport&
       {"step, all in HBM",
        fmt::format("{} B / ({} × {})", format_count(r.needed.value()), report.gpus, hbm_rate),
        r.step_all_hbm.value(), format_seconds(r.step_all_hbm)});
+  // vllm: the copy follows the HBM reads; prefetch: the longer of the two bounds the step.
+  const char* form = r.engine == OffloadEngine::prefetch ? "max({} B / ({} × {}), {} B / ({} × {}))"
+                                                         : "{} B / ({} × {}) + {} B / ({} × {})";
   for (const HostLinkStep& step : r.links) {
+    if (step.stream.limit != StreamLimit::link) {
+      d.push_back(stream_derivation(report, step));
+    }
     d.push_back(
         {fmt::format("step over {}", step.link->id),
-         fmt::format("{} B / ({} × {}) + {} B / ({} × {})", format_count(r.resident.value()),
-                     report.gpus, hbm_rate, format_count(r.spilled.value()), report.gpus,
-                     format_rate(step.bandwidth)),
+         fmt::format(fmt::runtime(form), format_count(r.resident.value()), report.gpus, hbm_rate,
+                     format_count(r.spilled.value()), report.gpus, format_rate(step.stream.rate)),
          step.step.value(), format_seconds(step.step)});
     d.push_back({fmt::format("slowdown over {}", step.link->id),
                  fmt::format("{} / {}", format_seconds(step.step), format_seconds(r.step_all_hbm)),

@@ -11,11 +11,7 @@
 
 namespace icx::cli {
 
-namespace {
-
-/// One size in bytes: a whole number with an optional unit, B, KB, MB, GB, TB (powers of 1000)
-/// or KiB, MiB, GiB, TiB (powers of 1024), case-insensitive — CLI11's AsSizeValue.
-std::int64_t parse_size(const std::string& text) {
+std::optional<Bytes> size_value(const std::string& text) {
   std::string value = text;
   std::string problem;
   if (text.find_first_of(" \t") != std::string::npos) {
@@ -28,21 +24,28 @@ std::int64_t parse_size(const std::string& text) {
   } catch (const CLI::ValidationError& error) {
     problem = error.what();
   }
-  std::int64_t bytes = 0;
   if (problem.empty()) {
     const std::optional<std::int64_t> parsed = parse_whole(value);
     if (parsed && *parsed >= 1 && *parsed <= limits::max_message_bytes) {
-      bytes = *parsed;
+      return Bytes::of(static_cast<double>(*parsed));
     }
   }
-  if (bytes == 0) {
+  return std::nullopt;
+}
+
+namespace {
+
+/// One message size in bytes (size_value), or a UsageError naming --size.
+std::int64_t parse_size(const std::string& text) {
+  const std::optional<Bytes> bytes = size_value(text);
+  if (!bytes) {
     throw UsageError(fmt::format("--size: '{}' is not a message size; expected a whole number of "
                                  "bytes from 1 B to 1 PiB with an optional unit: B, KB, MB, GB "
                                  "(powers of 1000) or KiB, MiB, GiB (powers of 1024), or a sweep "
                                  "FROM:TO such as 8B:16GiB",
                                  text));
   }
-  return bytes;
+  return static_cast<std::int64_t>(bytes->value());
 }
 
 } // namespace

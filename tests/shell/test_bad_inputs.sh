@@ -162,6 +162,15 @@ check_whole "${offload[@]}" -- --gpus 2 02
 check_whole "${offload[@]}" --context 4096 -- --batch 8 08
 check_whole "${offload[@]}" --batch 8 -- --context 4096 04096
 check_decimal "${offload[@]}" -- --reserve 0.1 00.1
+for value in "" 12XB 0 -5GB 1.5GB "2 TB" 2EB; do
+  expect_rejected --host-memory "${offload[@]}" --host-memory "$value"
+done
+expect_rejected --host-memory "${offload[@]}" --host-memory 10GB
+expect_rejected --offload-engine "${offload[@]}" --offload-engine deepspeed
+expect_rejected --offload-engine "${offload[@]}" --offload-engine ""
+expect_rejected --system offload --model 70b --system mi300x-8
+expect_rejected --system offload --model 70b --system dgx-z100
+expect_rejected --system offload --model 405b --system dgx-a100 --dtype fp32
 
 # --host-link names the same kind of link on coldstart and offload, with the same error;
 # coldstart still takes its former name --wire, and an error then names --wire.

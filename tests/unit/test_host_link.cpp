@@ -301,5 +301,81 @@ TEST(Offload, RejectsBadInput) {
   EXPECT_THROW((void)offload({Bytes::of(1e9), Bytes::of(0), nullptr, 1, 0, links}), InputError);
 }
 
+// A DGX H100-like host side: 2 GPUs per PCIe switch uplink, 8 GPUs sharing 563.2 GB/s of DRAM.
+const HostShare dgx{2, 8, gigabytes_per_second(563.2)};
+
+TEST(StreamRate, WithoutAHostShareEachGpuHasItsLink) {
+  const StreamRate r = stream_rate(gigabytes_per_second(51), std::nullopt, 8);
+  EXPECT_EQ(r.rate.value(), 51e9);
+  EXPECT_EQ(r.limit, StreamLimit::link);
+}
+
+TEST(StreamRate, GpusBehindOneUplinkSplitIt) {
+  // 8 GPUs, 2 per uplink: 51 / 2 = 25.5 GB/s each; DRAM 563.2 / 8 = 70.4 GB/s does not bind.
+  const StreamRate r = stream_rate(gigabytes_per_second(51), dgx, 8);
+  EXPECT_DOUBLE_EQ(r.rate.value(), 25.5e9);
+  EXPECT_EQ(r.limit, StreamLimit::uplink);
+  EXPECT_EQ(r.sharing, 2);
+  // One GPU has the uplink to itself: 51 GB/s, against 563.2 GB/s of DRAM.
+  const StreamRate alone = stream_rate(gigabytes_per_second(51), dgx, 1);
+  EXPECT_EQ(alone.rate.value(), 51e9);
+  EXPECT_EQ(alone.limit, StreamLimit::link);
+}
+
+TEST(StreamRate, HostDramBindsWhenItsShareIsTheLeast) {
+  // 8 GPUs on one node of 320 GB/s: 40 GB/s each, below the 51 GB/s link.
+  const HostShare slow_dram{1, 8, gigabytes_per_second(320)};
+  const StreamRate r = stream_rate(gigabytes_per_second(51), slow_dram, 8);
+  EXPECT_DOUBLE_EQ(r.rate.value(), 40e9);
+  EXPECT_EQ(r.limit, StreamLimit::host_dram);
+  EXPECT_EQ(r.sharing, 8);
+  // 4 GPUs on it: 80 GB/s each, so the link binds again.
+  EXPECT_EQ(stream_rate(gigabytes_per_second(51), slow_dram, 4).limit, StreamLimit::link);
+  EXPECT_THROW((void)stream_rate(gigabytes_per_second(51), HostShare{0, 8, {}}, 8), InputError);
+}
+
+TEST(Offload, VllmEngineAddsTheCopyPrefetchOverlapsIt) {
+  // HBM part 80 GB / 3350 GB/s = 23.9 ms; 60 GB over 51 GB/s = 1.176 s.
+  const Seconds hbm = Seconds::of(80.0 / 3350);
+  const Bytes spill = Bytes::of(60e9);
+  const BytesPerSecond rate = gigabytes_per_second(51);
+  EXPECT_NEAR(offload_step(OffloadEngine::vllm, hbm, spill, 1, rate).value(),
+              80.0 / 3350 + 60.0 / 51, 1e-12);
+  EXPECT_NEAR(offload_step(OffloadEngine::prefetch, hbm, spill, 1, rate).value(), 60.0 / 51, 1e-12);
+  // A small spill hides under the HBM reads: max(0.5 s, 10 GB / (2 × 51 GB/s) = 98 ms).
+  EXPECT_EQ(
+      offload_step(OffloadEngine::prefetch, Seconds::of(0.5), Bytes::of(10e9), 2, rate).value(),
+      0.5);
+}
+
+TEST(Offload, SharedUplinksSlowTheStream) {
+  // 300 GB on 2 GPUs of 80 GB: 140 GB spill, 70 GB per GPU. Both behind one uplink: measured
+  // 51 / 2 = 25.5 GB/s each, so 140 / 51 s of streaming; headline 64 / 2 = 32 each, 140 / 64 s.
+  // HBM part 160 GB / (2 × 3350 GB/s).
+  const std::vector<const Link*> links{&pcie5};
+  OffloadInput input{Bytes::of(300e9), Bytes::of(0), &h100, 2, 0, links};
+  input.share = dgx;
+  const Offload r = offload(input);
+  EXPECT_EQ(r.spilled.value(), 140e9);
+  const HostLinkStep& step = r.links[0];
+  EXPECT_DOUBLE_EQ(step.stream.rate.value(), 32e9);
+  EXPECT_EQ(step.expected_stream->limit, StreamLimit::uplink);
+  EXPECT_NEAR(step.step.value(), 160.0 / 6700 + 140.0 / 64, 1e-12);
+  EXPECT_NEAR(step.expected_step->value(), 160.0 / 6700 + 140.0 / 51, 1e-12);
+  input.engine = OffloadEngine::prefetch;
+  EXPECT_NEAR(offload(input).links[0].expected_step->value(), 140.0 / 51, 1e-12);
+}
+
+TEST(Offload, TheSpillIsCheckedAgainstHostMemory) {
+  // 140 GB on one 80 GB GPU: a 60 GB spill.
+  const std::vector<const Link*> links{&pcie5};
+  OffloadInput input{Bytes::of(140e9), Bytes::of(0), &h100, 1, 0, links};
+  EXPECT_FALSE(offload(input).fits_host_memory.has_value());
+  input.host_memory = Bytes::of(59e9);
+  EXPECT_EQ(offload(input).fits_host_memory, false);
+  input.host_memory = Bytes::of(60e9);
+  EXPECT_EQ(offload(input).fits_host_memory, true);
+}
+
 } // namespace
 } // namespace icx

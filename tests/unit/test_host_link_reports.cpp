@@ -191,6 +191,37 @@ TEST(OffloadReport, AGroupWiderThanTheKvHeadsReplicatesThem) {
   EXPECT_EQ(r.kv_copies_why, "a 16-GPU tensor-parallel group replicates the 8 KV heads");
 }
 
+TEST(OffloadReport, ASystemSharesItsUplinksAndGivesItsHostMemory) {
+  // 350e9 parameters × 2 B = 700 GB on 4 GPUs of 80 GB × 0.8 = 256 GB: a 444 GB spill. 2 GPUs per
+  // uplink: 51 / 2 = 25.5 GB/s each (the DRAM's 400 GB/s / 4 = 100 GB/s does not bind); 300 GB of
+  // host memory is 144 GB short.
+  Model model = seventy_b();
+  model.total_params = 350e9;
+  System system;
+  system.id = "box";
+  system.gpus_per_node = 8;
+  system.host = HostSide{"pcie5", 2, Bytes::of(300e9), gigabytes_per_second(400), 0, "", "s"};
+  ASSERT_TRUE(host_share(system).has_value());
+  EXPECT_EQ(host_share(system)->gpus_per_uplink, 2);
+  EXPECT_EQ(host_share(system)->gpus_per_node, 8);
+  OffloadRequest request = spill(model, 4, std::nullopt, {&pcie5});
+  request.system = &system;
+  request.host_memory = Bytes::of(300e9);
+  const OffloadReport r = offload_report(request);
+  EXPECT_EQ(r.result.spilled.value(), 444e9);
+  EXPECT_EQ(r.result.fits_host_memory, false);
+  const HostLinkStep& step = r.result.links.at(0);
+  EXPECT_DOUBLE_EQ(step.expected_stream->rate.value(), 25.5e9);
+  EXPECT_EQ(step.expected_stream->sharing, 2);
+  const nlohmann::ordered_json json = r;
+  EXPECT_EQ(json.at("system"), "box");
+  EXPECT_EQ(json.at("host_memory_bytes"), 300000000000);
+  EXPECT_EQ(json.at("offload_engine"), "vllm");
+  EXPECT_EQ(json.at("expected_stream_limit"), "uplink");
+  system.host.reset();
+  EXPECT_FALSE(host_share(system).has_value());
+}
+
 TEST(OffloadReport, JsonCarriesTheFirstLinkAtTheTop) {
   const Model model = seventy_b();
   const nlohmann::ordered_json json =
@@ -199,6 +230,8 @@ TEST(OffloadReport, JsonCarriesTheFirstLinkAtTheTop) {
   EXPECT_EQ(json.at("spilled_bytes"), 76000000000);
   EXPECT_EQ(json.at("host_links").size(), 2U);
   EXPECT_TRUE(json.at("host_links")[1].at("expected_step_seconds").is_null());
+  EXPECT_TRUE(json.at("host_memory_bytes").is_null());
+  EXPECT_TRUE(json.at("system").is_null());
 }
 
 } // namespace
