@@ -89,7 +89,7 @@ std::string sources_section(const std::vector<const Entry*>& entries) {
 
 CLI::Option* add_host_system_option(CLI::App& app, std::string& id) {
   return app
-      .add_option("--system", id,
+      .add_option("-s,--system", id,
                   "Catalog system (see 'icx systems') whose host side to use: host link, GPUs "
                   "per node and per switch uplink, DRAM, local drives")
       ->type_name("ID");
