@@ -18,8 +18,11 @@ ColdStartReport coldstart_report(const ColdStartRequest& request) {
   report.host_link = request.host_link;
   report.storage = request.storage;
   const ColdStartInput path{
-      weight_bytes(request.model->total_params, request.dtype->bytes_per_element), request.gpus,
-      request.gpus_per_node.value_or(request.gpus), request.host_link, request.storage,
+      weight_bytes(request.model->total_params, request.dtype->bytes_per_element),
+      request.gpus,
+      request.gpus_per_node.value_or(request.gpus),
+      request.host_link,
+      request.storage,
       request.gpus_per_uplink};
   report.load = cold_start(path);
   if (!report.load.expected_floor) {
@@ -88,9 +91,9 @@ void to_json(nlohmann::ordered_json& json, const ColdStartReport& report) {
                                     ? nlohmann::ordered_json(to_string(*load.expected_bottleneck))
                                     : nullptr;
   json["stages"] = load.stages;
-  json["loader"] = report.load_time ? nlohmann::ordered_json(report.load_time->loader->id) : nullptr;
-  json["load_seconds"] =
-      report.load_time ? json_number(report.load_time->total.value()) : nullptr;
+  json["loader"] =
+      report.load_time ? nlohmann::ordered_json(report.load_time->loader->id) : nullptr;
+  json["load_seconds"] = report.load_time ? json_number(report.load_time->total.value()) : nullptr;
   json["loaders"] = report.loads;
   if (report.within_budget) {
     json["budget_seconds"] = json_number(report.budget->value());

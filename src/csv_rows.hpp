@@ -28,8 +28,7 @@ void check_header(const std::vector<std::string>& header, std::span<const char* 
 
 class CsvRow {
 public:
-  CsvRow(const std::vector<std::string>& header, std::vector<std::string> fields,
-            std::string where)
+  CsvRow(const std::vector<std::string>& header, std::vector<std::string> fields, std::string where)
       : header_(header), fields_(std::move(fields)), where_(std::move(where)) {}
 
   [[nodiscard]] const std::string& text(std::string_view column) const {

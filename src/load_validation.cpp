@@ -16,9 +16,8 @@ namespace icx {
 
 namespace {
 
-constexpr std::array required_columns{"hardware", "gpus",       "host_link", "weights_GB",
-                                      "from",     "loader",     "measured_s", "use",
-                                      "source"};
+constexpr std::array required_columns{"hardware", "gpus",       "host_link", "weights_GB", "from",
+                                      "loader",   "measured_s", "use",       "source"};
 constexpr std::array uses{"fit", "held-out", "outside"};
 
 /// A number in `bounds` (limits.hpp); an empty field is an error.
@@ -78,10 +77,26 @@ MeasuredLoad read_row(const detail::CsvRow& row, std::size_t line) {
   return m;
 }
 
+/// Looks a row's id up; an unknown one is an error naming the file, line and column.
+template <class Lookup>
+decltype(auto) look_up(const MeasuredLoad& row, std::string_view column, Lookup lookup) {
+  try {
+    return lookup();
+  } catch (const LookupError& error) {
+    throw InputError(
+        fmt::format("{}:{}: column '{}': {}", row.origin, row.line, column, error.what()));
+  }
+}
+
 } // namespace
 
 std::vector<MeasuredLoad> parse_loads_csv(std::string_view text, const std::string& origin) {
-  return detail::read_csv_rows<MeasuredLoad>(text, origin, required_columns, read_row);
+  std::vector<MeasuredLoad> rows =
+      detail::read_csv_rows<MeasuredLoad>(text, origin, required_columns, read_row);
+  for (MeasuredLoad& row : rows) {
+    row.origin = origin;
+  }
+  return rows;
 }
 
 LoadsFile shipped_loads() {
@@ -92,24 +107,27 @@ LoadsFile shipped_loads() {
 std::vector<LoadCheck> check_loads(const Catalog& catalog, std::span<const MeasuredLoad> rows) {
   std::vector<LoadCheck> checks;
   for (const MeasuredLoad& row : rows) {
-    const Link& link = catalog.link(row.host_link);
+    const Link& link =
+        look_up(row, "host_link", [&]() -> const Link& { return catalog.link(row.host_link); });
     if (link.tier != Tier::host) {
-      throw InputError(fmt::format("line {}: host_link '{}' is a {} link; a load crosses a host "
-                                   "link (e.g. pcie5)",
-                                   row.line, row.host_link, to_string(link.tier)));
+      throw InputError(fmt::format("{}:{}: column 'host_link': '{}' is a {} link; a load "
+                                   "crosses a host link (e.g. pcie5)",
+                                   row.origin, row.line, row.host_link, to_string(link.tier)));
     }
     StorageTier storage;
-    const StorageTier* tier = nullptr;
+    const StorageTier* tier = &storage;
     if (row.storage) {
       storage.id = std::string(row_storage);
       storage.read_bandwidth = {*row.storage, *row.storage};
-      tier = &storage;
     } else {
-      tier = &catalog.storage(row.from);
+      tier =
+          &look_up(row, "from", [&]() -> const StorageTier& { return catalog.storage(row.from); });
     }
+    const Loader& loader =
+        look_up(row, "loader", [&]() -> const Loader& { return catalog.loader(row.loader); });
     // Every row is one node: its GPUs share the node's reads.
     const ColdStartInput path{row.weights, row.gpus, row.gpus, &link, tier};
-    LoadCheck check{row, expected_load(path, catalog.loader(row.loader)).total};
+    LoadCheck check{row, expected_load(path, loader).total};
     check.error = check.predicted / row.measured - 1.0;
     if (row.bound) {
       const double ratio = check.predicted / row.measured;

@@ -20,6 +20,8 @@ namespace icx {
 /// loader, measured_s, use (fit, held-out or outside), bound (the factor a fit or held-out
 /// prediction must stay within), source.
 struct MeasuredLoad {
+  /// The file the row was read from, and its line there.
+  std::string origin;
   std::size_t line = 0;
   std::string hardware;
   int gpus = 0;
@@ -59,8 +61,8 @@ struct LoadCheck {
   bool within = true;
 };
 
-/// Every row priced by the catalog's loaders. Throws LookupError for a host link, tier or
-/// loader the catalog lacks.
+/// Every row priced by the catalog's loaders. Throws InputError "<origin>:<line>: column '…': …"
+/// for a host link, tier or loader the catalog lacks, or a host link of another tier.
 std::vector<LoadCheck> check_loads(const Catalog& catalog, std::span<const MeasuredLoad> rows);
 
 } // namespace icx

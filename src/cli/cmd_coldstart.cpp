@@ -7,9 +7,9 @@
 
 #include <fmt/format.h>
 
+#include "coldstart_view.hpp"
 #include "commands.hpp"
 #include "common.hpp"
-#include "coldstart_view.hpp"
 #include "host_link_format.hpp"
 #include "host_link_options.hpp"
 #include "icx/coldstart_report.hpp"

@@ -69,9 +69,10 @@ void print_loads(const ColdStartReport& report) {
   for (const ExpectedLoad& load : report.loads) {
     const bool named = report.load_time && report.load_time->loader == load.loader;
     table.add_row({named ? load.loader->id + " (--loader)" : load.loader->id,
-                   std::string(load.warm ? "warm" : "cold"), read_rate(load), format_seconds(load.read),
-                   format_seconds(load.copy), format_seconds(load.loader->overhead),
-                   format_seconds(load.total), std::string(to_string(load.limit))});
+                   std::string(load.warm ? "warm" : "cold"), read_rate(load),
+                   format_seconds(load.read), format_seconds(load.copy),
+                   format_seconds(load.loader->overhead), format_seconds(load.total),
+                   std::string(to_string(load.limit))});
   }
   print_out("Expected load with each loader (rates fitted on published loads: icx validate "
             "--loads):\n{}\n",

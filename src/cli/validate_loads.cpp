@@ -45,8 +45,8 @@ struct Summary {
 };
 
 /// Per loader and use, in name order.
-std::map<std::pair<std::string, std::string>, Summary> summarise(
-    const std::vector<LoadCheck>& checks) {
+std::map<std::pair<std::string, std::string>, Summary>
+summarise(const std::vector<LoadCheck>& checks) {
   std::map<std::pair<std::string, std::string>, Summary> summaries;
   for (const LoadCheck& c : checks) {
     Summary& s = summaries[{c.row.loader, c.row.use}];
@@ -164,9 +164,9 @@ int run_validate_loads(const Catalog& catalog, const std::vector<std::string>& f
     return exit_ok;
   }
   flush_stdout();
-  print_stderr_line(fmt::format("icx: validation failed: {} row{} outside {} bound: {}",
-                                out.size(), out.size() == 1 ? "" : "s",
-                                out.size() == 1 ? "its" : "their", fmt::join(out, "; ")));
+  print_stderr_line(fmt::format("icx: validation failed: {} row{} outside {} bound: {}", out.size(),
+                                out.size() == 1 ? "" : "s", out.size() == 1 ? "its" : "their",
+                                fmt::join(out, "; ")));
   return exit_check_failed;
 }
 

@@ -156,6 +156,13 @@ check_whole "${coldstart[@]}" -- --gpus 8 08
 check_whole "${coldstart[@]}" -- --gpus-per-node 8 08
 check_decimal "${coldstart[@]}" -- --budget 10 010
 expect_rejected --budget "${coldstart[@]}" --budget 1e-300
+for value in "" vllm-fast 1; do
+  expect_rejected --loader "${coldstart[@]}" --loader "$value"
+done
+expect_rejected --system "${coldstart[@]}" --system aws-p4d
+expect_rejected --system "${coldstart[@]}" --system dgx-z100
+expect_rejected --from "${coldstart[@]}" --from node-nvme
+expect_rejected --from "${coldstart[@]}" --system gb200-nvl72 --gpus 8 --from node-nvme
 
 offload=(offload --model 70b --gpu h100)
 check_whole "${offload[@]}" -- --gpus 2 02
@@ -322,6 +329,28 @@ done
 for i in "${!nodes_rows[@]}"; do
   nodes_csv "${nodes_rows[$i]}" >"$scratch/nodes-$i.csv"
   expect_rejected "$scratch/nodes-$i.csv" validate "$scratch/nodes-$i.csv"
+done
+
+# Published load rows: bounded figures, a host link, a known tier and loader.
+loads_csv() {
+  printf 'hardware,gpus,host_link,weights_GB,from,storage_GBps,loader,measured_s,use,bound,'
+  printf 'source\n%s\n' "$1"
+}
+loads_rows=("h,1,nvlink4,10,page-cache,,vllm-default,5,fit,2,s"
+  "h,1,pcie5,10,page-cache,,bogus,5,fit,2,s"
+  "h,1,pcie5,10,tape,,vllm-default,5,fit,2,s"
+  "h,1,pcie5,10,storage,,vllm-default,5,fit,2,s"
+  "h,1,pcie5,10,page-cache,7,vllm-default,5,fit,2,s"
+  "h,1,pcie5,1e400,page-cache,,vllm-default,5,fit,2,s"
+  "h,1,pcie5,10,page-cache,,vllm-default,0,fit,2,s"
+  "h,1,pcie5,10,page-cache,,vllm-default,5,fit,,s"
+  "h,0,pcie5,10,page-cache,,vllm-default,5,fit,2,s")
+for i in "${!loads_rows[@]}"; do
+  loads_csv "${loads_rows[$i]}" >"$scratch/loads-$i.csv"
+  expect_rejected "$scratch/loads-$i.csv" validate --loads "$scratch/loads-$i.csv"
+done
+for file in "$scratch/empty.json" "$scratch/junk.bin" /dev/zero "$scratch/a-directory"; do
+  expect_rejected "$file" validate --loads "$file"
 done
 
 echo "bad inputs: $cases cases, $failures failures"

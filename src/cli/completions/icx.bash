@@ -51,6 +51,7 @@ _icx() {
     -s | --system) listing=systems ;;
     --dtype | --dispatch-dtype | --combine-dtype) listing=dtypes ;;
     --from) listing=storage ;;
+    --loader) listing=loaders ;;
     --catalog | --hf-config)
       compopt -o filenames 2>/dev/null
       mapfile -t COMPREPLY < <(compgen -f -- "$cur")
