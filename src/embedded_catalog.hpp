@@ -15,5 +15,6 @@ struct EmbeddedFile {
 std::span<const EmbeddedFile> embedded_catalog_files();
 std::span<const EmbeddedFile> embedded_validation_files();
 std::span<const EmbeddedFile> embedded_load_files();
+std::span<const EmbeddedFile> embedded_offload_files();
 
 } // namespace icx::detail

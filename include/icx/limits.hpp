@@ -36,6 +36,8 @@ constexpr Bounds bandwidth_GBps{1e-3, 1e6};
 constexpr Bounds latency_us{1e-3, 1e6};
 /// HBM capacity of one GPU in GB: 1 MB to 1 PB.
 constexpr Bounds capacity_GB{1e-3, 1e6};
+/// A decode rate in tokens per second: far below and above any measured run.
+constexpr Bounds tokens_per_second{1e-6, 1e9};
 /// The factor a validation row's prediction must stay within (1: exact).
 constexpr Bounds validation_bound{1.0, 1e3};
 /// Host memory of one node in GB: 1 MB to 1 EB.

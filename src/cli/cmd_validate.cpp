@@ -26,6 +26,7 @@ struct ValidateOptions {
   CommonOptions common;
   std::vector<std::string> files;
   bool loads = false;
+  bool offload = false;
 };
 
 std::string measured_text(const AccuracyCheck& c) {
@@ -165,6 +166,9 @@ int run_validate(const ValidateOptions& options) {
   if (options.loads) {
     return run_validate_loads(catalog, options.files, style_of(options.common));
   }
+  if (options.offload) {
+    return run_validate_offload(catalog, options.files, style_of(options.common));
+  }
   std::vector<std::string> texts;
   const ValidationReport report = validation_report(catalog, files_of(options, texts));
   emit(style_of(options.common), Json(report), "rows", {}, [&] {
@@ -181,18 +185,23 @@ Command setup_validate(CLI::App& app) {
   CLI::App* sub = app.add_subcommand(
       "validate", "Compare the expected model with published collective measurements");
   sub->add_option("files", options->files,
-                  "Measurement CSVs (columns as tests/data/collectives.csv, or with --loads as "
-                  "tests/data/loads.csv); default: the shipped ones")
+                  "Measurement CSVs (columns as tests/data/collectives.csv; with --loads or "
+                  "--offload as tests/data/loads.csv or offload.csv); default: the shipped ones")
       ->type_name("FILE");
   sub->add_flag("--loads", options->loads,
                 "Check the expected load model of 'icx coldstart --loader' against published "
                 "load times instead");
+  sub->add_flag("--offload", options->offload,
+                "Check the expected decode step of 'icx offload' against published offloaded "
+                "runs instead")
+      ->excludes("--loads");
   add_common_options(*sub, options->common);
   sub->footer("Examples:\n"
               "  icx validate\n"
               "  icx validate --json\n"
               "  icx validate my-cluster.csv --catalog my-nvlink4.json\n"
-              "  icx validate --loads\n\n"
+              "  icx validate --loads\n"
+              "  icx validate --offload --json\n\n"
               "Exit status: 0 every predicted fit and held-out row is within its bound, 3 some "
               "are not (listed on stderr), 2 bad input.");
   return {sub, [options] { return run_validate(*options); }};

@@ -160,13 +160,17 @@ int run_validate_loads(const Catalog& catalog, const std::vector<std::string>& f
       out.push_back(fmt::format("line {} ({}, {})", c.row.line, c.row.hardware, c.row.loader));
     }
   }
-  if (out.empty()) {
+  return validation_status(out);
+}
+
+int validation_status(const std::vector<std::string>& outside) {
+  if (outside.empty()) {
     return exit_ok;
   }
   flush_stdout();
-  print_stderr_line(fmt::format("icx: validation failed: {} row{} outside {} bound: {}", out.size(),
-                                out.size() == 1 ? "" : "s", out.size() == 1 ? "its" : "their",
-                                fmt::join(out, "; ")));
+  print_stderr_line(fmt::format("icx: validation failed: {} row{} outside {} bound: {}",
+                                outside.size(), outside.size() == 1 ? "" : "s",
+                                outside.size() == 1 ? "its" : "their", fmt::join(outside, "; ")));
   return exit_check_failed;
 }
 

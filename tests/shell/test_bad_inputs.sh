@@ -353,5 +353,22 @@ for file in "$scratch/empty.json" "$scratch/junk.bin" /dev/zero "$scratch/a-dire
   expect_rejected "$file" validate --loads "$file"
 done
 
+# Published offload rows: a known engine, a host link with a measurement, bounded figures.
+offload_csv() {
+  printf 'hardware,gpu,hbm_held_GB,gpus,host_link,model,dtype,batch,engine,'
+  printf 'measured_tokens_per_s,bound,use,note,source\n%s\n' "$1"
+}
+offload_rows=("h,h100,80,1,pcie5,70b,bf16,1,deepspeed,4,2,held-out,,s"
+  "h,h100,80,1,nvlink4,70b,bf16,1,vllm,4,2,held-out,,s"
+  "h,h999,80,1,pcie5,70b,bf16,1,vllm,4,2,held-out,,s"
+  "h,h100,80,1,pcie5,70b,bf16,1,vllm,1e400,2,held-out,,s"
+  "h,h100,80,81,pcie5,70b,bf16,1,vllm,4,2,held-out,,s"
+  "h,,,,,,,,,,,outside,,s")
+for i in "${!offload_rows[@]}"; do
+  offload_csv "${offload_rows[$i]}" >"$scratch/offload-$i.csv"
+  expect_rejected "$scratch/offload-$i.csv" validate --offload "$scratch/offload-$i.csv"
+done
+expect_rejected --offload validate --offload --loads
+
 echo "bad inputs: $cases cases, $failures failures"
 [ "$failures" -eq 0 ] && echo "all checks passed"

@@ -1,0 +1,2 @@
+args: validate --offload
+exit: 0

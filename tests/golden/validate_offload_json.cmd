@@ -1,0 +1,2 @@
+args: validate --offload --json
+exit: 0
