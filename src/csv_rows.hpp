@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "icx/error.hpp"
+#include "icx/limits.hpp"
 #include "icx/util/number_text.hpp"
 #include "icx/util/text_file.hpp"
 
@@ -47,6 +48,15 @@ public:
            fmt::format("expected a whole number from {} to {}, got '{}'", min, max, text(column)));
     }
     return static_cast<int>(*value);
+  }
+  /// A number in `bounds` (icx/limits.hpp); an empty field is an error.
+  [[nodiscard]] double bounded(std::string_view column, const limits::Bounds& bounds) const {
+    const auto value = optional_positive(column);
+    if (!value || *value < bounds.min || *value > bounds.max) {
+      fail(column, fmt::format("expected a number from {:g} to {:g}, got '{}'", bounds.min,
+                               bounds.max, text(column)));
+    }
+    return *value;
   }
   /// A positive number, or nullopt for an empty field.
   [[nodiscard]] std::optional<double> optional_positive(std::string_view column) const {
@@ -102,6 +112,18 @@ std::vector<T> read_csv_rows(std::string_view text, const std::string& origin,
     throw InputError(origin + ": no measurement rows after the header");
   }
   return rows;
+}
+
+/// Runs a catalog lookup for a parsed row (with `origin` and `line` members); an unknown id
+/// becomes an InputError naming the file, line and column.
+template <class Row, class Lookup>
+decltype(auto) look_up(const Row& row, std::string_view column, Lookup lookup) {
+  try {
+    return lookup();
+  } catch (const LookupError& error) {
+    throw InputError(
+        fmt::format("{}:{}: column '{}': {}", row.origin, row.line, column, error.what()));
+  }
 }
 
 } // namespace icx::detail

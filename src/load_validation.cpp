@@ -21,15 +21,6 @@ constexpr std::array required_columns{"hardware", "gpus",       "host_link", "we
 constexpr std::array uses{"fit", "held-out", "outside"};
 
 /// A number in `bounds` (limits.hpp); an empty field is an error.
-double bounded(const detail::CsvRow& row, std::string_view column, const limits::Bounds& bounds) {
-  const auto value = row.optional_positive(column);
-  if (!value || *value < bounds.min || *value > bounds.max) {
-    row.fail(column, fmt::format("expected a number from {:g} to {:g}, got '{}'", bounds.min,
-                                 bounds.max, row.text(column)));
-  }
-  return *value;
-}
-
 /// from, and storage_GBps for a row read from storage the catalog lacks.
 void read_storage(const detail::CsvRow& row, MeasuredLoad& m) {
   m.from = row.text("from");
@@ -38,7 +29,7 @@ void read_storage(const detail::CsvRow& row, MeasuredLoad& m) {
     if (!has_rate) {
       row.fail("storage_GBps", "expected the storage's read rate for from = storage");
     }
-    m.storage = gigabytes_per_second(bounded(row, "storage_GBps", limits::bandwidth_GBps));
+    m.storage = gigabytes_per_second(row.bounded("storage_GBps", limits::bandwidth_GBps));
   } else if (m.from.empty()) {
     row.fail("from", "expected a storage tier id (e.g. page-cache) or 'storage'");
   } else if (has_rate) {
@@ -58,7 +49,7 @@ void read_use(const detail::CsvRow& row, MeasuredLoad& m) {
     if (!has_bound) {
       row.fail("bound", "expected the factor a fit or held-out row must stay within, e.g. 2");
     }
-    m.bound = bounded(row, "bound", limits::validation_bound);
+    m.bound = row.bounded("bound", limits::validation_bound);
   }
 }
 
@@ -68,25 +59,16 @@ MeasuredLoad read_row(const detail::CsvRow& row, std::size_t line) {
   m.hardware = row.text("hardware");
   m.gpus = row.whole("gpus", 1, limits::max_domain);
   m.host_link = row.text("host_link");
-  m.weights = Bytes::of(bounded(row, "weights_GB", limits::capacity_GB) * giga);
+  m.weights = Bytes::of(row.bounded("weights_GB", limits::capacity_GB) * giga);
   read_storage(row, m);
   m.loader = row.text("loader");
-  m.measured = Seconds::of(bounded(row, "measured_s", limits::budget_seconds));
+  m.measured = Seconds::of(row.bounded("measured_s", limits::budget_seconds));
   read_use(row, m);
   m.source = row.text("source");
   return m;
 }
 
 /// Looks a row's id up; an unknown one is an error naming the file, line and column.
-template <class Lookup>
-decltype(auto) look_up(const MeasuredLoad& row, std::string_view column, Lookup lookup) {
-  try {
-    return lookup();
-  } catch (const LookupError& error) {
-    throw InputError(
-        fmt::format("{}:{}: column '{}': {}", row.origin, row.line, column, error.what()));
-  }
-}
 
 } // namespace
 
@@ -107,8 +89,8 @@ LoadsFile shipped_loads() {
 std::vector<LoadCheck> check_loads(const Catalog& catalog, std::span<const MeasuredLoad> rows) {
   std::vector<LoadCheck> checks;
   for (const MeasuredLoad& row : rows) {
-    const Link& link =
-        look_up(row, "host_link", [&]() -> const Link& { return catalog.link(row.host_link); });
+    const Link& link = detail::look_up(
+        row, "host_link", [&]() -> const Link& { return catalog.link(row.host_link); });
     if (link.tier != Tier::host) {
       throw InputError(fmt::format("{}:{}: column 'host_link': '{}' is a {} link; a load "
                                    "crosses a host link (e.g. pcie5)",
@@ -120,11 +102,11 @@ std::vector<LoadCheck> check_loads(const Catalog& catalog, std::span<const Measu
       storage.id = std::string(row_storage);
       storage.read_bandwidth = {*row.storage, *row.storage};
     } else {
-      tier =
-          &look_up(row, "from", [&]() -> const StorageTier& { return catalog.storage(row.from); });
+      tier = &detail::look_up(row, "from",
+                              [&]() -> const StorageTier& { return catalog.storage(row.from); });
     }
-    const Loader& loader =
-        look_up(row, "loader", [&]() -> const Loader& { return catalog.loader(row.loader); });
+    const Loader& loader = detail::look_up(
+        row, "loader", [&]() -> const Loader& { return catalog.loader(row.loader); });
     // Every row is one node: its GPUs share the node's reads.
     const ColdStartInput path{row.weights, row.gpus, row.gpus, &link, tier};
     LoadCheck check{row, expected_load(path, loader).total};

@@ -21,19 +21,10 @@ constexpr std::array required_columns{
     "batch",    "engine", "measured_tokens_per_s", "bound", "use",       "note",  "source"};
 constexpr std::array uses{"held-out", "outside"};
 
-double bounded(const detail::CsvRow& row, std::string_view column, const limits::Bounds& bounds) {
-  const auto value = row.optional_positive(column);
-  if (!value || *value < bounds.min || *value > bounds.max) {
-    row.fail(column, fmt::format("expected a number from {:g} to {:g}, got '{}'", bounds.min,
-                                 bounds.max, row.text(column)));
-  }
-  return *value;
-}
-
 /// The columns a held-out row must give to be priced.
 void read_priced(const detail::CsvRow& row, MeasuredOffload& m) {
   m.gpu = row.text("gpu");
-  m.hbm_held = Bytes::of(bounded(row, "hbm_held_GB", limits::capacity_GB) * giga);
+  m.hbm_held = Bytes::of(row.bounded("hbm_held_GB", limits::capacity_GB) * giga);
   m.gpus = row.whole("gpus", 1, limits::max_domain);
   m.host_link = row.text("host_link");
   m.model = row.text("model");
@@ -45,8 +36,8 @@ void read_priced(const detail::CsvRow& row, MeasuredOffload& m) {
                                    fmt::join(names<OffloadEngine>(), ", ")));
   }
   m.engine = *engine;
-  m.measured_tokens_per_s = bounded(row, "measured_tokens_per_s", limits::tokens_per_second);
-  m.bound = bounded(row, "bound", limits::validation_bound);
+  m.measured_tokens_per_s = row.bounded("measured_tokens_per_s", limits::tokens_per_second);
+  m.bound = row.bounded("bound", limits::validation_bound);
 }
 
 MeasuredOffload read_row(const detail::CsvRow& row, std::size_t line) {
@@ -64,7 +55,7 @@ MeasuredOffload read_row(const detail::CsvRow& row, std::size_t line) {
       row.fail("note", "expected why icx cannot price an outside row");
     }
     if (!row.text("measured_tokens_per_s").empty()) {
-      m.measured_tokens_per_s = bounded(row, "measured_tokens_per_s", limits::tokens_per_second);
+      m.measured_tokens_per_s = row.bounded("measured_tokens_per_s", limits::tokens_per_second);
     }
     return m;
   }
@@ -72,23 +63,13 @@ MeasuredOffload read_row(const detail::CsvRow& row, std::size_t line) {
   return m;
 }
 
-template <class Lookup>
-decltype(auto) look_up(const MeasuredOffload& row, std::string_view column, Lookup lookup) {
-  try {
-    return lookup();
-  } catch (const LookupError& error) {
-    throw InputError(
-        fmt::format("{}:{}: column '{}': {}", row.origin, row.line, column, error.what()));
-  }
-}
-
 /// batch / the expected step of the row's run.
 double predicted_tokens_per_s(const Catalog& catalog, const MeasuredOffload& row) {
   // The run's own HBM holds the resident bytes, at the catalog GPU's bandwidth.
-  Gpu gpu = look_up(row, "gpu", [&]() -> const Gpu& { return catalog.gpu(row.gpu); });
+  Gpu gpu = detail::look_up(row, "gpu", [&]() -> const Gpu& { return catalog.gpu(row.gpu); });
   gpu.hbm_capacity = row.hbm_held;
-  const Link& link =
-      look_up(row, "host_link", [&]() -> const Link& { return catalog.link(row.host_link); });
+  const Link& link = detail::look_up(row, "host_link",
+                                     [&]() -> const Link& { return catalog.link(row.host_link); });
   if (link.tier != Tier::host || !link.measured_host_to_device) {
     throw InputError(fmt::format("{}:{}: column 'host_link': '{}' is not a host link with a "
                                  "measured host-to-device rate (e.g. pcie5, nvlink-c2c)",
@@ -96,9 +77,9 @@ double predicted_tokens_per_s(const Catalog& catalog, const MeasuredOffload& row
   }
   OffloadRequest request;
   request.model =
-      &look_up(row, "model", [&]() -> const Model& { return catalog.model(row.model); });
+      &detail::look_up(row, "model", [&]() -> const Model& { return catalog.model(row.model); });
   request.dtype =
-      &look_up(row, "dtype", [&]() -> const Dtype& { return catalog.dtype(row.dtype); });
+      &detail::look_up(row, "dtype", [&]() -> const Dtype& { return catalog.dtype(row.dtype); });
   request.gpu = &gpu;
   request.gpus = row.gpus;
   request.reserve = 0;

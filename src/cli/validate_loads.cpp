@@ -22,22 +22,6 @@ namespace icx::cli {
 
 namespace {
 
-std::vector<MeasuredLoad> rows_of(const std::vector<std::string>& files) {
-  if (files.empty()) {
-    const LoadsFile shipped = shipped_loads();
-    return parse_loads_csv(shipped.text, shipped.origin);
-  }
-  std::vector<MeasuredLoad> rows;
-  for (const std::string& file : files) {
-    const std::string text =
-        read_text_file(file, {"a loads CSV file", limits::max_measurements_file_bytes});
-    for (MeasuredLoad& row : parse_loads_csv(text, file)) {
-      rows.push_back(std::move(row));
-    }
-  }
-  return rows;
-}
-
 struct Summary {
   int rows = 0;
   int within = 0;
@@ -148,7 +132,8 @@ Json document(const std::vector<LoadCheck>& checks) {
 
 int run_validate_loads(const Catalog& catalog, const std::vector<std::string>& files,
                        const Style& style) {
-  const std::vector<MeasuredLoad> rows = rows_of(files);
+  const std::vector<MeasuredLoad> rows =
+      csv_rows_of<MeasuredLoad>(files, shipped_loads, parse_loads_csv, "a loads CSV file");
   const std::vector<LoadCheck> checks = check_loads(catalog, rows);
   emit(style, document(checks), "rows", {}, [&] {
     print_rows(checks);

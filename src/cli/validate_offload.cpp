@@ -17,22 +17,6 @@ namespace icx::cli {
 
 namespace {
 
-std::vector<MeasuredOffload> rows_of(const std::vector<std::string>& files) {
-  if (files.empty()) {
-    const OffloadsFile shipped = shipped_offloads();
-    return parse_offloads_csv(shipped.text, shipped.origin);
-  }
-  std::vector<MeasuredOffload> rows;
-  for (const std::string& file : files) {
-    const std::string text =
-        read_text_file(file, {"an offload CSV file", limits::max_measurements_file_bytes});
-    for (MeasuredOffload& row : parse_offloads_csv(text, file)) {
-      rows.push_back(std::move(row));
-    }
-  }
-  return rows;
-}
-
 std::string rate_text(const std::optional<double>& tokens_per_s) {
   return tokens_per_s ? fmt::format("{:.3g} tok/s", *tokens_per_s) : "-";
 }
@@ -93,7 +77,9 @@ Json document(const std::vector<OffloadCheck>& checks) {
 
 int run_validate_offload(const Catalog& catalog, const std::vector<std::string>& files,
                          const Style& style) {
-  const std::vector<OffloadCheck> checks = check_offloads(catalog, rows_of(files));
+  const std::vector<OffloadCheck> checks = check_offloads(
+      catalog, csv_rows_of<MeasuredOffload>(files, shipped_offloads, parse_offloads_csv,
+                                            "an offload CSV file"));
   emit(style, document(checks), "rows", {}, [&] { print_rows(checks); });
   std::vector<std::string> outside;
   for (const OffloadCheck& c : checks) {
