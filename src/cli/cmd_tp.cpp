@@ -18,6 +18,7 @@
 #include "output.hpp"
 #include "serving_options.hpp"
 #include "terminal.hpp"
+#include "tp_sweep.hpp"
 
 namespace icx::cli {
 
@@ -33,6 +34,7 @@ struct TpOptions {
   ServingOptions serving;
   std::optional<int> gpus;
   std::vector<std::string> wires;
+  SweepOptions sweep;
 };
 
 /// The wires --wire names, each checked against --gpu and --gpus; without --wire (or with
@@ -154,10 +156,22 @@ TpRequest request_of(const TpOptions& options, const Catalog& catalog, const Res
 }
 
 int run_tp(const TpOptions& options) {
+  const Style style = style_of(options.common);
+  check_sweep_flags(options.sweep, style, !options.sweep.sweep.empty(),
+                    "--sweep tokens=256:65536:x2");
+  const std::optional<Sweep> sweep = sweep_of(options.sweep, tp_sweep_params);
+  if (sweep && sweep->param == SweepParam::gpus && options.gpus) {
+    throw UsageError(
+        fmt::format("--sweep {}: sets the group size; drop --gpus {}", sweep->text, *options.gpus));
+  }
   const Catalog catalog = load_catalog(options.common);
   const ResolvedModel model = resolve_model(catalog, options.model);
   const TpRequest request = request_of(options, catalog, model);
   const WireChoice wires = choose_wires(catalog, options, request.gpu);
+  if (sweep) {
+    emit_sweep(style, options.sweep, tp_sweep(catalog, request, wires, *sweep));
+    return 0;
+  }
   TpReport report;
   try {
     report = tensor_parallel_report(catalog, request, wires);
@@ -166,7 +180,6 @@ int run_tp(const TpOptions& options) {
         options.gpus ? fmt::format("--gpus {}", *options.gpus) : std::string("--gpus");
     throw UsageError(fmt::format("{}: {}", flag, error.what()));
   }
-  const Style style = style_of(options.common);
   emit(style, report, "wires", style.explain ? report.derivations : Derivations{},
        [&] { print_report(style, model, report); });
   return 0;
@@ -191,6 +204,7 @@ Command setup_tp(CLI::App& app) {
       ->type_name("N")
       ->transform(whole_number(1, limits::max_domain));
   add_compute_options(*sub, options->compute);
+  add_sweep_options(*sub, options->sweep, tp_sweep_params);
   add_explain_option(*sub, options->common);
   add_common_options(*sub, options->common);
   sub->footer("Examples:\n"
@@ -204,6 +218,9 @@ Command setup_tp(CLI::App& app) {
               "  icx tp --hidden 8192 --layers 80 --params 70e9 --dtype bf16 --tokens 4096\n"
               "  icx tp --model 70b --dtype fp8          (every wire, fastest first)\n"
               "  icx tp --model 70b --wire pcie5 --explain\n"
+              "  icx tp --model 70b --wire nvlink4,pcie5,ib-ndr --sweep tokens=256:65536:x2 "
+              "--plot tp.svg\n"
+              "  icx tp --model 70b --phase decode --wire nvlink4,pcie5 --sweep batch=1:256\n"
               "  icx tp --model 70b --format csv > wires.csv");
   return {sub, [options] { return run_tp(*options); }};
 }

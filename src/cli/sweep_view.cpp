@@ -1,0 +1,58 @@
+#include "sweep_view.hpp"
+
+#include <fmt/format.h>
+
+#include "icx/units_format.hpp"
+#include "terminal.hpp"
+
+namespace icx::cli {
+
+Json sweep_document(std::string_view command, const Sweep& sweep) {
+  Json document = json_document("icx.sweep/1");
+  document["command"] = std::string(command);
+  Json head;
+  head["param"] = std::string(to_string(sweep.param));
+  head["values"] = sweep.values;
+  document["sweep"] = std::move(head);
+  return document;
+}
+
+std::string sweep_value_text(SweepParam param, std::int64_t value) {
+  if (param == SweepParam::size) {
+    return format_bytes(Bytes::of(static_cast<double>(value)));
+  }
+  return std::to_string(value);
+}
+
+void check_sweep_flags(const SweepOptions& options, const Style& style, bool has_sweep,
+                       std::string_view sweep_hint) {
+  if (!options.plot.empty()) {
+    if (!has_sweep) {
+      throw UsageError(
+          fmt::format("--plot {}: a chart needs a sweep; add {}", options.plot, sweep_hint));
+    }
+    require_plot(options.plot);
+  }
+  if (style.explain && !options.sweep.empty()) {
+    throw UsageError(fmt::format("--explain: derives one point, not a sweep; drop --sweep {} "
+                                 "or --explain",
+                                 options.sweep));
+  }
+}
+
+void emit_sweep(const Style& style, const SweepOptions& options, const SweepResult& result) {
+  if (!options.plot.empty()) {
+    write_plot(result.plot, options.plot);
+  }
+  emit(style, result.document, "rows", {}, [&] {
+    print_out("{}\n", result.table.render(style.width));
+    for (const std::string& note : result.notes) {
+      print_out("{}\n", note);
+    }
+    if (!options.plot.empty()) {
+      print_out("chart: {}\n", options.plot);
+    }
+  });
+}
+
+} // namespace icx::cli

@@ -1,0 +1,23 @@
+// icx tp --sweep: the tensor-parallel report at every point of a sweep (prompt tokens, batch,
+// context or group size), one row per point and wire, and its chart: per wire the expected
+// time solid and the headline time dashed, with the compute of the pass for reference.
+#pragma once
+
+#include "icx/catalog.hpp"
+#include "icx/tp_report.hpp"
+#include "sweep_option.hpp"
+#include "sweep_view.hpp"
+
+namespace icx::cli {
+
+/// The parameters tp sweeps.
+inline constexpr std::array<SweepParam, 4> tp_sweep_params = {
+    SweepParam::tokens, SweepParam::batch, SweepParam::context, SweepParam::gpus};
+
+/// The sweep of `base` over `sweep` on the wires of `wires`: the catalog is resolved once (in
+/// `base` and `wires`) and only the swept field changes per point. Throws UsageError naming
+/// --sweep when the parameter does not apply to the phase.
+SweepResult tp_sweep(const Catalog& catalog, const TpRequest& base, const WireChoice& wires,
+                     const Sweep& sweep);
+
+} // namespace icx::cli
