@@ -78,8 +78,11 @@ void add_nccl_lines(const Link& link, const ExpectedModel& model, const Collecti
   if (algorithm != Algorithm::nvls) {
     add_ring_lines(link, model, request, lines);
   }
-  const bool nvls_runs =
-      model.in_network_reduction && check_algorithm(link, request.op, Algorithm::nvls).has_value();
+  // in_network_traffic first: it rules out most operations without building check_algorithm's
+  // message (this runs once per collective of every layout a sweep ranks).
+  const bool nvls_runs = model.in_network_reduction &&
+                         in_network_traffic(request.op, min_collective_gpus).has_value() &&
+                         check_algorithm(link, request.op, Algorithm::nvls).has_value();
   if (algorithm == Algorithm::nvls || (algorithm == Algorithm::automatic && nvls_runs)) {
     add_nvls_line(link, model, request, lines);
   }

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "collective_detail.hpp"
+#include "icx/calibration_report.hpp"
 #include "icx/error.hpp"
 
 namespace icx {
@@ -42,7 +43,8 @@ void check(const Fabric& fabric, const CollectiveReportRequest& request) {
 }
 
 CollectiveRow row_at(const Fabric& fabric, const CollectiveRequest& request, bool expected) {
-  CollectiveRow row{request.size, fabric_headline(fabric, request), std::nullopt, std::nullopt};
+  CollectiveRow row{request.size, fabric_headline(fabric, request), std::nullopt, std::nullopt,
+                    std::nullopt};
   if (expected) {
     row.expected = fabric_collective(fabric, request);
     const ExpectedTerms terms = fabric_terms(fabric, request);
@@ -150,6 +152,37 @@ CollectiveReport collective_report(const Fabric& fabric, const CollectiveReportR
   return report;
 }
 
+void attach_measured(CollectiveReport& report, const NcclTestLog& log, const std::string& origin) {
+  if (!log.test.empty()) {
+    const std::optional<Collective> op = collective_of_test(log.test);
+    if (op != report.op) {
+      throw InputError(fmt::format("{}: is a {} run; it measures {}, not {}", origin, log.test,
+                                   op ? to_string(*op) : "an operation icx does not model",
+                                   to_string(report.op)));
+    }
+  }
+  if (log.ranks && *log.ranks != report.gpus) {
+    throw InputError(fmt::format("{}: lists {} ranks, and the command prices {} GPUs; give --gpus "
+                                 "{}",
+                                 origin, *log.ranks, report.gpus, *log.ranks));
+  }
+  report.measured_from = origin;
+  report.measured_points.clear();
+  for (const NcclTestRow& row : log.rows) {
+    const Seconds time = row.mean_time();
+    // nccl-tests: algbw = S / time, busbw = algbw × the operation's factor.
+    const BytesPerSecond algbw = row.size / time;
+    report.measured_points.emplace_back(
+        row.size, CollectiveCost{time, algbw, algbw * report.busbw_factor, std::nullopt, nullptr});
+  }
+  for (CollectiveRow& row : report.rows) {
+    const auto match = std::ranges::find_if(
+        report.measured_points, [&](const auto& point) { return point.first == row.size; });
+    row.measured =
+        match != report.measured_points.end() ? std::optional(match->second) : std::nullopt;
+  }
+}
+
 namespace {
 
 Json cost_json(const CollectiveCost& cost) {
@@ -171,6 +204,10 @@ Json row_json(const CollectiveRow& row) {
   json["headline"] = cost_json(row.headline);
   json["expected"] = expected_json(row);
   return json;
+}
+
+Json measured_json(const CollectiveRow& row) {
+  return row.measured ? cost_json(*row.measured) : Json(nullptr);
 }
 
 } // namespace
@@ -218,6 +255,12 @@ void to_json(Json& json, const CollectiveReport& report) {
   Json rows = Json::array();
   for (const CollectiveRow& row : report.rows) {
     rows.push_back(row_json(row));
+    if (!report.measured_from.empty()) {
+      rows.back()["measured"] = measured_json(row);
+    }
+  }
+  if (!report.measured_from.empty()) {
+    json["measured_from"] = report.measured_from;
   }
   json["rows"] = std::move(rows);
   json["crossover_bytes"] =

@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "icx/catalog.hpp"
@@ -11,6 +12,7 @@
 #include "icx/expected.hpp"
 #include "icx/fabric.hpp"
 #include "icx/json_values.hpp"
+#include "icx/nccl_log.hpp"
 #include "icx/units.hpp"
 
 namespace icx {
@@ -39,6 +41,8 @@ struct CollectiveRow {
   /// its kernel is the line that ran.
   std::optional<CollectiveCost> expected;
   std::optional<ExpectedTimeTerms> terms;
+  /// With a measured run (attach_measured): the log's row of this size, if it has one.
+  std::optional<CollectiveCost> measured;
 };
 
 /// One line of the expected model as a reader sees it: latency + S / rate.
@@ -86,6 +90,10 @@ struct CollectiveReport {
   std::optional<ExpectedFormula> expected;
   /// What the figures assume beyond the formulas' own terms (empty when nothing more).
   std::vector<std::string> assumptions;
+  /// The nccl-tests log attached (attach_measured), as the user named it; empty without one.
+  std::string measured_from;
+  /// Every row of that log as a cost (its sizes need not be the report's).
+  std::vector<std::pair<Bytes, CollectiveCost>> measured_points;
 };
 
 /// Throws InputError (GroupError for a group the link cannot hold) when `algorithm` cannot
@@ -96,6 +104,13 @@ CollectiveReport collective_report(const Link& link, const CollectiveReportReque
 /// The same across nodes: the fabric's lines (fabric.hpp) when the group spans nodes, the
 /// scale-up link's inside one. Throws InputError with check_fabric's reason as well.
 CollectiveReport collective_report(const Fabric& fabric, const CollectiveReportRequest& request);
+
+/// Lays a measured nccl-tests run over the report: each log row becomes a cost whose time is
+/// the mean of its out-of-place and in-place times (NcclTestRow::mean_time), algbw S / time
+/// and busbw algbw × the report's factor, as nccl-tests computes them; rows of the report with
+/// the same size get it as `measured`. Throws InputError "<origin>: …" when the log names
+/// another operation's test or lists another number of ranks than the report's GPUs.
+void attach_measured(CollectiveReport& report, const NcclTestLog& log, const std::string& origin);
 
 /// Adds what ran to a JSON object: `algo` and `protocol` (null for an engine kernel) of
 /// `kernel` when there is one, and `topology` when one was assumed.

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "collective_sweep.hpp"
 #include "collective_view.hpp"
 #include "commands.hpp"
 #include "common.hpp"
@@ -13,7 +14,9 @@
 #include "icx/collective_report.hpp"
 #include "icx/collectives.hpp"
 #include "icx/limits.hpp"
+#include "icx/nccl_log.hpp"
 #include "icx/topology.hpp"
+#include "icx/util/text_file.hpp"
 #include "output.hpp"
 #include "run_setup_options.hpp"
 #include "size_option.hpp"
@@ -31,6 +34,8 @@ struct CollectiveOptions {
   std::string algo = "auto";
   RunSetupOptions setup;
   FabricOptions fabric;
+  SweepOptions sweep;
+  std::string measured;
 };
 
 /// The flag to blame when the wire cannot run the request inside one node.
@@ -69,24 +74,107 @@ void check_across(const Fabric& fabric, const CollectiveReportRequest& request) 
   }
 }
 
-int run_collective(const CollectiveOptions& options) {
-  CollectiveReportRequest request{parse_collective(options.op, ""),
-                                  parse_algorithm(options.algo),
-                                  options.gpus,
-                                  parse_sizes(options.size),
-                                  {}};
-  const Catalog catalog = load_catalog(options.common);
+/// The report for `gpus` GPUs at `sizes`, with the wire and flags checked for that group.
+CollectiveReport report_for(const Catalog& catalog, const CollectiveOptions& options, int gpus,
+                            std::vector<Bytes> sizes) {
+  CollectiveReportRequest request{
+      parse_collective(options.op, ""), parse_algorithm(options.algo), gpus, std::move(sizes), {}};
   request.setup = parse_run_setup(catalog, options.setup);
-  const Fabric fabric = parse_fabric(catalog, options.fabric, options.wire, options.gpus);
-  if (options.gpus > fabric.gpus_per_node) {
+  const Fabric fabric = parse_fabric(catalog, options.fabric, options.wire, gpus);
+  if (gpus > fabric.gpus_per_node) {
     check_across(fabric, request);
   } else {
     check_one_node(*fabric.scale_up, request);
   }
-  const CollectiveReport report = collective_report(fabric, request);
+  return collective_report(fabric, request);
+}
+
+/// The sizes of --size, or of --sweep size=…; one of them must say.
+std::vector<Bytes> sizes_of(const CollectiveOptions& options, const std::optional<Sweep>& sweep) {
+  if (sweep && sweep->param == SweepParam::size) {
+    if (!options.size.empty()) {
+      throw UsageError(
+          fmt::format("--sweep {}: gives the sizes; drop --size {}", sweep->text, options.size));
+    }
+    std::vector<Bytes> sizes;
+    for (const std::int64_t size : sweep->values) {
+      sizes.push_back(Bytes::of(static_cast<double>(size)));
+    }
+    return sizes;
+  }
+  if (options.size.empty()) {
+    throw UsageError("--size: required; give a message size (--size 1GiB) or a range (--size "
+                     "8B:16GiB)");
+  }
+  return parse_sizes(options.size);
+}
+
+int gpus_of(const CollectiveOptions& options, const std::optional<Sweep>& sweep) {
+  if (sweep && sweep->param == SweepParam::gpus) {
+    if (options.gpus != 0) {
+      throw UsageError(fmt::format("--sweep {}: gives the GPU counts; drop --gpus {}", sweep->text,
+                                   options.gpus));
+    }
+    return 0;
+  }
+  if (options.gpus == 0) {
+    throw UsageError("--gpus: required; give the GPUs taking part, e.g. --gpus 8");
+  }
+  return options.gpus;
+}
+
+/// Lays the --measured log over the report.
+void attach_log(const CollectiveOptions& options, CollectiveReport& report) {
+  try {
+    const NcclTestLog log =
+        parse_nccl_test_log(read_text_file(options.measured, {"an nccl-tests log file",
+                                                              limits::max_nccl_log_file_bytes}),
+                            options.measured);
+    attach_measured(report, log, options.measured);
+  } catch (const InputError& error) {
+    throw UsageError(fmt::format("--measured {}", error.what()));
+  }
+}
+
+int run_collective(const CollectiveOptions& options) {
   const Style style = style_of(options.common);
-  emit(style, Json(report), "rows", style.explain ? derive_collective(report) : Derivations{},
-       [&] { print_collective(style, report); });
+  const std::optional<Sweep> sweep = sweep_of(options.sweep, collective_sweep_params);
+  const int gpus = gpus_of(options, sweep);
+  const std::vector<Bytes> sizes = sizes_of(options, sweep);
+  const bool gpus_sweep = sweep && sweep->param == SweepParam::gpus;
+  check_sweep_flags(options.sweep, style, sizes.size() > 1 || gpus_sweep,
+                    "a range of sizes (--size 8B:8GiB) or --sweep gpus=2:8:1");
+  if (gpus_sweep) {
+    if (sizes.size() > 1) {
+      throw UsageError(fmt::format("--sweep {}: sweeps the GPUs at one size; give --size one "
+                                   "size, not {}",
+                                   sweep->text, options.size));
+    }
+    if (!options.measured.empty()) {
+      throw UsageError(fmt::format("--measured {}: a log is one group size; drop --sweep {}",
+                                   options.measured, sweep->text));
+    }
+  }
+  const Catalog catalog = load_catalog(options.common);
+  if (gpus_sweep) {
+    emit_sweep(style, options.sweep, collective_gpus_sweep(*sweep, [&](int n) {
+                 return report_for(catalog, options, n, sizes);
+               }));
+    return 0;
+  }
+  CollectiveReport report = report_for(catalog, options, gpus, sizes);
+  if (!options.measured.empty()) {
+    attach_log(options, report);
+  }
+  if (!options.sweep.plot.empty()) {
+    write_plot(collective_size_plot(report), options.sweep.plot);
+  }
+  emit(style, Json(report), "rows", style.explain ? derive_collective(report) : Derivations{}, [&] {
+    print_collective(style, report);
+    if (!options.sweep.plot.empty()) {
+      print_out("chart: {}\n", options.sweep.plot);
+    }
+  });
   return 0;
 }
 
@@ -101,12 +189,10 @@ Command setup_collective(CLI::App& app) {
       ->required();
   sub->add_option("-s,--size", options->size,
                   "Message size S (the buffer, as nccl-tests counts it): 1GiB, 512MB, 4096 …; "
-                  "FROM:TO sweeps doubling sizes")
-      ->type_name("SIZE")
-      ->required();
+                  "FROM:TO sweeps doubling sizes, FROM:TO:xFACTOR or FROM:TO:STEP other steps")
+      ->type_name("SIZE");
   sub->add_option("-g,--gpus", options->gpus, "GPUs taking part")
       ->type_name("N")
-      ->required()
       ->transform(whole_number(min_collective_gpus, limits::max_domain));
   sub->add_option("-w,--wire", options->wire,
                   "Link id or alias (see 'icx links'); across nodes, the link inside a node")
@@ -120,6 +206,11 @@ Command setup_collective(CLI::App& app) {
       ->default_str("auto");
   add_fabric_options(*sub, options->fabric);
   add_run_setup_options(*sub, options->setup, Implementation::nccl);
+  sub->add_option("--measured", options->measured,
+                  "An nccl-tests log of this operation and group: its busbw beside each size "
+                  "and its points on the --plot chart")
+      ->type_name("LOG");
+  add_sweep_options(*sub, options->sweep, collective_sweep_params);
   add_explain_option(*sub, options->common);
   add_common_options(*sub, options->common);
   sub->footer("Examples:\n"
@@ -129,6 +220,9 @@ Command setup_collective(CLI::App& app) {
               "  icx collective all-reduce --size 1GiB --gpus 8 --wire pcie5 --pcie-topology "
               "switch\n"
               "  icx collective all-gather --size 8B:16GiB --gpus 8 --wire nvlink3\n"
+              "  icx collective all-reduce --size 8B:8GiB --gpus 8 --wire nvlink4 --measured "
+              "run.log --plot busbw.png\n"
+              "  icx collective all-reduce --size 1GiB --sweep gpus=2:8:1 --wire nvlink4\n"
               "  icx collective all-reduce --size 64KiB --gpus 2 --wire ib-ndr --json\n"
               "  icx collective all-reduce --size 8GiB --gpus 16 --system dgx-h100\n"
               "  icx collective all-reduce --size 8GiB --gpus 16 --gpus-per-node 8 --scale-up "

@@ -127,11 +127,16 @@ void print_single(const Style& style, const CollectiveReport& r) {
   } else {
     table.add_row({"expected", "-", "", "-", "-"});
   }
+  if (row.measured) {
+    add("measured", *row.measured);
+  } else if (!r.measured_from.empty()) {
+    table.add_row({"measured", "-", "", "-", "-"});
+  }
   print_out("{}\n", table.render(style.width));
 }
 
-std::vector<std::string> sweep_cells(const Style& style, const CollectiveRow& row, double fastest,
-                                     double slowest) {
+std::vector<std::string> sweep_cells(const Style& style, const CollectiveReport& r,
+                                     const CollectiveRow& row, double fastest, double slowest) {
   std::vector<std::string> cells{fmt::format("{:.0f}", row.size.value()),
                                  format_seconds(row.headline.time), format_rate(row.headline.algbw),
                                  format_rate(row.headline.busbw)};
@@ -140,6 +145,9 @@ std::vector<std::string> sweep_cells(const Style& style, const CollectiveRow& ro
                                format_rate(row.expected->busbw), ran(row)});
   } else {
     cells.insert(cells.end(), {"-", "-", "-", "-"});
+  }
+  if (!r.measured_from.empty()) {
+    cells.push_back(row.measured ? format_rate(row.measured->busbw) : "-");
   }
   // The bar shows the expected time where there is one, else the headline time.
   const double shown = (row.expected ? row.expected->time : row.headline.time).value();
@@ -150,15 +158,15 @@ std::vector<std::string> sweep_cells(const Style& style, const CollectiveRow& ro
 void print_sweep(const Style& style, const CollectiveReport& r) {
   print_out("{} over {} GPUs on {}, {}\n\n", to_string(r.op), r.gpus, where(r),
             to_string(r.algorithm));
-  TextTable table({{"size (B)", Align::right},
-                   {"headline time", Align::right},
-                   {"algbw", Align::right},
-                   {"busbw", Align::right},
-                   {"expected time", Align::right},
-                   {"algbw", Align::right},
-                   {"busbw", Align::right},
-                   {"ran", Align::left},
-                   {"time (log scale)", Align::left, true}});
+  std::vector<Column> columns{{"size (B)", Align::right},      {"headline time", Align::right},
+                              {"algbw", Align::right},         {"busbw", Align::right},
+                              {"expected time", Align::right}, {"algbw", Align::right},
+                              {"busbw", Align::right},         {"ran", Align::left}};
+  if (!r.measured_from.empty()) {
+    columns.push_back({"measured busbw", Align::right});
+  }
+  columns.push_back({"time (log scale)", Align::left, true});
+  TextTable table(std::move(columns));
   auto shown = [](const CollectiveRow& row) {
     return (row.expected ? row.expected->time : row.headline.time).value();
   };
@@ -166,7 +174,7 @@ void print_sweep(const Style& style, const CollectiveReport& r) {
   const double fastest = shown(*first);
   const double slowest = shown(*last);
   for (const CollectiveRow& row : r.rows) {
-    table.add_row(sweep_cells(style, row, fastest, slowest));
+    table.add_row(sweep_cells(style, r, row, fastest, slowest));
   }
   print_out("{}\n", table.render(style.width));
 }
@@ -182,6 +190,11 @@ void print_collective(const Style& style, const CollectiveReport& r) {
   print_out("{}\n{}\n", headline_note(r), expected_note(r));
   for (const std::string& assumption : r.assumptions) {
     print_out("assumed: {}\n", assumption);
+  }
+  if (!r.measured_from.empty()) {
+    print_out("measured: {} ({} sizes; time = the mean of out-of-place and in-place, algbw and "
+              "busbw recomputed from it)\n",
+              r.measured_from, r.measured_points.size());
   }
   print_out("algbw = S / time; busbw = algbw × {:.4g} (nccl-tests' factor for {} over {} GPUs).\n",
             r.busbw_factor, to_string(r.op), r.gpus);

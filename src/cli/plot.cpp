@@ -168,13 +168,16 @@ std::string gnuplot_script(const PlotSpec& spec, PlotFormat format, const std::s
   script += fmt::format("set xlabel {} noenhanced\n", gnuplot_string(spec.x_label));
   script += fmt::format("set ylabel {} noenhanced\n", gnuplot_string(spec.y_label));
   script += "set grid xtics ytics mxtics mytics lc rgb '#dddddd'\n";
-  script += "set key outside right top noenhanced box\n";
+  // The legend below the chart: long titles ("measured: run.log") never squeeze the plot.
+  script += "set key below noenhanced nobox\n";
   script += "set border 3\nset tics nomirror\n";
+  // Log axes: x ticks with SI prefixes (100, 1k, 10k, 1M for tokens and bytes), y in plain
+  // decimals (0.001, 0.01 … seconds and GB/s, where "1m" could read as minutes).
   if (spec.log_x) {
-    script += "set logscale x 10\n";
+    script += "set logscale x 10\nset format x \"%.0s%c\"\n";
   }
   if (spec.log_y) {
-    script += "set logscale y 10\n";
+    script += "set logscale y 10\nset format y \"%g\"\n";
   }
   std::vector<std::string> clauses;
   for (std::size_t i = 0; i < spec.series.size(); ++i) {

@@ -8,6 +8,7 @@
 #include "common.hpp"
 #include "icx/limits.hpp"
 #include "icx/util/number_text.hpp"
+#include "sweep_option.hpp"
 
 namespace icx::cli {
 
@@ -54,6 +55,13 @@ std::vector<Bytes> parse_sizes(const std::string& text) {
   const auto colon = text.find(':');
   if (colon == std::string::npos) {
     return {Bytes::of(static_cast<double>(parse_size(text)))};
+  }
+  if (text.find(':', colon + 1) != std::string::npos) {
+    std::vector<Bytes> sizes;
+    for (const std::int64_t size : sweep_values(SweepParam::size, text, "--size " + text)) {
+      sizes.push_back(Bytes::of(static_cast<double>(size)));
+    }
+    return sizes;
   }
   const std::int64_t from = parse_size(text.substr(0, colon));
   const std::int64_t to = parse_size(text.substr(colon + 1));

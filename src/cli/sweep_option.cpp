@@ -53,7 +53,7 @@ std::string value_text(SweepParam param) {
 
 class SweepReader {
 public:
-  SweepReader(const std::string& text, SweepParam param) : text_(text), param_(param) {}
+  SweepReader(const std::string& flag, SweepParam param) : flag_(flag), param_(param) {}
 
   std::int64_t value(std::string_view part, std::string_view what) const {
     std::optional<std::int64_t> parsed;
@@ -65,8 +65,7 @@ public:
       parsed = whole;
     }
     if (!parsed || *parsed > max_of(param_)) {
-      throw UsageError(
-          fmt::format("--sweep {}: {} '{}' is not {}", text_, what, part, value_text(param_)));
+      throw UsageError(fmt::format("{}: {} '{}' is not {}", flag_, what, part, value_text(param_)));
     }
     return *parsed;
   }
@@ -74,23 +73,23 @@ public:
   double factor(std::string_view part) const {
     const std::optional<double> parsed = parse_decimal(part);
     if (!parsed || !(*parsed >= min_factor) || *parsed > max_factor) {
-      throw UsageError(fmt::format("--sweep {}: factor 'x{}' is not a number from {:g} to {:g}; "
+      throw UsageError(fmt::format("{}: factor 'x{}' is not a number from {:g} to {:g}; "
                                    "e.g. x2 doubles",
-                                   text_, part, min_factor, max_factor));
+                                   flag_, part, min_factor, max_factor));
     }
     return *parsed;
   }
 
   void check_count(std::size_t count) const {
     if (count >= max_sweep_points) {
-      throw UsageError(fmt::format("--sweep {}: more than {} points; use a larger STEP or "
+      throw UsageError(fmt::format("{}: more than {} points; use a larger STEP or "
                                    "xFACTOR",
-                                   text_, max_sweep_points));
+                                   flag_, max_sweep_points));
     }
   }
 
 private:
-  const std::string& text_;
+  const std::string& flag_;
   SweepParam param_;
 };
 
@@ -122,30 +121,34 @@ Sweep parse_sweep(const std::string& text, std::span<const SweepParam> allowed) 
     throw UsageError(
         fmt::format("--sweep {}: this command sweeps {}, not '{}'", text, known, name));
   }
-  const std::vector<std::string_view> parts = split(std::string_view(text).substr(equals + 1), ':');
+  const std::string flag = "--sweep " + text;
+  return {*param, sweep_values(*param, std::string_view(text).substr(equals + 1), flag), text};
+}
+
+std::vector<std::int64_t> sweep_values(SweepParam param, std::string_view range,
+                                       const std::string& flag) {
+  const std::vector<std::string_view> parts = split(range, ':');
   if (parts.size() < 2 || parts.size() > 3) {
-    throw UsageError(fmt::format("--sweep {}: expected {}=FROM:TO, FROM:TO:STEP or "
-                                 "FROM:TO:xFACTOR",
-                                 text, name));
+    throw UsageError(fmt::format("{}: expected FROM:TO, FROM:TO:STEP or FROM:TO:xFACTOR", flag));
   }
-  const SweepReader reader(text, *param);
+  const SweepReader reader(flag, param);
   const std::int64_t from = reader.value(parts[0], "FROM");
   const std::int64_t to = reader.value(parts[1], "TO");
   if (from > to) {
-    throw UsageError(fmt::format("--sweep {}: runs backwards; give FROM:TO with FROM <= TO", text));
+    throw UsageError(fmt::format("{}: runs backwards; give FROM:TO with FROM <= TO", flag));
   }
-  Sweep sweep{*param, {}, text};
+  std::vector<std::int64_t> values;
   const bool additive = parts.size() == 3 && !parts[2].starts_with('x');
   if (additive) {
     const std::int64_t step = reader.value(parts[2], "STEP");
     reader.check_count(static_cast<std::size_t>((to - from) / step));
     for (std::int64_t value = from; value <= to; value += step) {
-      sweep.values.push_back(value);
+      values.push_back(value);
       if (to - value < step) {
         break; // the next step would pass TO (and might overflow)
       }
     }
-    return sweep;
+    return values;
   }
   const double factor = parts.size() == 3 ? reader.factor(parts[2].substr(1)) : 2.0;
   // from·factor^k computed afresh each time, so rounding does not drift along the sweep.
@@ -155,12 +158,12 @@ Sweep parse_sweep(const std::string& text, std::span<const SweepParam> allowed) 
       break;
     }
     const auto value = std::min(to, static_cast<std::int64_t>(std::llround(exact)));
-    if (sweep.values.empty() || value > sweep.values.back()) {
-      reader.check_count(sweep.values.size());
-      sweep.values.push_back(value);
+    if (values.empty() || value > values.back()) {
+      reader.check_count(values.size());
+      values.push_back(value);
     }
   }
-  return sweep;
+  return values;
 }
 
 void add_sweep_options(CLI::App& app, SweepOptions& options, std::span<const SweepParam> allowed) {

@@ -7,6 +7,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -45,6 +46,11 @@ struct Sweep {
 /// FROM, TO and STEP. `allowed` names the parameters the command sweeps. Throws UsageError
 /// naming --sweep and what would be valid.
 Sweep parse_sweep(const std::string& text, std::span<const SweepParam> allowed);
+
+/// The values of one RANGE, FROM:TO[:STEP|xFACTOR], of `param`, as parse_sweep reads it;
+/// messages start with `flag` ("--size 8B:8GiB:x4").
+std::vector<std::int64_t> sweep_values(SweepParam param, std::string_view range,
+                                       const std::string& flag);
 
 struct SweepOptions {
   std::string sweep;
