@@ -111,6 +111,11 @@ std::vector<Bytes> sizes_of(const CollectiveOptions& options, const std::optiona
 
 int gpus_of(const CollectiveOptions& options, const std::optional<Sweep>& sweep) {
   if (sweep && sweep->param == SweepParam::gpus) {
+    if (sweep->values.front() < min_collective_gpus) {
+      throw UsageError(fmt::format("--sweep {}: a collective needs at least {} GPUs; start the "
+                                   "sweep there",
+                                   sweep->text, min_collective_gpus));
+    }
     if (options.gpus != 0) {
       throw UsageError(fmt::format("--sweep {}: gives the GPU counts; drop --gpus {}", sweep->text,
                                    options.gpus));

@@ -79,7 +79,7 @@ SweepResult collective_gpus_sweep(const Sweep& sweep,
     CollectiveReport report;
     try {
       report = at(gpus);
-    } catch (const UsageError& error) {
+    } catch (const std::runtime_error& error) { // UsageError or InputError: this point only
       for (const char* key : {"size_bytes", "headline", "expected", "algo"}) {
         row[key] = nullptr;
       }

@@ -171,11 +171,24 @@ void add_sweep_options(CLI::App& app, SweepOptions& options, std::span<const Swe
                  fmt::format("Step one of {} over FROM:TO (doubling), FROM:TO:STEP or "
                              "FROM:TO:xFACTOR; one row per point",
                              joined(names_of(allowed))))
-      ->type_name("PARAM=RANGE");
+      ->type_name("PARAM=RANGE")
+      ->check(CLI::Validator(
+          [](const std::string& text) {
+            return text.empty() ? std::string("expected PARAM=FROM:TO[:STEP|xFACTOR], e.g. "
+                                              "tokens=256:65536:x2")
+                                : std::string();
+          },
+          ""));
   app.add_option("--plot", options.plot,
                  "Chart the sweep into FILE.svg or FILE.png (needs gnuplot: Debian package "
                  "gnuplot-nox)")
-      ->type_name("FILE");
+      ->type_name("FILE")
+      ->check(CLI::Validator(
+          [](const std::string& text) {
+            return text.empty() ? std::string("give a file name ending in .svg or .png")
+                                : std::string();
+          },
+          ""));
 }
 
 std::optional<Sweep> sweep_of(const SweepOptions& options, std::span<const SweepParam> allowed) {

@@ -370,5 +370,45 @@ for i in "${!offload_rows[@]}"; do
 done
 expect_rejected --offload validate --offload --loads
 
+# --sweep and --plot on tp and collective: the grammar, the parameters each sweeps, and a
+# chart file name gnuplot can draw. (The same grammar on place, coldstart and offload below.)
+for value in "" tokens "tokens=" tokens=8 tokens=8:1 tokens=0:8 tokens=1:8:0 tokens=1:8:x1 \
+  tokens=1:8:x tokens=1:8:x1e9 tokens=1:8:2:4 tokens=1:1e8:1 tokens=-1:8 tokens=0x10:0x20 \
+  tokens=nan:8 tokens=1:inf size=1:8 TOKENS=1:8 "=1:8" "tokens=1 :8"; do
+  expect_rejected --sweep tp --model 70b --wire nvlink4 --sweep "$value"
+done
+expect_rejected --sweep tp --model 70b --phase decode --sweep tokens=1:8
+expect_rejected --sweep tp --model 70b --sweep context=1:8
+expect_rejected --sweep tp --model 70b --gpus 8 --sweep gpus=2:8
+expect_rejected --explain tp --model 70b --sweep tokens=256:1024 --explain
+for value in tp.pdf tp "" tp.svg.txt; do
+  expect_rejected --plot tp --model 70b --sweep tokens=256:1024 --plot "$value"
+done
+expect_rejected --plot tp --model 70b --plot /tmp/never.svg
+for value in "" gpus=1:8 gpus=2:2e6 gpus=2:8:x0 tokens=1:8 size=0:8 size=1:2PiB size=1KiB:1B \
+  size=1:8:0B; do
+  expect_rejected --sweep collective all-reduce --size 1GiB --wire nvlink4 --sweep "$value"
+done
+for value in 8B:1GiB:0 8B:1GiB:x1 8B:1GiB:x 8B:1GiB:1:2 1:1PiB:1; do
+  expect_rejected --size collective all-reduce --gpus 8 --wire nvlink4 --size "$value"
+done
+expect_rejected --sweep collective all-reduce --size 1GiB --gpus 8 --wire nvlink4 --sweep gpus=2:8
+expect_rejected --sweep collective all-reduce --size 8B:1GiB --wire nvlink4 --sweep gpus=2:8
+expect_rejected --sweep collective all-reduce --gpus 8 --size 1GiB --wire nvlink4 --sweep size=8B:1GiB
+expect_rejected --size collective all-reduce --gpus 8 --wire nvlink4
+expect_rejected --gpus collective all-reduce --size 1GiB --wire nvlink4
+expect_rejected --plot collective all-reduce --size 1GiB --gpus 8 --wire nvlink4 --plot /tmp/x.svg
+log="$data/nccl-tests/synthetic-two-regimes.log"
+expect_rejected --measured collective all-reduce --size 8B:1GiB --gpus 4 --wire nvlink4 \
+  --measured "$log"
+expect_rejected --measured collective all-reduce --size 1GiB --wire nvlink4 --sweep gpus=2:8 \
+  --measured "$log"
+for file in "$scratch/empty.json" "$scratch/junk.bin" /dev/zero "$scratch/a-directory" \
+  "$data/nccl-tests/mscclpp-nvls-cut-mid-row.log" "$data/nccl-tests/a100-sendrecv-trimmed.log" \
+  "$scratch/no-such.log"; do
+  expect_rejected --measured collective all-reduce --size 8B:1GiB --gpus 8 --wire nvlink4 \
+    --measured "$file"
+done
+
 echo "bad inputs: $cases cases, $failures failures"
 [ "$failures" -eq 0 ] && echo "all checks passed"

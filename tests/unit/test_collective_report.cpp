@@ -180,3 +180,60 @@ TEST(CollectiveReport, RefusesWhatTheWireCannotRun) {
 
 } // namespace
 } // namespace icx
+
+namespace icx {
+namespace {
+
+/// An all_gather_perf or all_reduce_perf log of 8 ranks with two sizes, written by hand.
+std::string log_text(const char* test) {
+  std::string text = std::string("# Collective test starting: ") + test + "\n#\n";
+  for (int rank = 0; rank < 8; ++rank) {
+    text += "#  Rank  " + std::to_string(rank) + " Group  0 Pid 1 on host device " +
+            std::to_string(rank) + " [0x01] NVIDIA H100 80GB HBM3\n";
+  }
+  text += "#       size         count      type   redop    root     time   algbw   busbw #wrong "
+          "    time   algbw   busbw #wrong\n"
+          "          16             4     float     sum      -1    10.00    0.00    0.00      0 "
+          "   30.00    0.00    0.00      0\n"
+          "     1048576        262144     float     sum      -1   100.00   10.49   18.35      0 "
+          "  100.00   10.49   18.35      0\n"
+          "# Out of bounds values : 0 OK\n# Avg bus bandwidth    : 9.17\n";
+  return text;
+}
+
+TEST(CollectiveReport, MeasuredRunLiesOverTheRowsOfItsSizes) {
+  CollectiveReport report = collective_report(
+      nvswitch_link(), request(Collective::all_reduce, Algorithm::ring, {16, 4096, 1048576}));
+  attach_measured(report, parse_nccl_test_log(log_text("all_reduce_perf"), "run.log"), "run.log");
+  EXPECT_EQ(report.measured_from, "run.log");
+  ASSERT_EQ(report.measured_points.size(), 2U);
+  // 16 B: mean of 10 µs and 30 µs = 20 µs; algbw 16 / 20e-6 = 0.8 MB/s; busbw × 2·7/8.
+  ASSERT_TRUE(report.rows[0].measured);
+  EXPECT_NEAR(report.rows[0].measured->time.value(), 20e-6, 1e-12);
+  EXPECT_NEAR(report.rows[0].measured->algbw.value(), 0.8e6, 1e-3);
+  EXPECT_NEAR(report.rows[0].measured->busbw.value(), 0.8e6 * 1.75, 1e-3);
+  EXPECT_FALSE(report.rows[1].measured); // 4096 B is not in the log
+  // 1 MiB in 100 µs: 10.49 GB/s algbw, 18.35 GB/s busbw as the log prints.
+  ASSERT_TRUE(report.rows[2].measured);
+  EXPECT_NEAR(report.rows[2].measured->busbw.value(), 18.35e9, 0.01e9);
+  const Json json = report;
+  EXPECT_EQ(json.at("measured_from"), "run.log");
+  EXPECT_TRUE(json.at("rows")[1].at("measured").is_null());
+}
+
+TEST(CollectiveReport, MeasuredRunOfAnotherOperationOrGroupIsRefused) {
+  CollectiveReport report = collective_report(
+      nvswitch_link(), request(Collective::all_reduce, Algorithm::ring, {16, 1048576}));
+  EXPECT_THROW(
+      attach_measured(report, parse_nccl_test_log(log_text("all_gather_perf"), "g.log"), "g.log"),
+      InputError);
+  CollectiveReportRequest four = request(Collective::all_reduce, Algorithm::ring, {16});
+  four.gpus = 4;
+  CollectiveReport small = collective_report(nvswitch_link(), four);
+  EXPECT_THROW(
+      attach_measured(small, parse_nccl_test_log(log_text("all_reduce_perf"), "r.log"), "r.log"),
+      InputError);
+}
+
+} // namespace
+} // namespace icx

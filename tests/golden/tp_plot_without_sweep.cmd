@@ -1,0 +1,2 @@
+args: tp --model 70b --plot /tmp/icx-golden-tp.svg
+exit: 2

@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+"""Checks a gnuplot SVG chart as icx draws it: well-formed XML, the expected axis titles,
+the expected series (by legend title, in order), which of them are dashed, and log axes.
+
+  check_svg.py FILE.svg --title T --x-label X --y-label Y --series 'a,b,c' [--dashed 'b']
+               [--points 'c=15']
+               [--log-x] [--log-y]
+
+Prints "ok: FILE" or one line naming what is wrong, exit status 1."""
+import argparse
+import re
+import sys
+import xml.dom.minidom
+
+
+def content(node):
+    """The text inside a node and its descendants (gnuplot wraps tick labels in <tspan>)."""
+    if node.nodeType == node.TEXT_NODE:
+        return node.data
+    return "".join(content(child) for child in node.childNodes)
+
+
+def texts(node):
+    """Every <text> element's content."""
+    return [content(e).strip() for e in node.getElementsByTagName("text")]
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("svg")
+    parser.add_argument("--title", default=None)
+    parser.add_argument("--x-label", required=True)
+    parser.add_argument("--y-label", required=True)
+    parser.add_argument("--series", required=True)
+    parser.add_argument("--dashed", default="")
+    parser.add_argument("--points", default="", help="TITLE=N: the series drawn as N markers")
+    parser.add_argument("--log-x", action="store_true")
+    parser.add_argument("--log-y", action="store_true")
+    args = parser.parse_args()
+
+    def fail(what):
+        print(f"FAIL: {args.svg}: {what}")
+        sys.exit(1)
+
+    try:
+        dom = xml.dom.minidom.parse(args.svg)
+    except Exception as error:  # any parse failure is the finding
+        fail(f"not well-formed XML: {error}")
+    if dom.documentElement.tagName != "svg":
+        fail(f"root element is {dom.documentElement.tagName}, not svg")
+    shown = texts(dom)
+    for label in [args.x_label, args.y_label] + ([args.title] if args.title else []):
+        if label not in shown:
+            fail(f"no text '{label}' (texts: {shown[:12]})")
+
+    # gnuplot puts each plot clause in <g id="gnuplot_plot_N"><title>legend title</title>.
+    plots = []
+    for group in dom.getElementsByTagName("g"):
+        if re.fullmatch(r"gnuplot_plot_\d+[a-z]?", group.getAttribute("id") or ""):
+            titles = group.getElementsByTagName("title")
+            name = titles[0].firstChild.data if titles and titles[0].firstChild else ""
+            dashed = any(p.getAttribute("stroke-dasharray") for p in group.getElementsByTagName("path"))
+            plots.append((name, dashed, group))
+    names = [name for name, _, _ in plots]
+    wanted = [s for s in args.series.split(",") if s]
+    if names != wanted:
+        fail(f"series {names}, expected {wanted}")
+    dashed_wanted = {s for s in args.dashed.split(",") if s}
+    for name, dashed, _ in plots:
+        if (name in dashed_wanted) != dashed:
+            fail(f"series '{name}' is {'dashed' if dashed else 'solid'}")
+    if args.points:
+        title, count = args.points.rsplit("=", 1)
+        group = next((g for name, _, g in plots if name == title), None)
+        # Markers are <use> of a point symbol; the legend's sample is one of them.
+        markers = len(group.getElementsByTagName("use")) - 1 if group else -1
+        if markers != int(count):
+            fail(f"series '{title}' has {markers} markers, expected {count}")
+    # Log axes show decades: three tick labels that are powers of ten (1, 10, 100 or 1k …).
+    decade = re.compile(r"^(1|10|100)(0*|[kMGTm]?)$|^0\.0*1$|^1e[-+]?\d+$")
+    ticks = [t for t in shown if decade.match(t)]
+    if (args.log_x or args.log_y) and len(ticks) < 3:
+        fail(f"a log axis without decade ticks (texts: {shown[:20]})")
+    print(f"ok: {args.svg}")
+
+
+if __name__ == "__main__":
+    main()
