@@ -78,6 +78,9 @@ std::vector<std::string> run(const std::string& icx, std::string command) {
   std::vector<std::string> lines;
   std::istringstream stream(output);
   for (std::string line; std::getline(stream, line);) {
+    if (line.ends_with('\r')) {
+      line.pop_back(); // CSV output ends its lines with CRLF (RFC 4180); a page shows lines
+    }
     lines.push_back(line);
   }
   return lines;

@@ -52,7 +52,7 @@ _icx() {
     --dtype | --dispatch-dtype | --combine-dtype) listing=dtypes ;;
     --from) listing=storage ;;
     --loader) listing=loaders ;;
-    --catalog | --hf-config)
+    --catalog | --hf-config | --measured | --plot | -o | --output)
       compopt -o filenames 2>/dev/null
       mapfile -t COMPREPLY < <(compgen -f -- "$cur")
       return

@@ -1,0 +1,67 @@
+// Google Benchmark: sweeps of 10,000 points, built and rendered as the CLI answers them (the
+// target is under 100 ms each). The catalog is loaded and resolved once, outside the timed
+// loop, as icx does once per run; only the swept field changes per point.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <benchmark/benchmark.h>
+
+#include "common.hpp"
+#include "icx/catalog.hpp"
+#include "icx/collective_report.hpp"
+#include "icx/tp_report.hpp"
+#include "serving_options.hpp"
+#include "sweep_option.hpp"
+#include "tp_sweep.hpp"
+
+namespace {
+
+using namespace icx;      // NOLINT(google-build-using-namespace): a benchmark file
+using namespace icx::cli; // NOLINT(google-build-using-namespace)
+
+/// icx tp --model 70b --wire WIRES --sweep tokens=1:10000:1 --json, without the printing.
+void BM_TpSweep10000Points(benchmark::State& state, const std::vector<std::string>& ids) {
+  const Catalog catalog = Catalog::shipped();
+  ModelOptions model_options;
+  model_options.model = "70b";
+  const ResolvedModel model = resolve_model(catalog, model_options);
+  const ServingRequest serving = with_default_dtypes(
+      catalog, model.dtype, serving_request(catalog, ServingOptions{}, std::nullopt));
+  TpRequest request = tp_request_for(model.model, model.dtype, *serving.act_dtype);
+  request.serving = serving;
+  std::vector<const Link*> links;
+  for (const std::string& id : ids) {
+    links.push_back(&catalog.link(id));
+  }
+  const WireChoice wires = wires_for_group(nullptr, std::nullopt, links);
+  const Sweep sweep = parse_sweep("tokens=1:10000:1", tp_sweep_params);
+  for (auto _ : state) {
+    const SweepResult result = tp_sweep(catalog, request, wires, sweep);
+    benchmark::DoNotOptimize(result.document.dump());
+  }
+  state.counters["points"] = static_cast<double>(sweep.values.size());
+}
+BENCHMARK_CAPTURE(BM_TpSweep10000Points, one_wire, std::vector<std::string>{"nvlink4"})
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_TpSweep10000Points, three_wires,
+                  std::vector<std::string>{"nvlink4", "pcie5", "ib-ndr"})
+    ->Unit(benchmark::kMillisecond);
+
+/// icx collective all-reduce --size 1KiB:10000KiB:1KiB --gpus 8 --wire nvlink4 --json.
+void BM_CollectiveSweep10000Sizes(benchmark::State& state) {
+  const Catalog catalog = Catalog::shipped();
+  const Link& link = catalog.link("nvlink4");
+  CollectiveReportRequest request{Collective::all_reduce, Algorithm::automatic, 8, {}, {}};
+  for (const std::int64_t size : sweep_values(SweepParam::size, "1KiB:10000KiB:1KiB", "--size")) {
+    request.sizes.push_back(Bytes::of(static_cast<double>(size)));
+  }
+  for (auto _ : state) {
+    const Json document = collective_report(link, request);
+    benchmark::DoNotOptimize(document.dump());
+  }
+  state.counters["points"] = static_cast<double>(request.sizes.size());
+}
+BENCHMARK(BM_CollectiveSweep10000Sizes)->Unit(benchmark::kMillisecond);
+
+} // namespace
