@@ -3,6 +3,7 @@
 // model).
 #pragma once
 
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -26,5 +27,15 @@ ExpectedLine fastest(const std::vector<ExpectedLine>& lines);
 /// topology. Throws InputError when the link has no expected model for the algorithm.
 std::pair<ExpectedModel, const LinkTopology*> model_for(const Link& link,
                                                         const CollectiveRequest& request, int gpus);
+
+/// model_for without copying the link's model when no topology changes it (the hot path of
+/// every collective a layout prices).
+struct ModelView {
+  std::optional<ExpectedModel> adjusted;
+  const ExpectedModel* base = nullptr;
+  const LinkTopology* topology = nullptr;
+  [[nodiscard]] const ExpectedModel& model() const { return adjusted ? *adjusted : *base; }
+};
+ModelView model_view(const Link& link, const CollectiveRequest& request, int gpus);
 
 } // namespace icx::detail

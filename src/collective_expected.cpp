@@ -161,11 +161,21 @@ ExpectedLine fastest(const std::vector<ExpectedLine>& lines) {
 
 std::pair<ExpectedModel, const LinkTopology*>
 model_for(const Link& link, const CollectiveRequest& request, int gpus) {
+  const ModelView view = model_view(link, request, gpus);
+  return {view.model(), view.topology};
+}
+
+ModelView model_view(const Link& link, const CollectiveRequest& request, int gpus) {
   if (const Check check = check_expected_model(link, request.algorithm); !check) {
     throw InputError(check.reason());
   }
-  const LinkTopology* topology = link_topology(link, request.setup.topology, gpus);
-  return {with_topology(*link.expected, topology), topology};
+  ModelView view;
+  view.base = &*link.expected;
+  view.topology = link_topology(link, request.setup.topology, gpus);
+  if (view.topology != nullptr) {
+    view.adjusted = with_topology(*link.expected, view.topology);
+  }
+  return view;
 }
 
 } // namespace detail
@@ -376,17 +386,17 @@ std::vector<ExpectedLine> expected_lines(const Link& link, const ExpectedModel& 
 }
 
 CollectiveCost expected_collective(const Link& link, const CollectiveRequest& request) {
-  const auto [model, topology] = detail::model_for(link, request, request.gpus);
-  const ExpectedLine line = detail::fastest(expected_lines(link, model, request));
+  const detail::ModelView view = detail::model_view(link, request, request.gpus);
+  const ExpectedLine line = detail::fastest(expected_lines(link, view.model(), request));
   CollectiveCost cost = detail::collective_cost(request, line.time());
   cost.kernel = line.kernel;
-  cost.topology = topology;
+  cost.topology = view.topology;
   return cost;
 }
 
 ExpectedTerms expected_terms(const Link& link, const CollectiveRequest& request) {
-  const auto [model, topology] = detail::model_for(link, request, request.gpus);
-  const ExpectedLine line = detail::fastest(expected_lines(link, model, request));
+  const detail::ModelView view = detail::model_view(link, request, request.gpus);
+  const ExpectedLine line = detail::fastest(expected_lines(link, view.model(), request));
   return {line.latency, line.bandwidth};
 }
 

@@ -194,8 +194,11 @@ std::vector<Layout> candidate_layouts(const Cluster& cluster, const Model& model
   return layouts;
 }
 
-std::vector<RankedLayout> rank_layouts(const Cluster& cluster, const Workload& workload,
-                                       Objective objective) {
+namespace {
+
+/// rank_layouts, judging every layout or only `only`.
+std::vector<RankedLayout> rank_and_judge(const Cluster& cluster, const Workload& workload,
+                                         Objective objective, const Layout* only) {
   std::vector<RankedLayout> ranked;
   for (const Layout& layout :
        candidate_layouts(cluster, *workload.model, workload.ep_routing.redundant_experts)) {
@@ -224,9 +227,23 @@ std::vector<RankedLayout> rank_layouts(const Cluster& cluster, const Workload& w
   });
   const Placement* inside_best = inside != ranked.end() ? &inside->placement : nullptr;
   for (RankedLayout& r : ranked) {
-    r.verdict = judge_one(r.placement, best, inside_best, workload, objective, count);
+    if (only == nullptr || r.placement.layout == *only) {
+      r.verdict = judge_one(r.placement, best, inside_best, workload, objective, count);
+    }
   }
   return ranked;
+}
+
+} // namespace
+
+std::vector<RankedLayout> rank_layouts(const Cluster& cluster, const Workload& workload,
+                                       Objective objective) {
+  return rank_and_judge(cluster, workload, objective, nullptr);
+}
+
+std::vector<RankedLayout> rank_layouts_judging(const Cluster& cluster, const Workload& workload,
+                                               Objective objective, const Layout& judged) {
+  return rank_and_judge(cluster, workload, objective, &judged);
 }
 
 Json layout_json(const Layout& l) {

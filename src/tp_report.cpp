@@ -255,9 +255,10 @@ void step_wire(const Catalog& catalog, const TpRequest& request, TpWire& wire) {
   const Workload workload =
       workload_for(catalog, *request.model, *request.dtype, *wire.gpu, request.serving);
   wire.rate = workload.rate;
+  const Layout tensor{wire.gpus, 1, 1, 1};
   const std::vector<RankedLayout> ranked =
-      rank_layouts(cluster, workload, request.serving.objective);
-  const std::size_t rank = rank_of(ranked, Layout{wire.gpus, 1, 1, 1});
+      rank_layouts_judging(cluster, workload, request.serving.objective, tensor);
+  const std::size_t rank = rank_of(ranked, tensor);
   if (rank < ranked.size()) {
     wire.judged = ranked[rank];
     wire.rank = rank + 1;
@@ -290,8 +291,8 @@ void judge_wire(const Catalog& catalog, const TpReport& report, const WireTime& 
 
 } // namespace
 
-TpReport tensor_parallel_report(const Catalog& catalog, const TpRequest& request,
-                                std::span<const Link* const> links) {
+TpReport tensor_parallel_figures(const Catalog& catalog, const TpRequest& request,
+                                 std::span<const Link* const> links) {
   TpReport report;
   report.request = request;
   report.traffic = tensor_parallel_traffic(request.shape, request.tokens());
@@ -301,6 +302,12 @@ TpReport tensor_parallel_report(const Catalog& catalog, const TpRequest& request
     judge_wire(catalog, report, time, wire);
     report.wires.push_back(std::move(wire));
   }
+  return report;
+}
+
+TpReport tensor_parallel_report(const Catalog& catalog, const TpRequest& request,
+                                std::span<const Link* const> links) {
+  TpReport report = tensor_parallel_figures(catalog, request, links);
   report.traffic_terms = traffic_terms(report);
   report.legend = legend_facts(report);
   report.legend.lines = legend_lines(report);

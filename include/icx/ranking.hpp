@@ -52,6 +52,11 @@ std::vector<Layout> candidate_layouts(const Cluster& cluster, const Model& model
 std::vector<RankedLayout> rank_layouts(const Cluster& cluster, const Workload& workload,
                                        Objective objective);
 
+/// The same order, with the verdict of `judged` only (the others' verdicts are left
+/// default): what a report on one layout needs, without the text of every other verdict.
+std::vector<RankedLayout> rank_layouts_judging(const Cluster& cluster, const Workload& workload,
+                                               Objective objective, const Layout& judged);
+
 /// The position of `layout` in `ranked`, or ranked.size() when absent.
 std::size_t rank_of(const std::vector<RankedLayout>& ranked, const Layout& layout);
 

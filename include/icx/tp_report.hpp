@@ -144,6 +144,12 @@ struct TpReport {
 TpReport tensor_parallel_report(const Catalog& catalog, const TpRequest& request,
                                 std::span<const Link* const> links);
 
+/// The report's figures only (traffic, wires, their times, steps and verdicts), without the
+/// text a single report prints (traffic terms, legend, derivations): what a sweep needs at
+/// each point. Throws as tensor_parallel_report does.
+TpReport tensor_parallel_figures(const Catalog& catalog, const TpRequest& request,
+                                 std::span<const Link* const> links);
+
 /// The same over `wires.usable`, listing `wires.skipped` in the report.
 TpReport tensor_parallel_report(const Catalog& catalog, const TpRequest& request,
                                 const WireChoice& wires);

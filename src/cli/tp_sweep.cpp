@@ -142,7 +142,7 @@ SweepResult tp_sweep(const Catalog& catalog, const TpRequest& base, const WireCh
     }
     TpReport report;
     try {
-      report = tensor_parallel_report(catalog, request, here);
+      report = tensor_parallel_figures(catalog, request, here.usable);
     } catch (const GroupError& error) {
       for (const Link* link : here.usable) {
         rows.push_back(skipped_row(sweep.param, value, *link, error.what()));

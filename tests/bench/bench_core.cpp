@@ -3,6 +3,8 @@
 
 #include "icx/catalog.hpp"
 #include "icx/placement.hpp"
+#include "icx/ranking.hpp"
+#include "icx/step_model.hpp"
 #include "icx/tensor_parallel.hpp"
 
 namespace {
@@ -25,20 +27,22 @@ void BM_TensorParallelAllWires(benchmark::State& state) {
 }
 BENCHMARK(BM_TensorParallelAllWires);
 
-void BM_RecommendAndEvaluateLayout(benchmark::State& state) {
+/// Every layout of a 405B model on 64 H100s (8 per node, InfiniBand between), stepped and
+/// ranked: what icx place computes per run and icx tp per wire.
+void BM_RankLayouts405bOn64(benchmark::State& state) {
   const icx::Catalog catalog = icx::Catalog::shipped();
   const icx::Gpu& gpu = catalog.gpu("h100");
   const icx::Dtype& dtype = catalog.dtype("bf16");
-  const icx::Model& model = catalog.model("405b");
-  const icx::Cluster cluster{&gpu, 64, 8, 8, &catalog.link("nvlink4"), &catalog.link("ib-ndr")};
-  const icx::Workload workload{&model, &dtype, 4096,
-                               icx::compute_rate(gpu, dtype, catalog.dtypes(), 0.5), 0.2};
+  const icx::Cluster cluster{&gpu, 64, 8, 8, &catalog.link("nvlink4"), &catalog.link("ib-ndr"), 8};
+  icx::ServingRequest serving;
+  serving.tokens = 4096;
+  const icx::Workload workload = icx::workload_for(
+      catalog, catalog.model("405b"), dtype, gpu, icx::with_default_dtypes(catalog, dtype, serving));
   for (auto _ : state) {
-    const icx::Layout layout = icx::recommend_layout(cluster, workload);
-    benchmark::DoNotOptimize(icx::evaluate_layout(cluster, workload, layout));
+    benchmark::DoNotOptimize(icx::rank_layouts(cluster, workload, icx::Objective::latency));
   }
 }
-BENCHMARK(BM_RecommendAndEvaluateLayout);
+BENCHMARK(BM_RankLayouts405bOn64);
 
 } // namespace
 

@@ -26,8 +26,10 @@ void BM_TpSweep10000Points(benchmark::State& state, const std::vector<std::strin
   ModelOptions model_options;
   model_options.model = "70b";
   const ResolvedModel model = resolve_model(catalog, model_options);
-  const ServingRequest serving = with_default_dtypes(
-      catalog, model.dtype, serving_request(catalog, ServingOptions{}, std::nullopt));
+  ServingOptions flags; // icx tp's defaults: a prefill, vLLM's all-reduce dispatch
+  flags.setup.impl = to_string(Implementation::vllm);
+  const ServingRequest serving =
+      with_default_dtypes(catalog, model.dtype, serving_request(catalog, flags, std::nullopt));
   TpRequest request = tp_request_for(model.model, model.dtype, *serving.act_dtype);
   request.serving = serving;
   std::vector<const Link*> links;
