@@ -51,19 +51,18 @@ template <class T> void check_unique_names(const std::vector<T>& entries, std::s
 
 template <class T>
 const T& find(std::span<const T> entries, std::string_view query, std::string_view kind) {
-  const std::string folded = fold_case(query);
+  // Found: no text built (a sweep looks entries up at every point).
+  for (const T& entry : entries) {
+    if (equal_folded(entry.id, query) ||
+        std::ranges::any_of(entry.aliases,
+                            [&](const std::string& alias) { return equal_folded(alias, query); })) {
+      return entry;
+    }
+  }
   std::vector<std::string> names;
   std::string known;
   for (const T& entry : entries) {
-    if (fold_case(entry.id) == folded) {
-      return entry;
-    }
-    for (const std::string& alias : entry.aliases) {
-      if (fold_case(alias) == folded) {
-        return entry;
-      }
-      names.push_back(alias);
-    }
+    names.insert(names.end(), entry.aliases.begin(), entry.aliases.end());
     names.push_back(entry.id);
     known += known.empty() ? "" : ", ";
     known += entry.id;

@@ -13,6 +13,11 @@ std::string fold_case(std::string_view text) {
   return folded;
 }
 
+bool equal_folded(std::string_view a, std::string_view b) {
+  return std::ranges::equal(
+      a, b, [](unsigned char x, unsigned char y) { return std::tolower(x) == std::tolower(y); });
+}
+
 std::size_t edit_distance(std::string_view a, std::string_view b) {
   // Optimal string alignment: insertions, deletions, substitutions and swaps of two
   // neighbouring characters each cost one ("bf61" is one edit from "bf16").

@@ -36,8 +36,9 @@ void BM_RankLayouts405bOn64(benchmark::State& state) {
   const icx::Cluster cluster{&gpu, 64, 8, 8, &catalog.link("nvlink4"), &catalog.link("ib-ndr"), 8};
   icx::ServingRequest serving;
   serving.tokens = 4096;
-  const icx::Workload workload = icx::workload_for(
-      catalog, catalog.model("405b"), dtype, gpu, icx::with_default_dtypes(catalog, dtype, serving));
+  const icx::Workload workload =
+      icx::workload_for(catalog, catalog.model("405b"), dtype, gpu,
+                        icx::with_default_dtypes(catalog, dtype, serving));
   for (auto _ : state) {
     benchmark::DoNotOptimize(icx::rank_layouts(cluster, workload, icx::Objective::latency));
   }

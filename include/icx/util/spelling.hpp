@@ -12,6 +12,9 @@ namespace icx {
 /// Case-folded form used to compare ids and aliases.
 std::string fold_case(std::string_view text);
 
+/// fold_case(a) == fold_case(b), without building either.
+bool equal_folded(std::string_view a, std::string_view b);
+
 /// Levenshtein edit distance between two strings.
 std::size_t edit_distance(std::string_view a, std::string_view b);
 
