@@ -28,6 +28,15 @@ python3 "$here/check_svg.py" tp.svg \
   --dashed "nvlink4 headline,pcie5 headline,ib-ndr headline,compute on 8 × h100-sxm" \
   --log-x --log-y || exit 1
 
+# The README's picture is that chart, drawn by icx (regenerate it with the same command and
+# --plot docs/tp-sweep.svg when the model changes).
+python3 "$here/check_svg.py" "$data/../../docs/tp-sweep.svg" \
+  --title "llama-3.1-70b: tensor-parallel all-reduce time per prefill pass" \
+  --x-label "prompt tokens per sequence" --y-label "time per pass (s)" \
+  --series "nvlink4 expected,nvlink4 headline,pcie5 expected,pcie5 headline,ib-ndr expected,ib-ndr headline,compute on 8 × h100-sxm" \
+  --dashed "nvlink4 headline,pcie5 headline,ib-ndr headline,compute on 8 × h100-sxm" \
+  --log-x --log-y || exit 1
+
 # The same as PNG (gnuplot's cairo terminal).
 "$icx" tp --model 70b --wire nvlink4,pcie5 --sweep tokens=256:65536:x2 --plot tp.png >/dev/null \
   2>err || fail "tp --plot tp.png: $(cat err)"
