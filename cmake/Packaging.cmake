@@ -34,6 +34,8 @@ set(CPACK_STRIP_FILES ON)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_MAINTAINER "The icx developers")
 set(CPACK_DEBIAN_PACKAGE_SECTION utils)
+# --plot runs gnuplot when it is installed; everything else works without it.
+set(CPACK_DEBIAN_PACKAGE_SUGGESTS "gnuplot-nox")
 # The summary above is the synopsis line; this is the extended description under it.
 string(CONCAT CPACK_DEBIAN_PACKAGE_DESCRIPTION
     "icx answers what the wire between GPUs costs when a large language model is split\n"
