@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "coldstart_sweep.hpp"
 #include "coldstart_view.hpp"
 #include "commands.hpp"
 #include "common.hpp"
@@ -18,6 +19,7 @@
 #include "icx/util/table.hpp"
 #include "json_output.hpp"
 #include "output.hpp"
+#include "sweep_view.hpp"
 #include "terminal.hpp"
 
 namespace icx::cli {
@@ -27,7 +29,8 @@ namespace {
 struct ColdstartOptions {
   CommonOptions common;
   WeightsOptions weights;
-  int gpus = 1;
+  /// Absent: one GPU.
+  std::optional<int> gpus;
   std::optional<int> gpus_per_node;
   std::optional<std::string> host_link;
   /// The former name of --host-link, still accepted.
@@ -36,6 +39,7 @@ struct ColdstartOptions {
   std::string system;
   std::optional<std::string> loader;
   std::optional<double> budget;
+  SweepOptions sweep;
 };
 
 /// The storage tier of --from: with --system, host memory at the node's DRAM bandwidth and
@@ -70,7 +74,7 @@ ColdStartRequest request_of(const Catalog& catalog, const ColdstartOptions& opti
   ColdStartRequest request;
   request.model = &model.model;
   request.dtype = &model.dtype;
-  request.gpus = options.gpus;
+  request.gpus = options.gpus.value_or(1);
   request.gpus_per_node = options.gpus_per_node;
   if (options.wire && options.host_link) {
     throw UsageError("--wire: the former name of --host-link; give only --host-link");
@@ -100,12 +104,23 @@ ColdStartRequest request_of(const Catalog& catalog, const ColdstartOptions& opti
 }
 
 int run_coldstart(const ColdstartOptions& options) {
+  const Style style = style_of(options.common);
+  check_sweep_flags(options.sweep, style, !options.sweep.sweep.empty(), "--sweep gpus=1:64");
+  const std::optional<Sweep> sweep = sweep_of(options.sweep, coldstart_sweep_params);
+  if (sweep && options.gpus) {
+    throw UsageError(
+        fmt::format("--sweep {}: sets the GPU count; drop --gpus {}", sweep->text, *options.gpus));
+  }
   const Catalog catalog = load_catalog(options.common);
   const ResolvedModel model = resolve_weights_model(catalog, options.weights);
   std::optional<StorageTier> owned;
   const ColdStartRequest request = request_of(catalog, options, model, owned);
+  if (sweep) {
+    // A sweep explores: each row says whether the budget holds, and the exit status stays 0.
+    emit_sweep(style, options.sweep, coldstart_sweep(request, *sweep));
+    return exit_ok;
+  }
   const ColdStartReport report = for_gpus_flag([&] { return coldstart_report(request); });
-  const Style style = style_of(options.common);
   emit(style, coldstart_document(model, report), "stages",
        style.explain ? coldstart_derivations(model, report) : Derivations{},
        [&] { print_coldstart(model, report); });
@@ -148,6 +163,7 @@ Command setup_coldstart(CLI::App& app) {
                   "(or, without one, even the floor) exceeds it")
       ->type_name("SECONDS")
       ->transform(decimal_number(limits::budget_seconds));
+  add_sweep_options(*sub, options->sweep, coldstart_sweep_params);
   add_explain_option(*sub, options->common);
   add_common_options(*sub, options->common);
   sub->footer("Examples:\n"
@@ -158,9 +174,13 @@ Command setup_coldstart(CLI::App& app) {
               "  icx coldstart --model 405b --system dgx-h100 --gpus 8 --from node-nvme --loader "
               "fastsafetensors --budget 60\n"
               "  icx coldstart --model 70b --host-link nvlink-c2c --budget 1 --json\n"
-              "  icx coldstart --hf-config path/to/config.json --gpus 8\n\n"
-              "Exit status: 0 the budget holds (or no --budget), 3 it does not (the expected load "
-              "with --loader, else the floor), 2 bad input.");
+              "  icx coldstart --hf-config path/to/config.json --gpus 8\n"
+              "  icx coldstart --model 405b --system dgx-h100 --from node-nvme --sweep gpus=8:64\n"
+              "  icx coldstart --model 70b --from nvme-gen4 --sweep gpus=1:64 --budget 60 --plot "
+              "coldstart.svg\n\n"
+              "Exit status: 0 the budget holds (or no --budget, or --sweep: each row says whether "
+              "it holds), 3 it does not (the expected load with --loader, else the floor), 2 bad "
+              "input.");
   return {sub, [options] { return run_coldstart(*options); }};
 }
 

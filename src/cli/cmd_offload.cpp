@@ -17,7 +17,9 @@
 #include "icx/util/table.hpp"
 #include "json_output.hpp"
 #include "offload_options.hpp"
+#include "offload_sweep.hpp"
 #include "output.hpp"
+#include "sweep_view.hpp"
 #include "terminal.hpp"
 
 namespace icx::cli {
@@ -149,16 +151,28 @@ void print_table(const ResolvedModel& model, const OffloadReport& report,
 }
 
 int run_offload(const OffloadOptions& options) {
+  const Style style = style_of(options.common);
+  check_sweep_flags(options.sweep, style, !options.sweep.sweep.empty(),
+                    "--sweep batch=1:256 (with --context)");
+  const std::optional<Sweep> sweep = sweep_of(options.sweep, offload_sweep_params);
+  if (sweep) {
+    check_offload_sweep(options, *sweep);
+  }
   const Catalog catalog = load_catalog(options.common);
   const ResolvedModel model = resolve_weights_model(catalog, options.weights);
   HostMemoryOrigin origin;
+  if (sweep) {
+    const OffloadRequest base =
+        offload_request(catalog, offload_sweep_base(options, *sweep), model, origin);
+    emit_sweep(style, options.sweep, offload_sweep(base, origin, *sweep));
+    return exit_ok;
+  }
   const OffloadRequest request = offload_request(catalog, options, model, origin);
   const OffloadReport report = for_gpus_flag([&] { return offload_report(request); });
   check_host_memory(report, origin);
   Json doc = json_document("icx.offload/1");
   doc["model"] = weights_model_json(model);
   doc.update(Json(report));
-  const Style style = style_of(options.common);
   emit(style, std::move(doc), "host_links",
        style.explain ? offload_derivations(model, report) : Derivations{},
        [&] { print_table(model, report, origin); });
@@ -183,6 +197,9 @@ Command setup_offload(CLI::App& app) {
       "  icx offload --model 405b --gpu h200 --gpus 4 --reserve 0.1 --host-link all\n"
       "  icx offload --model 405b --system dgx-h100 --gpus 4\n"
       "  icx offload --model 70b --gpu h100 --host-memory 512GB --offload-engine prefetch\n"
+      "  icx offload --model 70b --gpu h100 --context 8192 --sweep batch=1:64\n"
+      "  icx offload --model 70b --gpu h100 --host-link pcie5,nvlink-c2c --batch 16 --sweep "
+      "context=1024:131072 --plot offload.svg\n"
       "\n"
       "Out of scope: llama.cpp's partial offload, where the CPU computes the layers left in "
       "host\nmemory (bounded by host DRAM bandwidth and CPU speed, not by the host link).");

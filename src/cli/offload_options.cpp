@@ -5,6 +5,7 @@
 #include "icx/limits.hpp"
 #include "icx/topology.hpp"
 #include "icx/units_format.hpp"
+#include "offload_sweep.hpp"
 #include "size_option.hpp"
 
 namespace icx::cli {
@@ -42,6 +43,7 @@ void add_offload_options(CLI::App& app, OffloadOptions& options) {
       ->transform(whole_number(1, limits::max_tokens));
   add_reserve_option(app, options.reserve);
   add_host_link_option(app, options.host_links);
+  add_sweep_options(app, options.sweep, offload_sweep_params);
 }
 
 namespace {

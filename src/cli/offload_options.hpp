@@ -13,6 +13,7 @@
 #include "host_link_options.hpp"
 #include "icx/catalog.hpp"
 #include "icx/offload_report.hpp"
+#include "sweep_option.hpp"
 
 namespace icx::cli {
 
@@ -28,6 +29,7 @@ struct OffloadOptions {
   std::string system;
   std::optional<std::string> host_memory;
   OffloadEngine engine = OffloadEngine::vllm;
+  SweepOptions sweep;
 };
 
 /// Every flag of icx offload but the common ones.

@@ -178,6 +178,23 @@ expect_rejected --offload-engine "${offload[@]}" --offload-engine ""
 expect_rejected --system offload --model 70b --system mi300x-8
 expect_rejected --system offload --model 70b --system dgx-z100
 expect_rejected --system offload --model 405b --system dgx-a100 --dtype fp32
+# --sweep and --plot on coldstart (GPUs only) and offload (batch or context, the other given).
+for value in tokens=256:4096 batch=1:8 gpus=0:8 gpus=8:1 gpus=1:8:0 gpus=1:1e9 gpus; do
+  expect_rejected --sweep "${coldstart[@]}" --sweep "$value"
+done
+expect_rejected --sweep "${coldstart[@]}" --gpus 4 --sweep gpus=1:8
+expect_rejected --sweep "${coldstart[@]}" --sweep gpus=1:8 --explain
+expect_rejected --plot "${coldstart[@]}" --plot cold.svg
+expect_rejected --plot "${coldstart[@]}" --sweep gpus=1:8 --plot cold.pdf
+for value in tokens=256:4096 gpus=1:8 size=1KB:8KB batch=0:8 context=1:1e12 batch; do
+  expect_rejected --sweep "${offload[@]}" --context 4096 --sweep "$value"
+done
+expect_rejected --sweep "${offload[@]}" --sweep batch=1:8
+expect_rejected --sweep "${offload[@]}" --sweep context=1024:8192
+expect_rejected --sweep "${offload[@]}" --batch 8 --context 4096 --sweep batch=1:8
+expect_rejected --sweep "${offload[@]}" --context 4096 --sweep batch=1:8 --explain
+expect_rejected --plot "${offload[@]}" --plot offload.svg
+expect_rejected --plot "${offload[@]}" --context 4096 --sweep batch=1:8 --plot offload.txt
 
 # --host-link names the same kind of link on coldstart and offload, with the same error;
 # coldstart still takes its former name --wire, and an error then names --wire.

@@ -1,0 +1,209 @@
+#include "offload_sweep.hpp"
+
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "host_link_options.hpp"
+#include "icx/units_format.hpp"
+
+namespace icx::cli {
+
+namespace {
+
+std::string flag_of(SweepParam param) {
+  return fmt::format("--{}", to_string(param));
+}
+
+/// `base` with the swept field of its KV load set to `value`.
+OffloadRequest at_point(const OffloadRequest& base, SweepParam param, std::int64_t value) {
+  OffloadRequest request = base;
+  if (param == SweepParam::batch) {
+    request.kv->batch = value;
+  } else {
+    request.kv->context = value;
+  }
+  return request;
+}
+
+std::string x_label(SweepParam param) {
+  return param == SweepParam::batch ? "sequences per decode step (batch)"
+                                    : "context tokens per sequence";
+}
+
+Json point_row(SweepParam param, std::int64_t value, const OffloadReport& report,
+               const HostLinkStep& step) {
+  const Offload& r = report.result;
+  Json row;
+  row[std::string(to_string(param))] = value;
+  row["host_link"] = step.link->id;
+  row["engine"] = to_string(r.engine);
+  row["needed_bytes"] = json_number(r.needed.value());
+  row["resident_bytes"] = json_number(r.resident.value());
+  row["spilled_bytes"] = json_number(r.spilled.value());
+  row["all_hbm_seconds"] = json_number(r.step_all_hbm.value());
+  row["hbm_part_seconds"] = json_number(r.step_hbm_part.value());
+  row["step_seconds"] = json_number(step.step.value());
+  row["slowdown"] = json_number(step.slowdown);
+  row["expected_step_seconds"] = json_number(step.expected_step);
+  row["expected_slowdown"] =
+      step.expected_slowdown ? json_number(*step.expected_slowdown) : Json(nullptr);
+  row["note"] = nullptr;
+  return row;
+}
+
+Json skipped_row(SweepParam param, std::int64_t value, const OffloadReport& report,
+                 const Link& link, const std::string& why) {
+  const Offload& r = report.result;
+  Json row;
+  row[std::string(to_string(param))] = value;
+  row["host_link"] = link.id;
+  row["engine"] = to_string(r.engine);
+  row["needed_bytes"] = json_number(r.needed.value());
+  row["resident_bytes"] = json_number(r.resident.value());
+  row["spilled_bytes"] = json_number(r.spilled.value());
+  for (const char* key : {"all_hbm_seconds", "hbm_part_seconds", "step_seconds", "slowdown",
+                          "expected_step_seconds", "expected_slowdown"}) {
+    row[key] = nullptr;
+  }
+  row["note"] = why;
+  return row;
+}
+
+/// Why a point cannot run: its spill does not fit in host memory; empty when it can.
+std::string host_memory_short(const OffloadReport& report, const HostMemoryOrigin& origin) {
+  const Offload& r = report.result;
+  if (!r.fits_host_memory || *r.fits_host_memory) {
+    return {};
+  }
+  return fmt::format("the spill of {} does not fit in {} of host memory ({})",
+                     format_bytes(r.spilled), format_bytes(*r.host_memory),
+                     origin.words.empty() ? origin.flag : origin.words);
+}
+
+} // namespace
+
+void check_offload_sweep(const OffloadOptions& options, const Sweep& sweep) {
+  const bool batch = sweep.param == SweepParam::batch;
+  const std::optional<std::int64_t>& swept = batch ? options.batch : options.context;
+  const std::optional<std::int64_t>& other = batch ? options.context : options.batch;
+  if (swept) {
+    throw UsageError(fmt::format("--sweep {}: sets {}; drop {} {}", sweep.text,
+                                 flag_of(sweep.param), flag_of(sweep.param), *swept));
+  }
+  if (!other) {
+    throw UsageError(fmt::format("--sweep {}: the KV cache needs {} too (e.g. {})", sweep.text,
+                                 batch ? "--context" : "--batch",
+                                 batch ? "--context 8192" : "--batch 8"));
+  }
+}
+
+OffloadOptions offload_sweep_base(const OffloadOptions& options, const Sweep& sweep) {
+  OffloadOptions base = options;
+  (sweep.param == SweepParam::batch ? base.batch : base.context) = sweep.values.front();
+  return base;
+}
+
+SweepResult offload_sweep(const OffloadRequest& base, const HostMemoryOrigin& origin,
+                          const Sweep& sweep) {
+  const std::string param(to_string(sweep.param));
+  SweepResult result{sweep_document("offload", sweep),
+                     TextTable({{param, Align::right},
+                                {"host link", Align::left},
+                                {"in HBM", Align::right},
+                                {"spilled", Align::right},
+                                {"all in HBM", Align::right},
+                                {"step", Align::right},
+                                {"slowdown", Align::right},
+                                {"expected step", Align::right},
+                                {"slowdown", Align::right}}),
+                     {},
+                     {}};
+  result.document["model"] = base.model->id;
+  result.document["dtype"] = base.dtype->id;
+  result.document["gpu"] = base.gpu->id;
+  result.document["gpus"] = base.gpus;
+  result.document["engine"] = to_string(base.engine);
+  result.document["system"] = base.system != nullptr ? Json(base.system->id) : Json(nullptr);
+  if (sweep.param == SweepParam::batch) {
+    result.document["context"] = base.kv->context;
+  } else {
+    result.document["batch"] = base.kv->batch;
+  }
+  Json rows = Json::array();
+  std::vector<PlotSeries> expected(base.host_links.size());
+  std::vector<PlotSeries> headline(base.host_links.size());
+  PlotSeries all_hbm;
+  std::vector<double> xs;
+  std::vector<double> ys;
+  for (const std::int64_t value : sweep.values) {
+    const OffloadRequest request = at_point(base, sweep.param, value);
+    const std::string shown = sweep_value_text(sweep.param, value);
+    const auto x = static_cast<double>(value);
+    xs.push_back(x);
+    const OffloadReport report = for_gpus_flag([&] { return offload_report(request); });
+    const Offload& r = report.result;
+    const std::string short_of = host_memory_short(report, origin);
+    if (!short_of.empty()) {
+      for (const HostLinkStep& step : r.links) {
+        rows.push_back(skipped_row(sweep.param, value, report, *step.link, short_of));
+        result.table.add_row({shown, step.link->id, format_bytes(r.resident),
+                              format_bytes(r.spilled), "-", "-", "-", "-", "-"});
+      }
+      result.notes.push_back(fmt::format("{} {}: {}", param, shown, short_of));
+      continue;
+    }
+    all_hbm.points.emplace_back(x, r.step_all_hbm.value());
+    ys.push_back(r.step_all_hbm.value());
+    for (std::size_t i = 0; i < r.links.size(); ++i) {
+      const HostLinkStep& step = r.links[i];
+      rows.push_back(point_row(sweep.param, value, report, step));
+      result.table.add_row({shown, step.link->id, format_bytes(r.resident), format_bytes(r.spilled),
+                            format_seconds(r.step_all_hbm), format_seconds(step.step),
+                            format_ratio(step.slowdown),
+                            step.expected_step ? format_seconds(*step.expected_step) : "-",
+                            step.expected_slowdown ? format_ratio(*step.expected_slowdown) : "-"});
+      headline[i].points.emplace_back(x, step.step.value());
+      ys.push_back(step.step.value());
+      if (step.expected_step) {
+        expected[i].points.emplace_back(x, step.expected_step->value());
+        ys.push_back(step.expected_step->value());
+      }
+    }
+  }
+  result.document["rows"] = std::move(rows);
+  const bool overlap = base.engine == OffloadEngine::prefetch;
+  result.notes.insert(
+      result.notes.begin(),
+      {fmt::format("{} × {}, {}, --offload-engine {}: step = {}", base.gpus, base.gpu->id,
+                   sweep.param == SweepParam::batch
+                       ? fmt::format("{} tokens of context per sequence", base.kv->context)
+                       : fmt::format("{} sequences", base.kv->batch),
+                   to_string(base.engine),
+                   overlap ? "max(in HBM part, spilled part)" : "in HBM part + spilled part"),
+       "all in HBM: the step if HBM held everything (no offload); step: headline host link, "
+       "expected step: measured host-to-device copy rate."});
+
+  PlotSpec& plot = result.plot;
+  plot.title =
+      fmt::format("{} ({}) on {} × {}: decode step with the spill streamed ({})", base.model->id,
+                  base.dtype->id, base.gpus, base.gpu->id, to_string(base.engine));
+  plot.x_label = x_label(sweep.param);
+  plot.y_label = "time per decode step (s)";
+  plot.log_x = spans_decades(xs);
+  plot.log_y = spans_decades(ys);
+  for (std::size_t i = 0; i < base.host_links.size(); ++i) {
+    const int colour = static_cast<int>(i);
+    const std::string& id = base.host_links[i]->id;
+    plot.series.push_back(
+        {id + " expected", SeriesStyle::solid, colour, std::move(expected[i].points)});
+    plot.series.push_back(
+        {id + " headline", SeriesStyle::dashed, colour, std::move(headline[i].points)});
+  }
+  plot.series.push_back(
+      {"all in HBM (no offload)", SeriesStyle::reference, 0, std::move(all_hbm.points)});
+  return result;
+}
+
+} // namespace icx::cli

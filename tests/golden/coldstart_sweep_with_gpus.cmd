@@ -1,0 +1,2 @@
+args: coldstart --model 70b --gpus 4 --sweep gpus=1:8
+exit: 2
