@@ -173,8 +173,7 @@ PageSection curves_section(const ReportInputs& in) {
       "the pass on the cluster's wires, expected solid and headline dashed, with the compute "
       "of the pass dotted (icx tp --sweep).",
       sweep.values.front(), sweep.values.back(), in.top));
-  section.paragraphs.push_back("Expert-parallel dispatch and combine are not charted here: "
-                               "see icx ep.");
+  add_ep_curves(in, section);
   return section;
 }
 

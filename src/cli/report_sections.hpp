@@ -31,9 +31,13 @@ PageSection deployment_section(const ReportInputs& in);
 /// The ranked layouts (top N and the chosen one) and the chosen layout's splits.
 PageSection layouts_section(const ReportInputs& in);
 
-/// The layouts' TTFT and the tensor-parallel all-reduce time over prompt tokens (charts not
-/// drawn yet).
+/// The layouts' TTFT and the tensor-parallel all-reduce time over prompt tokens, and for an
+/// MoE model the expert-parallel dispatch and combine (charts not drawn yet).
 PageSection curves_section(const ReportInputs& in);
+
+/// For an MoE model, the chart of one MoE layer's expert-parallel dispatch and combine over
+/// tokens per GPU (icx ep), added to `section`; nothing for a dense model.
+void add_ep_curves(const ReportInputs& in, PageSection& section);
 
 /// The cold-start floor's stages and each loader's expected load of one replica's weights,
 /// from the system's host side (a note when there is none).

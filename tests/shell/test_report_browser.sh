@@ -78,6 +78,12 @@ for p in problems:
 sys.exit(1 if problems else 0)
 PY
 
+# An MoE model adds the expert-parallel chart: three inline SVGs.
+"$icx" report --model deepseek-v3 --system dgx-h100 --gpus 16 -o "$scratch/moe.html" \
+  >/dev/null 2>"$scratch/err" || fail "icx report (MoE): exit $? ($(cat "$scratch/err"))"
+svgs=$(grep -o "<svg" "$scratch/moe.html" | wc -l)
+[ "$svgs" -eq 3 ] || fail "the MoE page has $svgs <svg> elements, expected 3"
+
 shot="$scratch/review.png"
 timeout 120 chromium --headless --no-sandbox --disable-gpu --hide-scrollbars \
   --window-size=1280,3000 --screenshot="$shot" "file://$page" >"$scratch/chromium.log" 2>&1 ||
