@@ -16,8 +16,9 @@ packages=(cmake make g++ libcli11-dev nlohmann-json3-dev libfmt-dev libgtest-dev
 case "$mode" in
   fuzz) packages+=(clang libclang-rt-dev) ;;
   package) packages+=(dpkg-dev file) ;;
-  # zsh lets the tests check the zsh completion script (skipped where zsh is absent).
-  test | sanitize) packages+=(zsh) ;;
+  # zsh lets the tests check the zsh completion script (skipped where zsh is absent);
+  # gnuplot-nox draws the charts and chromium renders icx report's page to a screenshot.
+  test | sanitize) packages+=(zsh gnuplot-nox chromium) ;;
   run) ;;
   *)
     echo "usage: bash cmake/bootstrap.sh [run|test|sanitize|fuzz [SECONDS]|package]" >&2

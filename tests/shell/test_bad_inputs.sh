@@ -256,6 +256,14 @@ expect_rejected --redundant-experts "${place_ep[@]}" --redundant-experts -1
 expect_rejected --ep-mode "${place_ep[@]}" --ep-mode fast
 expect_rejected --dispatch-dtype "${place_ep[@]}" --dispatch-dtype fp7
 
+# place --sweep and --plot, and report's page.
+expect_rejected --sweep "${place[@]}" --sweep gpus=8:32:x2 --gpus 16
+expect_rejected --sweep "${place[@]}" --sweep size=1KiB:1MiB
+expect_rejected --sweep "${place[@]}" --sweep context=1024:4096
+expect_rejected --plot "${place[@]}" --plot "$scratch/place.svg"
+expect_rejected --output report --model 70b --system dgx-h100 -o "$scratch/review.txt"
+expect_rejected --format report --model 70b --system dgx-h100 -o "$scratch/review.html" --format csv
+
 expect_rejected --impl collective all-reduce --size 1MiB --gpus 8 --wire pcie5 --impl multimem
 expect_rejected --impl collective all-reduce --size 1MiB --gpus 8 --wire nvlink3 --impl one-shot
 
