@@ -13,34 +13,6 @@ namespace icx::cli {
 
 namespace {
 
-void check_phase(Phase phase, const Sweep& sweep) {
-  if (phase == Phase::decode && sweep.param == SweepParam::tokens) {
-    throw UsageError(fmt::format("--sweep {}: a decode step takes one token per sequence; sweep "
-                                 "batch, context or gpus, or give --phase prefill",
-                                 sweep.text));
-  }
-  if (phase == Phase::prefill && sweep.param == SweepParam::context) {
-    throw UsageError(fmt::format("--sweep {}: a prefill pass has no context before it; sweep "
-                                 "tokens, batch or gpus, or give --phase decode",
-                                 sweep.text));
-  }
-}
-
-std::string x_label(SweepParam param, Phase phase) {
-  switch (param) {
-  case SweepParam::tokens:
-    return "prompt tokens per sequence";
-  case SweepParam::batch:
-    return phase == Phase::prefill ? "prompts per pass (batch)" : "sequences per step (batch)";
-  case SweepParam::context:
-    return "context tokens per sequence";
-  case SweepParam::gpus:
-    return "GPUs in the cluster";
-  case SweepParam::size:
-    break;
-  }
-  return "message size (bytes)";
-}
 
 /// The swept field of `request` (and of `cluster` for gpus) set to `value`.
 void set_point(PlaceRequest& request, ClusterRequest& cluster, SweepParam param,
@@ -104,7 +76,7 @@ Json note_row(SweepParam param, std::int64_t value, const std::string& why) {
 SweepResult place_sweep(const Catalog& catalog, const PlaceRequest& base,
                         const ClusterRequest& cluster, const Sweep& sweep, std::size_t top) {
   const Phase phase = base.serving.phase;
-  check_phase(phase, sweep);
+  check_sweep_phase(phase, sweep);
   const std::string param(to_string(sweep.param));
   SweepResult result{sweep_document("place", sweep),
                      TextTable({{param, Align::right},
@@ -178,7 +150,7 @@ SweepResult place_sweep(const Catalog& catalog, const PlaceRequest& base,
   PlotSpec& plot = result.plot;
   plot.title = fmt::format("{}: {} of the ranked layouts", base.model->id,
                            phase == Phase::prefill ? "TTFT" : "TPOT");
-  plot.x_label = x_label(sweep.param, phase);
+  plot.x_label = serving_axis_label(sweep.param, phase, "GPUs in the cluster");
   plot.y_label = fmt::format("{} (s)", phase == Phase::prefill ? "TTFT" : "TPOT");
   for (std::size_t i = 0; i < charted.size(); ++i) {
     PlotSeries& line = curves[charted[i]];

@@ -24,6 +24,31 @@ std::string sweep_value_text(SweepParam param, std::int64_t value) {
   return std::to_string(value);
 }
 
+void check_sweep_phase(Phase phase, const Sweep& sweep) {
+  if (phase == Phase::decode && sweep.param == SweepParam::tokens) {
+    throw UsageError(fmt::format("--sweep {}: a decode step takes one token per sequence; sweep "
+                                 "batch, context or gpus, or give --phase prefill",
+                                 sweep.text));
+  }
+  if (phase == Phase::prefill && sweep.param == SweepParam::context) {
+    throw UsageError(fmt::format("--sweep {}: a prefill pass has no context before it; sweep "
+                                 "tokens, batch or gpus, or give --phase decode",
+                                 sweep.text));
+  }
+}
+
+std::string serving_axis_label(SweepParam param, Phase phase, std::string_view gpus) {
+  switch (param) {
+  case SweepParam::tokens: return "prompt tokens per sequence";
+  case SweepParam::batch:
+    return phase == Phase::prefill ? "prompts per pass (batch)" : "sequences per step (batch)";
+  case SweepParam::context: return "context tokens per sequence";
+  case SweepParam::gpus: return std::string(gpus);
+  case SweepParam::size: break;
+  }
+  return "message size (bytes)";
+}
+
 void check_sweep_flags(const SweepOptions& options, const Style& style, bool has_sweep,
                        std::string_view sweep_hint) {
   if (!options.plot.empty()) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "icx/json_values.hpp"
+#include "icx/step_model.hpp"
 #include "icx/util/table.hpp"
 #include "output.hpp"
 #include "plot.hpp"
@@ -31,6 +32,14 @@ Json sweep_document(std::string_view command, const Sweep& sweep);
 
 /// The value of a point as the table shows it: "4096", "8 GiB".
 std::string sweep_value_text(SweepParam param, std::int64_t value);
+
+/// A serving sweep's parameter against the phase: tokens are a prefill's, context a decode
+/// step's. Throws UsageError naming --sweep.
+void check_sweep_phase(Phase phase, const Sweep& sweep);
+
+/// The x-axis title of a serving sweep; `gpus` names what the GPU count is ("GPUs in the
+/// cluster").
+std::string serving_axis_label(SweepParam param, Phase phase, std::string_view gpus);
 
 /// Checks the flags a sweep combines with before anything is computed: --plot needs a sweep
 /// (`has_sweep`: --sweep or the command's own range) and a drawable file name with gnuplot

@@ -35,35 +35,6 @@ TpRequest at_point(const TpRequest& base, SweepParam param, std::int64_t value) 
   return request;
 }
 
-void check_phase(const TpRequest& base, const Sweep& sweep) {
-  const Phase phase = base.serving.phase;
-  if (phase == Phase::decode && sweep.param == SweepParam::tokens) {
-    throw UsageError(fmt::format("--sweep {}: a decode step takes one token per sequence; sweep "
-                                 "batch or context, or give --phase prefill",
-                                 sweep.text));
-  }
-  if (phase == Phase::prefill && sweep.param == SweepParam::context) {
-    throw UsageError(fmt::format("--sweep {}: a prefill pass has no context before it; sweep "
-                                 "tokens or batch, or give --phase decode",
-                                 sweep.text));
-  }
-}
-
-std::string x_label(SweepParam param, Phase phase) {
-  switch (param) {
-  case SweepParam::tokens:
-    return "prompt tokens per sequence";
-  case SweepParam::batch:
-    return phase == Phase::prefill ? "prompts per pass (batch)" : "sequences per step (batch)";
-  case SweepParam::context:
-    return "context tokens per sequence";
-  case SweepParam::gpus:
-    return "GPUs in the tensor-parallel group";
-  case SweepParam::size:
-    break;
-  }
-  return "message size (bytes)";
-}
 
 /// One row of the document for a wire at a point, or for a wire the point cannot use.
 Json row_of(SweepParam param, std::int64_t value, const TpWire& w) {
@@ -106,7 +77,7 @@ Seconds compute_of(const TpWire& w) {
 
 SweepResult tp_sweep(const Catalog& catalog, const TpRequest& base, const WireChoice& wires,
                      const Sweep& sweep) {
-  check_phase(base, sweep);
+  check_sweep_phase(base.serving.phase, sweep);
   const Phase phase = base.serving.phase;
   const std::string param(to_string(sweep.param));
   SweepResult result{sweep_document("tp", sweep),
@@ -184,7 +155,7 @@ SweepResult tp_sweep(const Catalog& catalog, const TpRequest& base, const WireCh
   PlotSpec& plot = result.plot;
   plot.title = fmt::format("{}: tensor-parallel all-reduce time per {}", base.model_id,
                            phase == Phase::prefill ? "prefill pass" : "decode step");
-  plot.x_label = x_label(sweep.param, phase);
+  plot.x_label = serving_axis_label(sweep.param, phase, "GPUs in the tensor-parallel group");
   plot.y_label = fmt::format("time per {} (s)", phase == Phase::prefill ? "pass" : "step");
   plot.log_x = spans_decades(xs);
   plot.log_y = spans_decades(ys);

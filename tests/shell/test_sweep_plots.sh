@@ -64,7 +64,9 @@ series offload.svg "pcie5 expected" "pcie5 headline" "nvlink-c2c expected" \
   fail "cold.png: not a PNG"
 
 # Without gnuplot: exit 2, one line saying to install gnuplot-nox, nothing on stdout, no file.
-for command in "coldstart --model 70b --sweep gpus=1:8" \
+for command in "tp --model 70b --sweep tokens=256:1024" \
+  "collective all-reduce --size 8B:1MiB --gpus 8 --wire nvlink4" \
+  "coldstart --model 70b --sweep gpus=1:8" \
   "offload --model 70b --gpu h100 --context 8192 --sweep batch=1:8"; do
   # shellcheck disable=SC2086 # the command is split into words on purpose
   ICX_GNUPLOT=/nonexistent "$icx" $command --plot missing.svg >out 2>err
