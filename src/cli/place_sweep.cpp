@@ -13,25 +13,11 @@ namespace icx::cli {
 
 namespace {
 
-
 /// The swept field of `request` (and of `cluster` for gpus) set to `value`.
 void set_point(PlaceRequest& request, ClusterRequest& cluster, SweepParam param,
                std::int64_t value) {
-  switch (param) {
-  case SweepParam::tokens:
-    request.serving.tokens = value;
-    break;
-  case SweepParam::batch:
-    request.serving.batch = value;
-    break;
-  case SweepParam::context:
-    request.serving.context = value;
-    break;
-  case SweepParam::gpus:
+  if (!set_serving_point(param, value, request.serving)) {
     cluster.gpus = static_cast<int>(value);
-    break;
-  case SweepParam::size:
-    break;
   }
 }
 

@@ -37,14 +37,36 @@ void check_sweep_phase(Phase phase, const Sweep& sweep) {
   }
 }
 
+bool set_serving_point(SweepParam param, std::int64_t value, ServingRequest& serving) {
+  switch (param) {
+  case SweepParam::tokens:
+    serving.tokens = value;
+    return true;
+  case SweepParam::batch:
+    serving.batch = value;
+    return true;
+  case SweepParam::context:
+    serving.context = value;
+    return true;
+  case SweepParam::gpus:
+  case SweepParam::size:
+    break;
+  }
+  return false;
+}
+
 std::string serving_axis_label(SweepParam param, Phase phase, std::string_view gpus) {
   switch (param) {
-  case SweepParam::tokens: return "prompt tokens per sequence";
+  case SweepParam::tokens:
+    return "prompt tokens per sequence";
   case SweepParam::batch:
     return phase == Phase::prefill ? "prompts per pass (batch)" : "sequences per step (batch)";
-  case SweepParam::context: return "context tokens per sequence";
-  case SweepParam::gpus: return std::string(gpus);
-  case SweepParam::size: break;
+  case SweepParam::context:
+    return "context tokens per sequence";
+  case SweepParam::gpus:
+    return std::string(gpus);
+  case SweepParam::size:
+    break;
   }
   return "message size (bytes)";
 }

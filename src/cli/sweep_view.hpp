@@ -37,6 +37,10 @@ std::string sweep_value_text(SweepParam param, std::int64_t value);
 /// step's. Throws UsageError naming --sweep.
 void check_sweep_phase(Phase phase, const Sweep& sweep);
 
+/// Sets the swept field of `serving` (tokens, batch or context) to `value`; false for a
+/// parameter that is not one of them (gpus: the caller sets its own group or cluster size).
+bool set_serving_point(SweepParam param, std::int64_t value, ServingRequest& serving);
+
 /// The x-axis title of a serving sweep; `gpus` names what the GPU count is ("GPUs in the
 /// cluster").
 std::string serving_axis_label(SweepParam param, Phase phase, std::string_view gpus);

@@ -16,25 +16,11 @@ namespace {
 /// `base` with the swept field set to `value`.
 TpRequest at_point(const TpRequest& base, SweepParam param, std::int64_t value) {
   TpRequest request = base;
-  switch (param) {
-  case SweepParam::tokens:
-    request.serving.tokens = value;
-    break;
-  case SweepParam::batch:
-    request.serving.batch = value;
-    break;
-  case SweepParam::context:
-    request.serving.context = value;
-    break;
-  case SweepParam::gpus:
+  if (!set_serving_point(param, value, request.serving)) {
     request.gpus = static_cast<int>(value);
-    break;
-  case SweepParam::size:
-    break;
   }
   return request;
 }
-
 
 /// One row of the document for a wire at a point, or for a wire the point cannot use.
 Json row_of(SweepParam param, std::int64_t value, const TpWire& w) {

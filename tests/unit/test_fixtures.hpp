@@ -51,6 +51,14 @@ inline Model make_dense(int hidden, int layers, double params, int heads) {
   return model;
 }
 
+/// A 70B-class dense model: 70e9 parameters, hidden 8192, 80 layers, 64 query heads, 8 KV
+/// heads of 128.
+inline Model make_seventy_b() {
+  Model model = make_dense(8192, 80, 70e9, 64);
+  model.head_dim = 128;
+  return model;
+}
+
 /// Parts of an H100-like cluster: NVLink 4 inside a node of 8, InfiniBand NDR between
 /// nodes, PCIe 4 as the slow alternative, BF16 weights.
 struct ClusterParts {

@@ -21,6 +21,7 @@ using test::make_dense;
 using test::make_dtype;
 using test::make_gpu;
 using test::make_link;
+using test::make_seventy_b;
 
 Link host(const char* id, double headline_gbps, std::optional<double> measured_gbps) {
   Link link = make_link(id, Tier::host, headline_gbps);
@@ -34,13 +35,6 @@ const Link pcie5 = host("pcie5", 64, 51);
 const Link unmeasured = host("slow", 32, std::nullopt);
 const Dtype bf16 = make_dtype("bf16", 2);
 const Gpu h100 = make_gpu("nvlink4", 8);
-
-/// A 70B-class dense model: 70e9 parameters, 80 layers, 64 query heads, 8 KV heads of 128.
-Model seventy_b() {
-  Model model = make_dense(8192, 80, 70e9, 64);
-  model.head_dim = 128;
-  return model;
-}
 
 ColdStartRequest cold(const Model& model, int gpus, const Link& link,
                       std::optional<int> gpus_per_node = std::nullopt,
@@ -88,7 +82,7 @@ TEST(UsableHbm, ReserveIsTakenFromEveryGpu) {
 TEST(ColdStartReport, SeventyBInBf16OverOnePcie5Link) {
   // 70e9 × 2 B = 140 GB over 64 GB/s one way: 140 / 64 = 2.1875 s (the ~2.2 s floor);
   // measured 51 GB/s: 140 / 51 = 2.745098... s.
-  const Model model = seventy_b();
+  const Model model = make_seventy_b();
   const ColdStartReport r = coldstart_report(cold(model, 1, pcie5));
   EXPECT_EQ(r.load.weights.value(), 140e9);
   EXPECT_DOUBLE_EQ(r.load.floor.value(), 2.1875);
@@ -99,7 +93,7 @@ TEST(ColdStartReport, SeventyBInBf16OverOnePcie5Link) {
 }
 
 TEST(ColdStartReport, BudgetVerdictComparesTheHeadlineFloor) {
-  const Model model = seventy_b();
+  const Model model = make_seventy_b();
   ColdStartRequest request = cold(model, 1, pcie5);
   request.budget = Seconds::of(2.5); // 2.1875 s fits
   EXPECT_EQ(coldstart_report(request).within_budget, true);
@@ -110,7 +104,7 @@ TEST(ColdStartReport, BudgetVerdictComparesTheHeadlineFloor) {
 TEST(ColdStartReport, NodesAndSharesFromAPerNodeTier) {
   // 16 GPUs, 8 per node: 2 nodes; each node reads its 8 shards of 140 / 16 = 8.75 GB, 70 GB
   // at 10 GB/s = 7 s, slower than 8.75 GB / 64 GB/s = 0.137 s over each GPU's link.
-  const Model model = seventy_b();
+  const Model model = make_seventy_b();
   StorageTier nvme;
   nvme.id = "nvme";
   nvme.read_bandwidth = Range<BytesPerSecond>::exactly(gigabytes_per_second(10));
@@ -124,7 +118,7 @@ TEST(ColdStartReport, NodesAndSharesFromAPerNodeTier) {
 }
 
 TEST(ColdStartReport, SaysWhyThereIsNoExpectedFloor) {
-  const Model model = seventy_b();
+  const Model model = make_seventy_b();
   const ColdStartReport r = coldstart_report(cold(model, 1, unmeasured));
   EXPECT_FALSE(r.load.expected_floor.has_value());
   EXPECT_NE(r.expected_unavailable.find("slow"), std::string::npos);
@@ -132,13 +126,13 @@ TEST(ColdStartReport, SaysWhyThereIsNoExpectedFloor) {
 
 TEST(ColdStartReport, GpusThatCannotSplitTheWeightsAreAGroupError) {
   // 64 query heads: 81 GPUs are no t × p with t dividing 64 and p ≤ 80 layers.
-  const Model model = seventy_b();
+  const Model model = make_seventy_b();
   EXPECT_THROW((void)coldstart_report(cold(model, 81, pcie5)), GroupError);
 }
 
 TEST(ColdStartReport, JsonHasOneShapeForTheReportAndItsStages) {
   // 140 GB / 64 GB/s = 2.1875 s, written in base units; the budget appears only when given.
-  const Model model = seventy_b();
+  const Model model = make_seventy_b();
   ColdStartRequest request = cold(model, 1, pcie5);
   nlohmann::ordered_json json = coldstart_report(request);
   EXPECT_EQ(json.begin().key(), "gpus");
@@ -155,7 +149,7 @@ TEST(ColdStartReport, JsonHasOneShapeForTheReportAndItsStages) {
 TEST(OffloadReport, DefaultReserveLeavesSixtyFourGbOfAnEightyGbGpu) {
   // 140 GB on one GPU with 80 GB × (1 − 0.2) = 64 GB usable: 76 GB spilled over 64 GB/s.
   // Step = 64 / 3350 + 76 / 64 s.
-  const Model model = seventy_b();
+  const Model model = make_seventy_b();
   const OffloadReport r = offload_report(spill(model, 1, std::nullopt, {&pcie5}));
   EXPECT_EQ(r.reserve, 0.2);
   EXPECT_EQ(r.result.hbm.value(), 64e9);
@@ -166,7 +160,7 @@ TEST(OffloadReport, DefaultReserveLeavesSixtyFourGbOfAnEightyGbGpu) {
 TEST(OffloadReport, KvCacheTermsAndCopies) {
   // 8 sequences × 8192 tokens × 2 × 80 layers × 8 KV heads × 128 × 2 B = 21,474,836,480 B.
   // Two GPUs form one 2-wide tensor-parallel group that splits the 8 KV heads: one copy.
-  const Model model = seventy_b();
+  const Model model = make_seventy_b();
   OffloadRequest request = spill(model, 2, KvLoad{8, 8192}, {&pcie5});
   request.reserve = 0;
   const OffloadReport r = offload_report(request);
@@ -182,7 +176,7 @@ TEST(OffloadReport, KvCacheTermsAndCopies) {
 TEST(OffloadReport, AGroupWiderThanTheKvHeadsReplicatesThem) {
   // One layer leaves room for one pipeline stage, so 16 GPUs form one 16-wide group; over
   // 8 KV heads it holds 16 / 8 = 2 copies.
-  Model model = seventy_b();
+  Model model = make_seventy_b();
   model.layers = 1;
   const OffloadRequest request = spill(model, 16, KvLoad{1, 1024}, {&pcie5});
   const OffloadReport r = offload_report(request);
@@ -195,7 +189,7 @@ TEST(OffloadReport, ASystemSharesItsUplinksAndGivesItsHostMemory) {
   // 350e9 parameters × 2 B = 700 GB on 4 GPUs of 80 GB × 0.8 = 256 GB: a 444 GB spill. 2 GPUs per
   // uplink: 51 / 2 = 25.5 GB/s each (the DRAM's 400 GB/s / 4 = 100 GB/s does not bind); 300 GB of
   // host memory is 144 GB short.
-  Model model = seventy_b();
+  Model model = make_seventy_b();
   model.total_params = 350e9;
   System system;
   system.id = "box";
@@ -223,7 +217,7 @@ TEST(OffloadReport, ASystemSharesItsUplinksAndGivesItsHostMemory) {
 }
 
 TEST(OffloadReport, JsonCarriesTheFirstLinkAtTheTop) {
-  const Model model = seventy_b();
+  const Model model = make_seventy_b();
   const nlohmann::ordered_json json =
       offload_report(spill(model, 1, std::nullopt, {&pcie5, &unmeasured}));
   EXPECT_EQ(json.at("host_link"), "pcie5");

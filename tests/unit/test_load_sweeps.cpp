@@ -16,6 +16,7 @@ using test::make_dense;
 using test::make_dtype;
 using test::make_gpu;
 using test::make_link;
+using test::make_seventy_b;
 
 Link host_link() {
   Link link = make_link("pcie5", Tier::host, 64);
@@ -27,16 +28,9 @@ const Link pcie5 = host_link();
 const Dtype bf16 = make_dtype("bf16", 2);
 const Gpu h100 = make_gpu("nvlink4", 8);
 
-/// 70e9 parameters (140 GB in bf16), 80 layers, 64 query heads, 8 KV heads of 128.
-Model seventy_b() {
-  Model model = make_dense(8192, 80, 70e9, 64);
-  model.head_dim = 128;
-  return model;
-}
-
 TEST(ColdstartSweep, OneFloorRowPerGpuCountWithoutLoaders) {
   // From host memory, the floor is one GPU's shard over its link: 140 GB / n / 64 GB/s.
-  const Model model = seventy_b();
+  const Model model = make_seventy_b();
   ColdStartRequest base;
   base.model = &model;
   base.dtype = &bf16;
@@ -59,7 +53,7 @@ TEST(ColdstartSweep, OneFloorRowPerGpuCountWithoutLoaders) {
 
 TEST(ColdstartSweep, ACountTheWeightsCannotSplitOverIsANote) {
   // 81 GPUs: no tensor-parallel width of 64 heads leaves at most 80 pipeline stages.
-  const Model model = seventy_b();
+  const Model model = make_seventy_b();
   ColdStartRequest base;
   base.model = &model;
   base.dtype = &bf16;
@@ -81,7 +75,7 @@ TEST(ColdstartSweep, ACountTheWeightsCannotSplitOverIsANote) {
 TEST(OffloadSweep, BatchStepsAndAPointShortOfHostMemory) {
   // KV per sequence of 1024 tokens: 2 × 80 layers × 8 KV heads × 128 × 2 B × 1024 =
   // 335,544,320 B. One GPU keeps 80 GB × 0.8 = 64 GB; the rest spills.
-  const Model model = seventy_b();
+  const Model model = make_seventy_b();
   OffloadRequest base;
   base.model = &model;
   base.dtype = &bf16;
