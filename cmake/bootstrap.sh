@@ -17,8 +17,9 @@ case "$mode" in
   fuzz) packages+=(clang libclang-rt-dev) ;;
   package) packages+=(dpkg-dev file) ;;
   # zsh lets the tests check the zsh completion script (skipped where zsh is absent);
-  # gnuplot-nox draws the charts and chromium renders icx report's page to a screenshot.
-  test | sanitize) packages+=(zsh gnuplot-nox chromium) ;;
+  # gnuplot-nox draws the charts and chromium renders icx report's page to a screenshot
+  # (with DejaVu, so the text of both is drawn the same on every machine).
+  test | sanitize) packages+=(zsh gnuplot-nox chromium fonts-dejavu-core) ;;
   run) ;;
   *)
     echo "usage: bash cmake/bootstrap.sh [run|test|sanitize|fuzz [SECONDS]|package]" >&2

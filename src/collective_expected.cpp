@@ -380,6 +380,9 @@ std::vector<ExpectedLine> expected_lines(const Link& link, const ExpectedModel& 
   check_expected(link, model, request);
   std::vector<ExpectedLine> lines = engine_lines(link, model, request);
   if (lines.empty()) {
+    // Ring LL and Simple, and NVLS: one allocation for all of them.
+    constexpr std::size_t nccl_line_count = 3;
+    lines.reserve(nccl_line_count);
     add_nccl_lines(link, model, request, nccl_algorithm(request), lines);
   }
   return lines;

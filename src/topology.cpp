@@ -68,8 +68,9 @@ AttentionShape attention_shape(const Model& model) {
   shape.kv_heads = model.kv_heads;
   shape.latent = model.latent_attention.has_value();
   // A Hugging Face config is read with its path as the model's id and origin.
-  shape.model = model.origin == model.id ? fmt::format("config {}", model.id)
-                                         : fmt::format("catalog model '{}'", model.id);
+  // Concatenated, not formatted: every ranking of layouts builds one.
+  shape.model =
+      model.origin == model.id ? "config " + model.id : "catalog model '" + model.id + "'";
   return shape;
 }
 

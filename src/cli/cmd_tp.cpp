@@ -169,7 +169,8 @@ int run_tp(const TpOptions& options) {
   const TpRequest request = request_of(options, catalog, model);
   const WireChoice wires = choose_wires(catalog, options, request.gpu);
   if (sweep) {
-    emit_sweep(style, options.sweep, tp_sweep(catalog, request, wires, *sweep));
+    emit_sweep(style, options.sweep,
+               tp_sweep(catalog, request, wires, *sweep, style.format == Format::table));
     return 0;
   }
   TpReport report;

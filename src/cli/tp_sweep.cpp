@@ -62,7 +62,7 @@ Seconds compute_of(const TpWire& w) {
 } // namespace
 
 SweepResult tp_sweep(const Catalog& catalog, const TpRequest& base, const WireChoice& wires,
-                     const Sweep& sweep) {
+                     const Sweep& sweep, bool tabulate) {
   check_sweep_phase(base.serving.phase, sweep);
   const Phase phase = base.serving.phase;
   const std::string param(to_string(sweep.param));
@@ -110,14 +110,16 @@ SweepResult tp_sweep(const Catalog& catalog, const TpRequest& base, const WireCh
     }
     for (const TpWire& w : report.wires) {
       rows.push_back(row_of(sweep.param, value, w));
-      result.table.add_row(
-          {shown, w.link->id, format_seconds(w.headline.low),
-           w.expected ? format_seconds(*w.expected) : "-",
-           w.judged ? format_seconds(w.judged->placement.step.latency) : "-",
-           w.judged ? fmt::format("{:.0f} %", 100 * w.judged->placement.step.exposed_comm /
-                                                  w.judged->placement.step.stage)
-                    : "-",
-           w.judged ? std::string(to_string(w.judged->verdict.level)) : "-"});
+      if (tabulate) {
+        result.table.add_row(
+            {shown, w.link->id, format_seconds(w.headline.low),
+             w.expected ? format_seconds(*w.expected) : "-",
+             w.judged ? format_seconds(w.judged->placement.step.latency) : "-",
+             w.judged ? fmt::format("{:.0f} %", 100 * w.judged->placement.step.exposed_comm /
+                                                    w.judged->placement.step.stage)
+                      : "-",
+             w.judged ? std::string(to_string(w.judged->verdict.level)) : "-"});
+      }
       const auto index =
           static_cast<std::size_t>(std::ranges::find(wires.usable, w.link) - wires.usable.begin());
       const auto x = static_cast<double>(value);

@@ -16,8 +16,9 @@ inline constexpr std::array<SweepParam, 4> tp_sweep_params = {
 
 /// The sweep of `base` over `sweep` on the wires of `wires`: the catalog is resolved once (in
 /// `base` and `wires`) and only the swept field changes per point. Throws UsageError naming
-/// --sweep when the parameter does not apply to the phase.
+/// --sweep when the parameter does not apply to the phase. Without `tabulate` the table is
+/// left empty (JSON and CSV print the rows only, and a table cell costs a formatted number).
 SweepResult tp_sweep(const Catalog& catalog, const TpRequest& base, const WireChoice& wires,
-                     const Sweep& sweep);
+                     const Sweep& sweep, bool tabulate = true);
 
 } // namespace icx::cli

@@ -39,7 +39,7 @@ void BM_TpSweep10000Points(benchmark::State& state, const std::vector<std::strin
   const WireChoice wires = wires_for_group(nullptr, std::nullopt, links);
   const Sweep sweep = parse_sweep("tokens=1:10000:1", tp_sweep_params);
   for (auto _ : state) {
-    const SweepResult result = tp_sweep(catalog, request, wires, sweep);
+    const SweepResult result = tp_sweep(catalog, request, wires, sweep, /*tabulate=*/false);
     benchmark::DoNotOptimize(result.document.dump());
   }
   state.counters["points"] = static_cast<double>(sweep.values.size());
