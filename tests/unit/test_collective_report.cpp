@@ -202,8 +202,9 @@ std::string log_text(const char* test) {
 }
 
 TEST(CollectiveReport, MeasuredRunLiesOverTheRowsOfItsSizes) {
+  const Link link = nvswitch_link(); // the report points at it
   CollectiveReport report = collective_report(
-      nvswitch_link(), request(Collective::all_reduce, Algorithm::ring, {16, 4096, 1048576}));
+      link, request(Collective::all_reduce, Algorithm::ring, {16, 4096, 1048576}));
   attach_measured(report, parse_nccl_test_log(log_text("all_reduce_perf"), "run.log"), "run.log");
   EXPECT_EQ(report.measured_from, "run.log");
   ASSERT_EQ(report.measured_points.size(), 2U);
@@ -222,14 +223,15 @@ TEST(CollectiveReport, MeasuredRunLiesOverTheRowsOfItsSizes) {
 }
 
 TEST(CollectiveReport, MeasuredRunOfAnotherOperationOrGroupIsRefused) {
-  CollectiveReport report = collective_report(
-      nvswitch_link(), request(Collective::all_reduce, Algorithm::ring, {16, 1048576}));
+  const Link link = nvswitch_link(); // the reports point at it
+  CollectiveReport report =
+      collective_report(link, request(Collective::all_reduce, Algorithm::ring, {16, 1048576}));
   EXPECT_THROW(
       attach_measured(report, parse_nccl_test_log(log_text("all_gather_perf"), "g.log"), "g.log"),
       InputError);
   CollectiveReportRequest four = request(Collective::all_reduce, Algorithm::ring, {16});
   four.gpus = 4;
-  CollectiveReport small = collective_report(nvswitch_link(), four);
+  CollectiveReport small = collective_report(link, four);
   EXPECT_THROW(
       attach_measured(small, parse_nccl_test_log(log_text("all_reduce_perf"), "r.log"), "r.log"),
       InputError);
