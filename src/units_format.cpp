@@ -106,6 +106,10 @@ std::string format_params(double count) {
   return fmt::format("{:.{}g}B", round_significant(count / giga), significant_digits);
 }
 
+std::string format_share(Seconds part, Seconds whole) {
+  return fmt::format("{:.0f} %", whole.value() > 0 ? 100 * part / whole : 0.0);
+}
+
 std::string format_ratio(double ratio) {
   if (!std::isfinite(ratio)) {
     throw std::logic_error("a ratio is not finite");

@@ -28,6 +28,9 @@ std::string format_params(double count);
 /// A ratio with 3 significant digits and a times sign, e.g. "52.3×", "1230×".
 std::string format_ratio(double ratio);
 
+/// The share `part` takes of `whole` in whole percent, "45 %"; "0 %" when `whole` is zero.
+std::string format_share(Seconds part, Seconds whole);
+
 /// A count or rate without a unit, 3 significant digits, a k/M/G prefix from a thousand up:
 /// "0.625", "395", "1.18 k".
 std::string format_scaled(double value);

@@ -58,7 +58,7 @@ WireChoice choose_wires(const Catalog& catalog, const TpOptions& options, const 
 
 /// The share of the step the exposed all-reduces take, "45 %".
 std::string comm_share(const Placement& p) {
-  return fmt::format("{:.0f} %", 100 * p.step.exposed_comm / p.step.stage);
+  return format_share(p.step.exposed_comm, p.step.stage);
 }
 
 std::string bandwidth_label(const Link& link) {

@@ -126,7 +126,7 @@ SweepResult place_sweep(const Catalog& catalog, const PlaceRequest& base,
       const StepTime& s = r.placement.step;
       rows.push_back(layout_row(sweep.param, value, report, i, note));
       result.table.add_row({shown, std::to_string(i + 1), name, r.placement.fits() ? "yes" : "no",
-                            format_seconds(s.latency), fmt::format("{:.0f} %", 100 * comm_share(s)),
+                            format_seconds(s.latency), format_share(s.exposed_comm, s.stage),
                             format_scaled(s.tokens_per_second_per_gpu),
                             std::string(to_string(r.verdict.level))});
     }

@@ -35,18 +35,8 @@ void print_header(const PlaceReport& r) {
   print_out("compute  {}\n\n", r.compute_assumption);
 }
 
-std::string share(Seconds part, Seconds whole) {
-  return fmt::format("{:.0f} %", whole.value() > 0 ? 100 * part / whole : 0.0);
-}
-
 void add_layout_row(const Style& style, TextTable& table, std::size_t rank, const RankedLayout& r) {
-  const Placement& p = r.placement;
-  const StepTime& s = p.step;
-  table.add_row({std::to_string(rank), layout_name(p.layout), p.fits() ? "yes" : "no",
-                 std::to_string(s.batch.total), format_seconds(s.work.compute),
-                 format_seconds(s.work.memory), share(s.exposed_comm, s.stage),
-                 format_seconds(s.latency), format_scaled(s.tokens_per_second_per_gpu),
-                 paint(style, r.verdict.level)});
+  table.add_row(ranked_layout_cells(rank, r, paint(style, r.verdict.level)));
 }
 
 void print_ranking(const Style& style, const PlaceReport& r, std::size_t top) {
@@ -115,6 +105,22 @@ void print_place(const Style& style, const PlaceReport& report, std::size_t top)
   for (const std::string& line : report.assumptions) {
     print_out("  {}\n", line);
   }
+}
+
+std::vector<std::string> ranked_layout_cells(std::size_t rank, const RankedLayout& r,
+                                             std::string verdict) {
+  const Placement& p = r.placement;
+  const StepTime& s = p.step;
+  return {std::to_string(rank),
+          layout_name(p.layout),
+          p.fits() ? "yes" : "no",
+          std::to_string(s.batch.total),
+          format_seconds(s.work.compute),
+          format_seconds(s.work.memory),
+          format_share(s.exposed_comm, s.stage),
+          format_seconds(s.latency),
+          format_scaled(s.tokens_per_second_per_gpu),
+          std::move(verdict)};
 }
 
 } // namespace icx::cli

@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
+#include <vector>
 
 #include "icx/place_report.hpp"
 #include "output.hpp"
@@ -11,5 +13,10 @@ namespace icx::cli {
 
 /// The whole report; `top` limits the ranked table (the chosen layout is always shown).
 void print_place(const Style& style, const PlaceReport& report, std::size_t top);
+
+/// One row of the ranking: #, layout, fits, batch, compute, memory, comm, TTFT/TPOT, tok/s/GPU
+/// and `verdict` as shown (plain or coloured).
+std::vector<std::string> ranked_layout_cells(std::size_t rank, const RankedLayout& r,
+                                             std::string verdict);
 
 } // namespace icx::cli

@@ -10,6 +10,7 @@
 #include "icx/tp_report.hpp"
 #include "icx/units_format.hpp"
 #include "place_sweep.hpp"
+#include "place_view.hpp"
 #include "tp_sweep.hpp"
 
 namespace icx::cli {
@@ -18,10 +19,6 @@ namespace {
 
 std::string latency_name(Phase phase) {
   return phase == Phase::prefill ? "TTFT" : "TPOT";
-}
-
-std::string share(Seconds part, Seconds whole) {
-  return fmt::format("{:.0f} %", whole.value() > 0 ? 100 * part / whole : 0.0);
 }
 
 std::string wire_text(const Link& link) {
@@ -96,13 +93,8 @@ PageSection layouts_section(const ReportInputs& in) {
     if (i >= in.top && i != r.chosen) {
       continue;
     }
-    const Placement& p = r.ranked[i].placement;
-    const StepTime& s = p.step;
-    ranked.rows.push_back({std::to_string(i + 1), layout_name(p.layout), p.fits() ? "yes" : "no",
-                           std::to_string(s.batch.total), format_seconds(s.work.compute),
-                           format_seconds(s.work.memory), share(s.exposed_comm, s.stage),
-                           format_seconds(s.latency), format_scaled(s.tokens_per_second_per_gpu),
-                           std::string(to_string(r.ranked[i].verdict.level))});
+    ranked.rows.push_back(
+        ranked_layout_cells(i + 1, r.ranked[i], std::string(to_string(r.ranked[i].verdict.level))));
   }
   section.tables.push_back(std::move(ranked));
   const RankedLayout& chosen = r.chosen_layout();

@@ -111,14 +111,13 @@ SweepResult tp_sweep(const Catalog& catalog, const TpRequest& base, const WireCh
     for (const TpWire& w : report.wires) {
       rows.push_back(row_of(sweep.param, value, w));
       if (tabulate) {
-        result.table.add_row(
-            {shown, w.link->id, format_seconds(w.headline.low),
-             w.expected ? format_seconds(*w.expected) : "-",
-             w.judged ? format_seconds(w.judged->placement.step.latency) : "-",
-             w.judged ? fmt::format("{:.0f} %", 100 * w.judged->placement.step.exposed_comm /
-                                                    w.judged->placement.step.stage)
-                      : "-",
-             w.judged ? std::string(to_string(w.judged->verdict.level)) : "-"});
+        result.table.add_row({shown, w.link->id, format_seconds(w.headline.low),
+                              w.expected ? format_seconds(*w.expected) : "-",
+                              w.judged ? format_seconds(w.judged->placement.step.latency) : "-",
+                              w.judged ? format_share(w.judged->placement.step.exposed_comm,
+                                                      w.judged->placement.step.stage)
+                                       : "-",
+                              w.judged ? std::string(to_string(w.judged->verdict.level)) : "-"});
       }
       const auto index =
           static_cast<std::size_t>(std::ranges::find(wires.usable, w.link) - wires.usable.begin());

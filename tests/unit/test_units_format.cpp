@@ -81,3 +81,15 @@ TEST(FormatNonFinite, IsABugNotOutput) {
 
 } // namespace
 } // namespace icx::cli
+
+namespace icx {
+namespace {
+
+TEST(UnitsFormat, ShareIsWholePercentOfTheWhole) {
+  EXPECT_EQ(format_share(Seconds::of(0.045), Seconds::of(0.1)), "45 %");
+  EXPECT_EQ(format_share(Seconds::of(2), Seconds::of(3)), "67 %");
+  EXPECT_EQ(format_share(Seconds::of(1), Seconds::of(0)), "0 %");
+}
+
+} // namespace
+} // namespace icx
