@@ -18,8 +18,9 @@ case "$mode" in
   package) packages+=(dpkg-dev file) ;;
   # zsh lets the tests check the zsh completion script (skipped where zsh is absent);
   # gnuplot-nox draws the charts and chromium renders icx report's page to a screenshot
-  # (with DejaVu, so the text of both is drawn the same on every machine).
-  test | sanitize) packages+=(zsh gnuplot-nox chromium fonts-dejavu-core) ;;
+  # (with DejaVu, so the text of both is drawn the same on every machine); python3 reads the
+  # charts' SVG and the plan and place documents in the shell tests.
+  test | sanitize) packages+=(zsh gnuplot-nox chromium fonts-dejavu-core python3) ;;
   run) ;;
   *)
     echo "usage: bash cmake/bootstrap.sh [run|test|sanitize|fuzz [SECONDS]|package]" >&2

@@ -222,6 +222,12 @@ void to_json(Json& json, const System& system) {
   if (system.host) {
     json["host"] = *system.host;
   }
+  if (system.price) {
+    const Price& price = *system.price;
+    json["price"] = {{"usd_per_hour", json_number(price.usd_per_hour)},
+                     {"date", price.date},
+                     {"source", price.source}};
+  }
   json["source"] = system.source;
 }
 

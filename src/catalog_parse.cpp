@@ -290,6 +290,47 @@ HostSide read_host_side(ObjectReader& system, const std::string& origin) {
   return host;
 }
 
+/// "YYYY-MM-DD", or "YYYY-MM" when a source gives only the month, with a month 01–12 and a
+/// day 01–31.
+bool is_iso_date(std::string_view text) {
+  const auto digits = [&](std::size_t from, std::size_t count) {
+    return std::all_of(text.begin() + static_cast<std::ptrdiff_t>(from),
+                       text.begin() + static_cast<std::ptrdiff_t>(from + count),
+                       [](char c) { return c >= '0' && c <= '9'; });
+  };
+  constexpr std::size_t month_only = 7;
+  constexpr std::size_t full = 10;
+  if ((text.size() != month_only && text.size() != full) || text[4] != '-' || !digits(0, 4) ||
+      !digits(5, 2)) {
+    return false;
+  }
+  const int month = (text[5] - '0') * 10 + (text[6] - '0');
+  if (month < 1 || month > 12) {
+    return false;
+  }
+  if (text.size() == month_only) {
+    return true;
+  }
+  const int day = (text[8] - '0') * 10 + (text[9] - '0');
+  return text[7] == '-' && digits(8, 2) && day >= 1 && day <= 31;
+}
+
+/// A system's list price under "price": USD per node-hour, its date (YYYY-MM-DD) and source.
+Price read_price(ObjectReader& system, const std::string& origin) {
+  ObjectReader reader(system.object("price"), system.pointer_to("price"), origin);
+  Price price;
+  price.usd_per_hour = reader.positive("usd_per_hour", limits::usd_per_hour);
+  price.date = reader.text("date");
+  if (!is_iso_date(price.date)) {
+    reader.fail("date", fmt::format("\"{}\" is not a date; write YYYY-MM-DD (the day the price "
+                                    "was published or read), or YYYY-MM",
+                                    price.date));
+  }
+  price.source = reader.text("source");
+  reader.finish();
+  return price;
+}
+
 System read_system(ObjectReader& reader, const std::string& origin) {
   System system;
   read_entry(reader, system, origin);
@@ -303,6 +344,9 @@ System read_system(ObjectReader& reader, const std::string& origin) {
   system.rail_optimized = reader.flag_or("rail_optimized", false);
   if (reader.has("host")) {
     system.host = read_host_side(reader, origin);
+  }
+  if (reader.has("price")) {
+    system.price = read_price(reader, origin);
   }
   return system;
 }

@@ -60,11 +60,19 @@ std::vector<std::string> assumptions_of(const PlaceReport& r) {
                               gpu.achievable_hbm_fraction
                                   ? fmt::format(" (catalog gpu '{}')", gpu.id)
                                   : std::string(": no measurement in the catalog")));
-  lines.push_back(w.batch
-                      ? fmt::format("{} sequences in flight across the cluster (--batch)", *w.batch)
-                      : fmt::format("each layout at the largest batch its memory holds, at "
-                                    "most {} sequences per replica (--batch, --max-batch)",
-                                    w.max_batch));
+  if (r.load) {
+    lines.push_back(fmt::format(
+        "a steady load of {:g} requests/s (Poisson) of {} prompt + {} output tokens, prefilled "
+        "in chunks of {} tokens inside the decode steps; decode at their mean context (--rate, "
+        "--input, --output, --prefill-chunk)",
+        r.load->rate, r.load->input, r.load->output, r.load->prefill_chunk));
+  }
+  lines.push_back(
+      w.batch ? fmt::format("{} sequences in flight across the cluster ({})", *w.batch,
+                            r.load ? "Little's law at --rate, unless --batch says" : "--batch")
+              : fmt::format("each layout at the largest batch its memory holds, at "
+                            "most {} sequences per replica (--batch, --max-batch)",
+                            w.max_batch));
   if (w.model->is_moe()) {
     lines.push_back(fmt::format("tokens route uniformly to {} of {} experts{}; an expert group "
                                 "runs attention data-parallel, each rank for its own sequences "
@@ -174,13 +182,43 @@ Cluster resolve_cluster(const ClusterRequest& request, std::span<const Link> lin
   return c;
 }
 
+namespace {
+
+/// The request's load on the cluster's GPU with its chunk, and the serving request it makes: a
+/// decode step at the load's mean context.
+struct LoadSetup {
+  Load load;
+  LoadWorkloads workloads;
+  ServingRequest serving;
+};
+
+std::optional<LoadSetup> load_setup(const Catalog& catalog, const PlaceRequest& request) {
+  if (!request.load) {
+    return std::nullopt;
+  }
+  const Gpu& gpu = *request.cluster.gpu;
+  LoadSetup setup;
+  setup.load = *request.load;
+  setup.load.prefill_chunk = request.prefill_chunk.value_or(default_prefill_chunk(gpu));
+  setup.workloads =
+      load_workloads(catalog, *request.model, *request.dtype, gpu, request.serving, setup.load);
+  setup.serving = request.serving;
+  setup.serving.phase = Phase::decode;
+  setup.serving.context = setup.workloads.decode.context;
+  return setup;
+}
+
+} // namespace
+
 PlaceReport place_report(const Catalog& catalog, const PlaceRequest& request) {
   PlaceReport report;
   report.cluster = request.cluster;
   report.system = request.system;
   const Cluster& c = report.cluster;
   report.nodes = (c.gpus + c.gpus_per_node - 1) / c.gpus_per_node;
-  report.workload = workload_for(catalog, *request.model, *request.dtype, *c.gpu, request.serving);
+  const std::optional<LoadSetup> load = load_setup(catalog, request);
+  report.workload = workload_for(catalog, *request.model, *request.dtype, *c.gpu,
+                                 load ? load->serving : request.serving);
   report.objective = request.serving.objective;
   report.recommended = !request.layout.given();
   if (const std::optional<int> tp = request.layout.tp) {
@@ -196,8 +234,21 @@ PlaceReport place_report(const Catalog& catalog, const PlaceRequest& request) {
     }
   }
   report.ranked = rank_layouts(c, report.workload, report.objective);
+  if (load && !request.serving.batch) {
+    // Little's law for the layout judged (given, else the best at one request), then the
+    // ranking again at that many requests in flight.
+    const Layout judged = report.recommended ? report.ranked.front().placement.layout
+                                             : given_layout(request.layout, c.gpus);
+    report.workload.batch = serve_at_load(c, load->workloads, judged, load->load).batch;
+    report.ranked = rank_layouts(c, report.workload, report.objective);
+  }
   report.chosen =
       report.recommended ? 0 : rank_of(report.ranked, given_layout(request.layout, c.gpus));
+  if (load) {
+    report.load = load->load;
+    report.loaded = serve_at_load(c, load->workloads, report.placement().layout, load->load,
+                                  report.workload.batch);
+  }
   const Placement& p = report.placement();
   for (const StrategyCost& cost : p.strategies) {
     report.strategy_reasons.push_back(strategy_reason(c, cost, report.workload.phase));
@@ -289,6 +340,7 @@ void to_json(Json& json, const PlaceReport& report) {
     layouts.push_back(ranked_layout_json(r, w.phase));
   }
   json["layouts"] = std::move(layouts);
+  json["load"] = report.loaded ? loaded_json(*report.loaded, *report.load) : Json();
 }
 
 } // namespace icx

@@ -255,6 +255,17 @@ struct HostSide {
   bool operator==(const HostSide&) const = default;
 };
 
+/// A public on-demand list price of one node (one instance, one rack): what renting it costs
+/// per hour, when the price was published or read, and where.
+struct Price {
+  double usd_per_hour = 0;
+  /// YYYY-MM-DD (or YYYY-MM where the source gives only the month): list prices change, so
+  /// every plan prints the date beside the cost.
+  std::string date;
+  std::string source;
+  bool operator==(const Price&) const = default;
+};
+
 struct System : Entry {
   std::string gpu;
   /// GPUs in one node (for NVL72, one rack).
@@ -271,6 +282,8 @@ struct System : Entry {
   bool rail_optimized = false;
   /// Absent for a system whose host side the catalog does not describe.
   std::optional<HostSide> host;
+  /// Absent for a system the catalog has no list price for (icx plan then needs --price).
+  std::optional<Price> price;
   bool operator==(const System&) const = default;
 };
 

@@ -57,6 +57,14 @@ constexpr Bounds utilisation{1e-3, 1.0};
 constexpr Bounds slowdown{1e-3, 1e3};
 /// How many times the mean traffic the busiest GPU of an expert group carries.
 constexpr Bounds skew{1.0, 1e3};
+/// A node's list price in USD per hour: a tenth of a cent to ten million.
+constexpr Bounds usd_per_hour{1e-3, 1e7};
+/// Requests per second a plan serves: one a day to ten million a second.
+constexpr Bounds requests_per_second{1.0 / 86400, 1e7};
+/// Nodes of one system a plan may try.
+constexpr int max_plan_nodes = 1024;
+/// A latency target in seconds: 1 µs to a day.
+constexpr Bounds target_seconds{1e-6, 86400};
 /// A cold-start budget in seconds: 1 ms to 30 days.
 constexpr Bounds budget_seconds{1e-3, 30.0 * 24 * 3600};
 

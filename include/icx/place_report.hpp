@@ -15,6 +15,7 @@
 #include "icx/json_values.hpp"
 #include "icx/placement.hpp"
 #include "icx/ranking.hpp"
+#include "icx/serving_load.hpp"
 
 namespace icx {
 
@@ -78,6 +79,12 @@ struct PlaceRequest {
   const Dtype* dtype = nullptr;
   ServingRequest serving;
   LayoutRequest layout;
+  /// A steady load to evaluate the chosen layout under: the step becomes a decode step at the
+  /// load's mean context, with `serving.batch` requests in flight, or as many as Little's law
+  /// gives for the layout (given, else the best at one request).
+  std::optional<Load> load;
+  /// The load's prefill chunk; absent: the GPU's default (default_prefill_chunk).
+  std::optional<std::int64_t> prefill_chunk;
 };
 
 /// A given layout that cannot run on the cluster.
@@ -109,6 +116,9 @@ struct PlaceReport {
   /// What the step model assumed that icx cannot know, each with the flag that changes it.
   std::vector<std::string> assumptions;
   Derivations derivations;
+  /// The load and the chosen layout under it, when the request had one.
+  std::optional<Load> load;
+  std::optional<LoadedStep> loaded;
   [[nodiscard]] const RankedLayout& chosen_layout() const { return ranked.at(chosen); }
   [[nodiscard]] const Placement& placement() const { return chosen_layout().placement; }
 };

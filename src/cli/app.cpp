@@ -138,13 +138,15 @@ int run_app(int argc, char** argv) {
              "  icx collective all-reduce --size 1GiB --gpus 8 --wire nvlink4\n"
              "  icx links\n\n"
              "Exit status: 0 success, 2 bad usage or input, 3 over budget (coldstart --budget) "
-             "or rows outside their bound (validate), 1 internal fault or output not written, "
+             "or rows outside their bound (validate) or no plan meets the targets (plan), 1 "
+             "internal fault or output not written, "
              "141 stdout closed by its reader.");
   const std::vector<Command> commands{
-      setup_tp(app),         setup_ep(app),        setup_place(app),   setup_report(app),
-      setup_collective(app), setup_coldstart(app), setup_offload(app), setup_calibrate(app),
-      setup_validate(app),   setup_links(app),     setup_gpus(app),    setup_models(app),
-      setup_systems(app),    setup_storage(app),   setup_loaders(app), setup_dtypes(app)};
+      setup_tp(app),        setup_ep(app),         setup_place(app),     setup_plan(app),
+      setup_report(app),    setup_collective(app), setup_coldstart(app), setup_offload(app),
+      setup_calibrate(app), setup_validate(app),   setup_links(app),     setup_gpus(app),
+      setup_models(app),    setup_systems(app),    setup_storage(app),   setup_loaders(app),
+      setup_dtypes(app)};
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -19,6 +19,8 @@ enum ExitCode : int {
   /// Computed fine, but a check the command exists for failed (icx validate: rows outside
   /// their bound); the same status as over budget.
   exit_check_failed = 3,
+  /// icx plan found no candidate that meets the targets; the same status again.
+  exit_targets_unmet = 3,
   /// stdout was closed by its reader (`icx … | head -1`): 128 + SIGPIPE, the status a shell
   /// reports for a program the closed pipe stopped.
   exit_broken_pipe = 141,

@@ -162,7 +162,8 @@ Command setup_systems(CLI::App& app) {
   return setup_listing<System>(
       app,
       {"systems",
-       "List the systems (nodes and racks) in the catalog, for 'icx place --system'",
+       "List the systems (nodes and racks) in the catalog, for 'icx place --system', and "
+       "their list prices per node-hour for 'icx plan'",
        [](const Catalog& c) { return c.systems(); },
        {{"gpu", Align::left},
         {"GPUs per node", Align::right},
@@ -170,7 +171,8 @@ Command setup_systems(CLI::App& app) {
         {"domain", Align::right},
         {"scale-out", Align::left},
         {"host link", Align::left},
-        {"host DRAM", Align::right}},
+        {"host DRAM", Align::right},
+        {"$/node-hour", Align::right}},
        [](const System& s) -> std::vector<std::string> {
          return {s.gpu,
                  std::to_string(s.gpus_per_node),
@@ -178,7 +180,8 @@ Command setup_systems(CLI::App& app) {
                  std::to_string(s.scale_up_domain),
                  s.scale_out_link,
                  s.host ? s.host->link : "-",
-                 s.host ? format_bytes(s.host->dram) : "-"};
+                 s.host ? format_bytes(s.host->dram) : "-",
+                 s.price ? fmt::format("{:.2f} ({})", s.price->usd_per_hour, s.price->date) : "-"};
        }},
       "icx systems");
 }

@@ -9,6 +9,7 @@
 #include "commands.hpp"
 #include "common.hpp"
 #include "icx/place_report.hpp"
+#include "load_options.hpp"
 #include "output.hpp"
 #include "place_options.hpp"
 #include "place_sweep.hpp"
@@ -23,9 +24,35 @@ namespace {
 struct PlaceCommandOptions {
   PlaceOptions place;
   SweepOptions sweep;
+  LoadOptions load;
 };
 
-int run_place(const PlaceCommandOptions& options) {
+/// The flags a load replaces: it sets the phase (decode) and the context (its mean).
+void check_load_flags(const CLI::App& app, const PlaceCommandOptions& options) {
+  if (!options.load.rate) {
+    for (const char* flag : {"--input", "--output", "--prefill-chunk"}) {
+      if (app.count(flag) > 0) {
+        throw UsageError(fmt::format("{} describes a load: give --rate N (requests per second) "
+                                     "with it",
+                                     flag));
+      }
+    }
+    return;
+  }
+  for (const char* flag : {"--phase", "--tokens", "--context", "--objective"}) {
+    if (app.count(flag) > 0) {
+      throw UsageError(fmt::format("{} with --rate: a load sets the step (a decode step at "
+                                   "--input + half of --output tokens); drop {}",
+                                   flag, flag));
+    }
+  }
+  if (!options.sweep.sweep.empty()) {
+    throw UsageError("--sweep with --rate: sweep the load with 'icx plan', or drop --rate");
+  }
+}
+
+int run_place(const CLI::App& app, const PlaceCommandOptions& options) {
+  check_load_flags(app, options);
   const PlaceOptions& o = options.place;
   const Style style = style_of(o.common);
   check_sweep_flags(options.sweep, style, !options.sweep.sweep.empty(),
@@ -38,7 +65,9 @@ int run_place(const PlaceCommandOptions& options) {
   const Catalog catalog = load_catalog(o.common);
   const ResolvedModel model = resolve_model(catalog, o.model);
   ClusterRequest cluster;
-  const PlaceRequest request = place_request(catalog, o, model, &cluster);
+  PlaceRequest request = place_request(catalog, o, model, &cluster);
+  request.load = load_of(options.load);
+  request.prefill_chunk = options.load.prefill_chunk;
   if (sweep) {
     emit_sweep(style, options.sweep, place_sweep(catalog, request, cluster, *sweep, o.top));
     return 0;
@@ -59,6 +88,7 @@ Command setup_place(CLI::App& app) {
                "TPOT, tokens/s per GPU) and judge the best or the one given");
   add_place_options(*sub, *o);
   add_sweep_options(*sub, options->sweep, place_sweep_params);
+  add_load_options(*sub, options->load, false);
   add_explain_option(*sub, o->common);
   add_common_options(*sub, o->common);
   sub->footer("Examples:\n"
@@ -72,8 +102,9 @@ Command setup_place(CLI::App& app) {
               "nvlink4 --scale-out ib-ndr\n"
               "  icx place --model 70b --system dgx-h100 --sweep tokens=256:32768:x2 --plot "
               "place.svg\n"
-              "  icx place --model 405b --system dgx-h100 --sweep gpus=8:64:x2 --top 3");
-  return {sub, [options] { return run_place(*options); }};
+              "  icx place --model 405b --system dgx-h100 --sweep gpus=8:64:x2 --top 3\n"
+              "  icx place --model 70b --system aws-p5 --tp 8 --rate 5 --input 2048 --output 256");
+  return {sub, [sub, options] { return run_place(*sub, *options); }};
 }
 
 } // namespace icx::cli

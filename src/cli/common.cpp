@@ -1,8 +1,11 @@
 #include "common.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <optional>
+#include <string_view>
+#include <utility>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -12,6 +15,7 @@
 #include "icx/hf_config.hpp"
 #include "icx/limits.hpp"
 #include "icx/tensor_parallel.hpp"
+#include "icx/units_format.hpp"
 #include "icx/util/number_text.hpp"
 #include "icx/util/spelling.hpp"
 
@@ -257,6 +261,34 @@ CLI::Validator decimal_number(const limits::Bounds& bounds) {
 
 CLI::Validator unit_fraction() {
   return decimal_in(limits::Bounds{0, 1}, true, "fraction");
+}
+
+CLI::Validator duration_seconds(const limits::Bounds& bounds) {
+  return CLI::Validator(
+      [bounds](std::string& text) -> std::string {
+        // Seconds per unit; the longest suffix is tried first so "ms" is not read as "s".
+        static constexpr std::array<std::pair<std::string_view, double>, 5> units{
+            {{"ms", 1e-3}, {"us", 1e-6}, {"µs", 1e-6}, {"ns", 1e-9}, {"s", 1}}};
+        const std::string_view whole = text;
+        for (const auto& [unit, scale] : units) {
+          if (whole.size() > unit.size() && whole.ends_with(unit)) {
+            std::string number(whole.substr(0, whole.size() - unit.size()));
+            while (!number.empty() && number.back() == ' ') {
+              number.pop_back();
+            }
+            const std::optional<double> value = parse_decimal(number);
+            if (value && *value * scale >= bounds.min && *value * scale <= bounds.max) {
+              text = fmt::format("{}", *value * scale);
+              return {};
+            }
+            break;
+          }
+        }
+        return fmt::format("expected a duration with a unit (s, ms, us) from {} to {} s, e.g. "
+                           "50ms or 2s, got '{}'",
+                           format_seconds(Seconds::of(bounds.min)), bounds.max, text);
+      },
+      "");
 }
 
 CLI::Option* add_reserve_option(CLI::App& app, double& reserve) {

@@ -97,6 +97,10 @@ CLI::Validator whole_number(std::int64_t min, std::int64_t max);
 /// `->transform`.
 CLI::Validator decimal_number(const limits::Bounds& bounds);
 
+/// Accepts a duration with a unit, s, ms, us (or µs) or ns ("50ms", "2 s", "1.5s"), inside
+/// `bounds` in seconds, and gives it in seconds. Use with `->transform`.
+CLI::Validator duration_seconds(const limits::Bounds& bounds);
+
 /// Accepts a decimal fraction from 0 to below 1 (e.g. "0.1"). Use with `->transform`.
 CLI::Validator unit_fraction();
 

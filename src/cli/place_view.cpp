@@ -95,12 +95,31 @@ void print_chosen(const Style& style, const PlaceReport& r) {
   print_out("\noverall: {} — {}\n", paint(style, chosen.verdict.level), chosen.verdict.reason);
 }
 
+void print_load(const PlaceReport& r) {
+  const LoadedStep& s = *r.loaded;
+  const Load& load = *r.load;
+  print_out("\nload     {:g} requests/s of {} prompt + {} output tokens, {} in flight (memory "
+            "holds {}); prefill takes {:.0f} % of the GPUs' time\n",
+            load.rate, load.input, load.output, s.batch, s.capacity, s.prefill_share * 100);
+  if (!s.serves()) {
+    print_out("         does not serve it: {}\n", load_limit_reason(s, load));
+    return;
+  }
+  print_out("         TTFT {} (prefill {} + chunk steps, queueing); TPOT {} (decode step {} "
+            "stretched by the prefills)\n",
+            format_seconds(s.ttft), format_seconds(s.prefill.step.latency), format_seconds(s.tpot),
+            format_seconds(s.decode.step.latency));
+}
+
 } // namespace
 
 void print_place(const Style& style, const PlaceReport& report, std::size_t top) {
   print_header(report);
   print_ranking(style, report, top);
   print_chosen(style, report);
+  if (report.loaded) {
+    print_load(report);
+  }
   print_out("assumed:\n");
   for (const std::string& line : report.assumptions) {
     print_out("  {}\n", line);

@@ -27,17 +27,21 @@ void add_serving_options(CLI::App& app, ServingOptions& o) {
       ->type_name("N")
       ->default_str(std::to_string(default_prompt_tokens))
       ->transform(whole_number(1, limits::max_tokens));
-  app.add_option("--max-batch", o.max_batch,
-                 "Most sequences one replica schedules (vLLM's --max-num-seqs)")
-      ->type_name("N")
-      ->default_str(std::to_string(default_max_batch))
-      ->transform(whole_number(1, limits::max_tokens));
   app.add_option<Objective, int>("--objective", o.objective,
                                  "What layouts are ranked by: latency (TTFT or TPOT) or "
                                  "throughput (tokens/s per GPU)")
       ->type_name("GOAL")
       ->default_str("latency")
       ->transform(enum_choice<Objective>("objective"));
+  add_engine_options(app, o);
+}
+
+void add_engine_options(CLI::App& app, ServingOptions& o) {
+  app.add_option("--max-batch", o.max_batch,
+                 "Most sequences one replica schedules (vLLM's --max-num-seqs)")
+      ->type_name("N")
+      ->default_str(std::to_string(default_max_batch))
+      ->transform(whole_number(1, limits::max_tokens));
   app.add_option("--act-dtype", o.act_dtype,
                  "What crosses the wire; default: the weights' dtype if 16-bit or wider, else "
                  "bf16 (engines keep activations 16-bit with FP8 weights)")

@@ -35,6 +35,10 @@ struct ServingOptions {
 /// --hbm-fraction, --max-batch, --reserve, --impl (default vllm) and --pcie-topology.
 void add_serving_options(CLI::App& app, ServingOptions& options);
 
+/// --max-batch, --act-dtype, --kv-dtype, --overlap, --hbm-fraction, --reserve, --impl and
+/// --pcie-topology: what the engine does, for commands whose load decides the step (plan).
+void add_engine_options(CLI::App& app, ServingOptions& options);
+
 /// The request the flags describe for weights in `dtype` (--mfu given as `utilization`).
 /// Throws UsageError for a flag of the other phase.
 ServingRequest serving_request(const Catalog& catalog, const ServingOptions& options,

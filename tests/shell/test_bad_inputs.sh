@@ -435,5 +435,29 @@ for file in "$scratch/empty.json" "$scratch/junk.bin" /dev/zero "$scratch/a-dire
     --measured "$file"
 done
 
+# icx plan: targets need units, a load needs a rate, prices name a system and a number.
+plan="plan --model 70b --input 2048 --output 256"
+expect_rejected --ttft $plan --ttft 2 --tpot 50ms --rate 5
+expect_rejected --ttft $plan --ttft -2s --tpot 50ms --rate 5
+expect_rejected --ttft $plan --ttft 2parsecs --tpot 50ms --rate 5
+expect_rejected --tpot $plan --ttft 2s --tpot 0ms --rate 5
+expect_rejected --tpot $plan --ttft 2s --tpot nanms --rate 5
+expect_rejected --rate $plan --ttft 2s --tpot 50ms
+expect_rejected --rate $plan --ttft 2s --tpot 50ms --rate 0
+expect_rejected --rate $plan --ttft 2s --tpot 50ms --rate 1e300
+expect_rejected --input $plan --ttft 2s --tpot 50ms --rate 5 --input 0
+expect_rejected --system $plan --ttft 2s --tpot 50ms --rate 5 --system aws-p5,nope
+expect_rejected --price $plan --ttft 2s --tpot 50ms --rate 5 --price aws-p5
+expect_rejected --price $plan --ttft 2s --tpot 50ms --rate 5 --price nope=3
+expect_rejected --price $plan --ttft 2s --tpot 50ms --rate 5 --price aws-p5=-3
+expect_rejected --price $plan --ttft 2s --tpot 50ms --rate 5 --price aws-p5=cheap
+expect_rejected --max-nodes $plan --ttft 2s --tpot 50ms --rate 5 --max-nodes 0
+expect_rejected --prefill-chunk $plan --ttft 2s --tpot 50ms --rate 5 --prefill-chunk 0
+# icx place under a load: the load sets the phase and context, and needs its rate.
+expect_rejected --input place --model 70b --system aws-p5 --input 2048
+expect_rejected --phase place --model 70b --system aws-p5 --rate 5 --phase prefill
+expect_rejected --context place --model 70b --system aws-p5 --rate 5 --context 100
+expect_rejected --sweep place --model 70b --system aws-p5 --rate 5 --sweep batch=1:8
+
 echo "bad inputs: $cases cases, $failures failures"
 [ "$failures" -eq 0 ] && echo "all checks passed"

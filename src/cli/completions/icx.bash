@@ -48,11 +48,17 @@ _icx() {
     -w | --wire | --host-link) listing=links list_values=yes ;;
     --scale-up | --scale-out) listing=links ;;
     --gpu) listing=gpus ;;
-    -s | --system) listing=systems ;;
+    -s | --system)
+      listing=systems
+      # icx plan takes a comma-separated list of systems.
+      [[ $subcommand == plan ]] && list_values=comma
+      ;;
     --dtype | --dispatch-dtype | --combine-dtype) listing=dtypes ;;
     --from) listing=storage ;;
     --loader) listing=loaders ;;
     --catalog | --hf-config | --measured | --plot | -o | --output)
+      # icx plan and icx place take --output N (tokens per request), not a file.
+      [[ $prev == --output && ($subcommand == plan || $subcommand == place) ]] && return
       compopt -o filenames 2>/dev/null
       mapfile -t COMPREPLY < <(compgen -f -- "$cur")
       return
@@ -62,7 +68,7 @@ _icx() {
     local words prefix=""
     words=$(_icx_ids "$icx" "$listing" "${catalogs[@]}")
     if [[ -n $list_values ]]; then
-      words+=" all"
+      [[ $list_values == yes ]] && words+=" all"
       # Comma-separated lists: complete the last item.
       if [[ $cur == *,* ]]; then
         prefix=${cur%,*},

@@ -1,0 +1,199 @@
+#include "icx/plan.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "icx/error.hpp"
+#include "icx/hbm.hpp"
+#include "icx/place_report.hpp"
+#include "icx/ranking.hpp"
+#include "plan_text.hpp"
+
+namespace icx {
+
+namespace {
+
+/// How far a step is from the targets: the larger of TTFT/target and TPOT/target when it
+/// serves the load; a step that cannot serve it ranks after every one that can, memory
+/// shortfalls by how short, saturated ones last by how much prefill they need.
+double distance(const LoadedStep& step, const PlanTargets& targets) {
+  constexpr double cannot_serve = 1e6;
+  switch (step.limit) {
+  case ServeLimit::none:
+    return std::max(step.ttft / targets.ttft, step.tpot / targets.tpot);
+  case ServeLimit::memory:
+    return cannot_serve + static_cast<double>(step.batch) / static_cast<double>(step.capacity);
+  case ServeLimit::saturated:
+    return 2 * cannot_serve + step.prefill_share;
+  case ServeLimit::weights:
+    break;
+  }
+  return std::numeric_limits<double>::infinity();
+}
+
+bool meets(const LoadedStep& step, const PlanTargets& targets) {
+  return step.serves() && step.ttft <= targets.ttft && step.tpot <= targets.tpot;
+}
+
+struct Found {
+  LoadedStep step;
+  Cluster cluster;
+  int nodes = 0;
+  double distance = std::numeric_limits<double>::infinity();
+};
+
+/// The cluster of `nodes` nodes of `system`, or nothing when the system cannot grow so (no
+/// scale-out link).
+std::optional<Cluster> system_cluster(const Catalog& catalog, const System& system, int nodes) {
+  ClusterRequest request;
+  request.system = &system;
+  request.gpu = &catalog.gpu(system.gpu);
+  request.scale_up = &catalog.link(system.scale_up_link);
+  request.scale_out = &catalog.link(system.scale_out_link);
+  request.gpus = nodes * system.gpus_per_node;
+  try {
+    return resolve_cluster(request, catalog.links());
+  } catch (const ClusterError&) {
+    return std::nullopt;
+  }
+}
+
+void price_candidate(const PlanRequest& request, const System& system, PlanCandidate& candidate) {
+  if (const auto given = request.prices.find(system.id); given != request.prices.end()) {
+    candidate.usd_per_node_hour = given->second;
+  } else if (system.price) {
+    candidate.usd_per_node_hour = system.price->usd_per_hour;
+    candidate.price = &*system.price;
+  }
+}
+
+PlanCandidate plan_system(const Catalog& catalog, const PlanRequest& request,
+                          const System& system) {
+  const Model& model = *request.model;
+  const Gpu& gpu = catalog.gpu(system.gpu);
+  Load load = request.load;
+  load.prefill_chunk = request.prefill_chunk.value_or(default_prefill_chunk(gpu));
+  const LoadWorkloads workloads =
+      load_workloads(catalog, model, *request.dtype, gpu, request.serving, load);
+  const Bytes usable = usable_hbm(gpu, 1, request.serving.memory_reserve);
+  const int redundant = request.serving.ep_routing.redundant_experts;
+  PlanCandidate candidate;
+  candidate.system = &system;
+  candidate.prefill_chunk = load.prefill_chunk;
+  price_candidate(request, system, candidate);
+  std::optional<Found> best;
+  Found closest;
+  std::optional<Found> closest_below;
+  for (int nodes = 1; nodes <= request.max_nodes && !best; ++nodes) {
+    const std::optional<Cluster> cluster = system_cluster(catalog, system, nodes);
+    if (!cluster) {
+      break;
+    }
+    if (closest.nodes > 0) {
+      closest_below = closest;
+    }
+    for (const Layout& layout : candidate_layouts(*cluster, model, redundant)) {
+      if (weights_per_gpu(model, *request.dtype, layout, redundant) > usable) {
+        ++candidate.layouts_pruned;
+        continue;
+      }
+      LoadedStep step;
+      try {
+        step = serve_at_load(*cluster, workloads, layout, load);
+      } catch (const InputError&) {
+        continue;
+      }
+      ++candidate.layouts_evaluated;
+      const double d = distance(step, request.targets);
+      if (meets(step, request.targets)) {
+        // Among layouts that meet on these nodes (one price), the most headroom.
+        if (!best || d < best->distance) {
+          best = Found{step, *cluster, nodes, d};
+        }
+      } else if (d < closest.distance) {
+        closest = Found{step, *cluster, nodes, d};
+      }
+    }
+  }
+  const Found& chosen = best ? *best : closest;
+  candidate.meets_targets = best.has_value();
+  if (chosen.nodes == 0) {
+    // No layout's weights fit on any node count tried.
+    candidate.nodes = request.max_nodes;
+    candidate.miss = PlanMiss::weights;
+    candidate.reason = detail::weights_reason(request, system, usable);
+    return candidate;
+  }
+  candidate.cluster = chosen.cluster;
+  candidate.nodes = chosen.nodes;
+  candidate.step = chosen.step;
+  const bool fewer = best && closest_below;
+  detail::describe_candidate(request, load, candidate, fewer ? &closest_below->step : nullptr,
+                             fewer ? closest_below->nodes : 0);
+  return candidate;
+}
+
+/// Cheapest first (per hour); at one cost, meeting candidates first; unpriced ones last.
+bool cheaper(const PlanCandidate& a, const PlanCandidate& b) {
+  const std::optional<double> ca = a.cost_per_hour();
+  const std::optional<double> cb = b.cost_per_hour();
+  if (ca.has_value() != cb.has_value()) {
+    return ca.has_value();
+  }
+  if (ca && *ca != *cb) {
+    return *ca < *cb;
+  }
+  return a.meets_targets && !b.meets_targets;
+}
+
+} // namespace
+
+std::optional<double> PlanCandidate::cost_per_hour() const {
+  if (!usd_per_node_hour) {
+    return std::nullopt;
+  }
+  return *usd_per_node_hour * nodes;
+}
+
+std::optional<double> PlanCandidate::cost_per_million_output_tokens(const Load& load) const {
+  const std::optional<double> hourly = cost_per_hour();
+  if (!hourly) {
+    return std::nullopt;
+  }
+  // Output tokens the load asks for in an hour, all of which the candidate serves when it
+  // meets the targets.
+  constexpr double seconds_per_hour = 3600;
+  constexpr double million = 1e6;
+  return *hourly / (load.rate * static_cast<double>(load.output) * seconds_per_hour) * million;
+}
+
+PlanReport plan(const Catalog& catalog, const PlanRequest& request) {
+  if (request.model->total_params <= 0) {
+    throw InputError("planning needs the model's parameter count: pass --params N");
+  }
+  PlanReport report;
+  report.model = request.model;
+  report.dtype = request.dtype;
+  report.load = request.load;
+  report.targets = request.targets;
+  report.max_nodes = request.max_nodes;
+  for (const System* system : request.systems) {
+    report.candidates.push_back(plan_system(catalog, request, *system));
+  }
+  std::ranges::stable_sort(report.candidates, cheaper);
+  for (std::size_t i = 0; i < report.candidates.size(); ++i) {
+    const PlanCandidate& c = report.candidates[i];
+    if (c.meets_targets && c.cost_per_hour()) {
+      report.winner = i;
+      break;
+    }
+  }
+  report.assumptions = detail::plan_assumptions(catalog, request);
+  report.derivations = detail::plan_derivations(report);
+  return report;
+}
+
+} // namespace icx

@@ -1,0 +1,173 @@
+#include "icx/serving_load.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "icx/units_format.hpp"
+
+namespace icx {
+
+namespace {
+
+/// Little's law fixed-point iterations before a load is called unsettled: each iteration
+/// multiplies the gap to the fixed point by the step's growth per request, so a load this slow
+/// to settle sits at the edge of saturation, where TPOT grows without bound.
+constexpr int max_settle_iterations = 200;
+
+/// Engine schedulers of a layout: one per replica, and with data-parallel attention one per
+/// rank of an expert group (step_batch).
+std::int64_t schedulers(const Layout& layout) {
+  return static_cast<std::int64_t>(layout.dp) * layout.ep;
+}
+
+std::int64_t ceil_count(double value) {
+  return static_cast<std::int64_t>(std::ceil(value - 1e-9));
+}
+
+/// TTFT and TPOT of `step` once its decode placement at step.batch is known. Chunked prefill
+/// (vLLM V1, SGLang): each engine step runs the decodes plus up to `prefill_chunk` prompt
+/// tokens. A prompt's service is its prefill plus one decode step per chunk it rides with;
+/// prompts wait for those ahead of them as in an M/D/1 queue (Poisson arrivals, fixed service),
+/// W = ρ·S / (2·(1 − ρ)); the decode step is stretched by the prefill work sharing the GPUs,
+/// TPOT = step / (1 − ρ). No prefill work hides under a decode step's memory time.
+void time_load(LoadedStep& step, const Load& load) {
+  const Seconds decode = step.decode.step.latency;
+  const double rho = step.prefill_share;
+  const auto chunks = static_cast<double>((load.input + load.prefill_chunk - 1) /
+                                          std::max<std::int64_t>(load.prefill_chunk, 1));
+  step.prefill_service = step.prefill.step.latency + decode * chunks;
+  step.ttft = step.prefill_service + step.prefill_service * (rho / (2 * (1 - rho)));
+  step.tpot = decode / (1 - rho);
+}
+
+Workload with_batch(Workload workload, std::int64_t batch) {
+  workload.batch = batch;
+  return workload;
+}
+
+} // namespace
+
+std::int64_t default_prefill_chunk(const Gpu& gpu) {
+  // vLLM keeps the small default on A100s (a measured regression with the large one).
+  const bool large = gpu.hbm_capacity.value() >= large_chunk_min_hbm_gib * gibi &&
+                     gpu.id.find("a100") == std::string::npos;
+  return large ? large_prefill_chunk : small_prefill_chunk;
+}
+
+LoadWorkloads load_workloads(const Catalog& catalog, const Model& model, const Dtype& dtype,
+                             const Gpu& gpu, ServingRequest request, const Load& load) {
+  request.batch.reset();
+  request.objective = Objective::latency;
+  LoadWorkloads w;
+  request.phase = Phase::prefill;
+  request.tokens = load.input;
+  w.prefill = workload_for(catalog, model, dtype, gpu, request);
+  request.phase = Phase::decode;
+  // The mean context over a request's decode steps: the prompt and half its output.
+  request.context = load.input + load.output / 2;
+  w.decode = workload_for(catalog, model, dtype, gpu, request);
+  // The last step holds the prompt and every output token but the last in the cache.
+  request.context = load.input + load.output - 1;
+  w.full_length = workload_for(catalog, model, dtype, gpu, request);
+  return w;
+}
+
+LoadedStep serve_at_load(const Cluster& cluster, const LoadWorkloads& workloads,
+                         const Layout& layout, const Load& load,
+                         std::optional<std::int64_t> batch) {
+  LoadedStep step;
+  step.layout = layout;
+  step.tokens_per_second_per_gpu =
+      load.rate * static_cast<double>(load.output) / static_cast<double>(cluster.gpus);
+  const std::int64_t units = schedulers(layout);
+  step.prefill = evaluate_layout(cluster, with_batch(workloads.prefill, units), layout);
+  const LayoutMemory memory =
+      layout_memory(*cluster.gpu, workloads.full_length, layout, std::nullopt);
+  step.capacity =
+      std::min(memory.replica_capacity, workloads.decode.max_batch * layout.ep) * layout.dp;
+  // A pipeline starts another prompt every stage time; each scheduler takes its share.
+  step.prefill_share = load.rate / static_cast<double>(units) * step.prefill.step.stage.value();
+  std::int64_t in_flight = batch.value_or(1);
+  step.batch = in_flight;
+  step.decode = evaluate_layout(cluster, with_batch(workloads.decode, in_flight), layout);
+  if (memory.replica_capacity == 0) {
+    step.limit = ServeLimit::weights;
+    return step;
+  }
+  if (step.prefill_share >= 1) {
+    step.limit = ServeLimit::saturated;
+    return step;
+  }
+  time_load(step, load);
+  for (int i = 0; !batch; ++i) {
+    // Little's law: requests in flight = arrival rate × time in the system.
+    const std::int64_t needed =
+        ceil_count(load.rate * (step.ttft + step.tpot * static_cast<double>(load.output)).value());
+    if (needed <= in_flight) {
+      break;
+    }
+    if (needed > step.capacity) {
+      step.batch = needed;
+      step.limit = ServeLimit::memory;
+      return step;
+    }
+    if (i == max_settle_iterations) {
+      step.limit = ServeLimit::saturated;
+      return step;
+    }
+    in_flight = needed;
+    step.batch = in_flight;
+    step.decode = evaluate_layout(cluster, with_batch(workloads.decode, in_flight), layout);
+    time_load(step, load);
+  }
+  if (step.batch > step.capacity) {
+    step.limit = ServeLimit::memory;
+  }
+  return step;
+}
+
+Json loaded_json(const LoadedStep& step, const Load& load) {
+  const auto served = [&](Seconds value) {
+    return step.serves() ? json_number(value.value()) : Json();
+  };
+  return {{"rate_per_second", json_number(load.rate)},
+          {"input_tokens", load.input},
+          {"output_tokens", load.output},
+          {"prefill_chunk", load.prefill_chunk},
+          {"batch", step.batch},
+          {"capacity", step.capacity},
+          {"limit", std::string(to_string(step.limit))},
+          {"ttft_seconds", served(step.ttft)},
+          {"tpot_seconds", served(step.tpot)},
+          {"decode_step_seconds", json_number(step.decode.step.latency.value())},
+          {"prefill_seconds", json_number(step.prefill.step.latency.value())},
+          {"prefill_share", json_number(step.prefill_share)},
+          {"tokens_per_second_per_gpu", json_number(step.tokens_per_second_per_gpu)}};
+}
+
+std::string load_limit_reason(const LoadedStep& step, const Load& load) {
+  switch (step.limit) {
+  case ServeLimit::weights:
+    return fmt::format("the weights ({} per GPU) do not fit {} of usable memory",
+                       format_bytes(step.decode.memory.weights_per_gpu),
+                       format_bytes(step.decode.memory.usable_per_gpu));
+  case ServeLimit::memory:
+    return fmt::format("{} requests in flight, but memory and the schedulers hold {} at {} "
+                       "tokens each",
+                       step.batch, step.capacity, load.input + load.output);
+  case ServeLimit::saturated:
+    return step.prefill_share >= 1
+               ? fmt::format("prefill alone needs {:.0f} % of the GPUs' time at {:g} requests/s",
+                             step.prefill_share * 100, load.rate)
+               : fmt::format("the requests in flight do not settle at {:g} requests/s: each "
+                             "one more slows all the others enough to need another",
+                             load.rate);
+  case ServeLimit::none:
+    break;
+  }
+  return {};
+}
+
+} // namespace icx

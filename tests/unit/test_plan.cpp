@@ -1,0 +1,121 @@
+#include "icx/plan.hpp"
+
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "icx/place_report.hpp"
+
+namespace icx {
+namespace {
+
+const Catalog& shipped() {
+  static const Catalog catalog = Catalog::shipped();
+  return catalog;
+}
+
+/// The plan: Llama 3.1 70B in BF16, 5 requests/s of 2048 + 256 tokens, TTFT ≤ 2 s,
+/// TPOT ≤ 50 ms, on every shipped system.
+PlanRequest seventy_b(double tpot_seconds = 0.05) {
+  const Catalog& catalog = shipped();
+  PlanRequest r;
+  r.model = &catalog.model("70b");
+  r.dtype = &catalog.dtype("bf16");
+  r.serving.act_dtype = r.dtype;
+  r.serving.kv_dtype = r.dtype;
+  r.load = {5, 2048, 256};
+  r.targets = {Seconds::of(2), Seconds::of(tpot_seconds)};
+  for (const System& system : catalog.systems()) {
+    r.systems.push_back(&system);
+  }
+  return r;
+}
+
+TEST(Plan, NoMeetingCandidateIsCheaperThanTheWinner) {
+  const PlanReport report = plan(shipped(), seventy_b());
+  ASSERT_TRUE(report.winner.has_value());
+  const PlanCandidate& winner = report.candidates[*report.winner];
+  EXPECT_TRUE(winner.meets_targets);
+  EXPECT_LE(winner.step.ttft.value(), 2.0);
+  EXPECT_LE(winner.step.tpot.value(), 0.05);
+  for (const PlanCandidate& c : report.candidates) {
+    if (c.meets_targets && c.cost_per_hour()) {
+      EXPECT_GE(*c.cost_per_hour(), *winner.cost_per_hour()) << c.system->id;
+    }
+  }
+}
+
+TEST(Plan, CostPerMillionOutputTokensIsTheHourOverItsTokens) {
+  // aws-p5 lists $55.04 per node-hour; 5 requests/s × 256 tokens × 3600 s = 4,608,000 output
+  // tokens an hour: $11.944 per million.
+  PlanRequest request = seventy_b();
+  request.systems = {&shipped().system("aws-p5")};
+  const PlanReport report = plan(shipped(), request);
+  const PlanCandidate& c = report.candidates.front();
+  ASSERT_EQ(c.nodes, 1);
+  EXPECT_NEAR(*c.cost_per_hour(), 55.04, 1e-9);
+  EXPECT_NEAR(*c.cost_per_million_output_tokens(report.load), 55.04 / 4.608, 1e-9);
+}
+
+TEST(Plan, AGivenPriceReplacesTheCatalogsAndCanWin) {
+  PlanRequest request = seventy_b();
+  request.prices["dgx-h100"] = 1.0;
+  const PlanReport report = plan(shipped(), request);
+  ASSERT_TRUE(report.winner.has_value());
+  const PlanCandidate& winner = report.candidates[*report.winner];
+  EXPECT_EQ(winner.system->id, "dgx-h100");
+  EXPECT_EQ(winner.price, nullptr);
+  EXPECT_EQ(*winner.usd_per_node_hour, 1.0);
+}
+
+TEST(Plan, TheWinnerIsTheFewestNodesThatMeet) {
+  // aws-p4d's 40 GB A100s: the plan's node count meets, one node fewer does not.
+  PlanRequest request = seventy_b();
+  request.systems = {&shipped().system("aws-p4d")};
+  const PlanReport report = plan(shipped(), request);
+  const PlanCandidate& c = report.candidates.front();
+  ASSERT_TRUE(c.meets_targets);
+  ASSERT_GT(c.nodes, 1);
+  request.max_nodes = c.nodes - 1;
+  const PlanReport fewer = plan(shipped(), request);
+  EXPECT_FALSE(fewer.candidates.front().meets_targets);
+  EXPECT_FALSE(fewer.winner.has_value());
+}
+
+TEST(Plan, AnUnmetTargetSaysWhichAndByHowMuch) {
+  // A 1 ms TPOT is below any 70B decode step on these systems.
+  const PlanReport report = plan(shipped(), seventy_b(0.001));
+  EXPECT_FALSE(report.winner.has_value());
+  for (const PlanCandidate& c : report.candidates) {
+    EXPECT_FALSE(c.meets_targets);
+    if (c.miss == PlanMiss::tpot) {
+      EXPECT_NEAR(c.miss_factor, c.step.tpot.value() / 0.001, 1e-9) << c.system->id;
+      EXPECT_EQ(c.reason.rfind("TPOT ", 0), 0U) << c.reason;
+    }
+  }
+}
+
+TEST(Plan, PlaceReproducesTheWinnerUnderTheSameLoad) {
+  const PlanReport report = plan(shipped(), seventy_b());
+  ASSERT_TRUE(report.winner.has_value());
+  const PlanCandidate& winner = report.candidates[*report.winner];
+  PlaceRequest place;
+  place.cluster = winner.cluster;
+  place.system = winner.system;
+  place.model = report.model;
+  place.dtype = report.dtype;
+  place.serving = seventy_b().serving;
+  place.serving.batch = winner.step.batch;
+  const Layout& l = winner.step.layout;
+  place.layout = {l.tp, l.pp, l.ep, l.dp};
+  place.load = report.load;
+  const PlaceReport placed = place_report(shipped(), place);
+  ASSERT_TRUE(placed.loaded.has_value());
+  EXPECT_EQ(placed.placement().layout, l);
+  EXPECT_EQ(placed.loaded->batch, winner.step.batch);
+  EXPECT_DOUBLE_EQ(placed.loaded->ttft.value(), winner.step.ttft.value());
+  EXPECT_DOUBLE_EQ(placed.loaded->tpot.value(), winner.step.tpot.value());
+}
+
+} // namespace
+} // namespace icx

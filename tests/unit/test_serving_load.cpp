@@ -1,0 +1,132 @@
+#include "icx/serving_load.hpp"
+
+#include <cmath>
+
+#include <gtest/gtest.h>
+
+#include "test_fixtures.hpp"
+
+namespace icx {
+namespace {
+
+using test::make_dense;
+
+// One H100-like GPU (80 GB, 3.35 TB/s, 989 TFLOP/s × 0.5, no HBM fraction: 1) serving an
+// 8e9-parameter dense model in BF16: 16 GB of weights, 32 layers × 8 KV heads × 128 × 2 (K
+// and V) × 2 B = 131,072 B of KV cache per token. Nothing crosses a wire (TP 1).
+class ServingLoadTest : public ::testing::Test, protected test::ClusterParts {
+protected:
+  Model model = make_dense(4096, 32, 8e9, 32);
+  Catalog catalog;
+  Cluster cluster{&gpu, 1, 8, 8, &nvlink, &ndr, 8};
+  Layout one{1, 1, 1, 1};
+
+  void SetUp() override {
+    model.head_dim = 128;
+    catalog.overlay_text(R"({"dtypes": [{"id": "bf16", "name": "B", "bytes_per_element": 2,
+                                          "source": "s"}]})",
+                         "test.json");
+  }
+
+  [[nodiscard]] LoadWorkloads workloads(const Load& load) const {
+    return load_workloads(catalog, model, bf16, gpu, ServingRequest{}, load);
+  }
+};
+
+constexpr double kv_per_token = 32 * 8 * 128 * 2 * 2.0;
+
+TEST_F(ServingLoadTest, ALightLoadIsOneRequestAlone) {
+  // At one request a day nothing queues and nothing shares the GPU: TTFT is the prompt's
+  // prefill plus the one decode step its only chunk rides with, TPOT the decode step.
+  const Load load{1.0 / 86400, 1000, 200, 8192};
+  const LoadedStep s = serve_at_load(cluster, workloads(load), one, load);
+  ASSERT_TRUE(s.serves());
+  EXPECT_EQ(s.batch, 1);
+  // Prefill: 2 × 8e9 × 1000 FLOP at 494.5 TFLOP/s = 32.36 ms, plus attention's score
+  // products (under 2 %).
+  EXPECT_NEAR(s.prefill.step.latency.value(), 2 * 8e9 * 1000 / 494.5e12, 0.02 * 32.36e-3);
+  // Decode at the mean context of 1000 + 100 tokens: 16 GB of weights and 1100 tokens of cache
+  // read at 3.35 TB/s.
+  const double decode = (16e9 + 1100 * kv_per_token) / 3.35e12;
+  EXPECT_NEAR(s.decode.step.latency.value(), decode, 1e-9);
+  EXPECT_NEAR(s.tpot.value(), decode, 1e-6);
+  EXPECT_NEAR(s.ttft.value(), s.prefill.step.latency.value() + decode, 1e-6);
+  EXPECT_DOUBLE_EQ(s.tokens_per_second_per_gpu, 200.0 / 86400);
+}
+
+TEST_F(ServingLoadTest, TimesFollowTheQueueAndLittlesLaw) {
+  const Load load{10, 1000, 200, 512};
+  const LoadWorkloads w = workloads(load);
+  const LoadedStep s = serve_at_load(cluster, w, one, load);
+  ASSERT_TRUE(s.serves());
+  const double prefill = s.prefill.step.latency.value();
+  const double rho = 10 * s.prefill.step.stage.value();
+  EXPECT_DOUBLE_EQ(s.prefill_share, rho);
+  const double decode = (16e9 + static_cast<double>(s.batch) * 1100 * kv_per_token) / 3.35e12;
+  EXPECT_NEAR(s.decode.step.latency.value(), decode, 1e-9);
+  EXPECT_NEAR(s.tpot.value(), decode / (1 - rho), 1e-12);
+  // 1000 prompt tokens in chunks of 512: two decode steps ride along.
+  const double service = prefill + 2 * decode;
+  EXPECT_NEAR(s.prefill_service.value(), service, 1e-12);
+  EXPECT_NEAR(s.ttft.value(), service + rho * service / (2 * (1 - rho)), 1e-12);
+  // Little's law holds at the batch found, and it is the least such batch.
+  const auto needed = [&](const LoadedStep& at) {
+    return static_cast<std::int64_t>(
+        std::ceil(10 * (at.ttft.value() + 200 * at.tpot.value()) - 1e-9));
+  };
+  EXPECT_LE(needed(s), s.batch);
+  const LoadedStep below = serve_at_load(cluster, w, one, load, s.batch - 1);
+  EXPECT_GT(needed(below), s.batch - 1);
+}
+
+TEST_F(ServingLoadTest, PrefillThatNeedsEveryMomentSaturates) {
+  const LoadWorkloads probe = workloads({1, 1000, 200, 8192});
+  const double stage =
+      serve_at_load(cluster, probe, one, {1, 1000, 200, 8192}).prefill.step.stage.value();
+  const Load load{1.1 / stage, 1000, 200, 8192};
+  const LoadedStep s = serve_at_load(cluster, workloads(load), one, load);
+  EXPECT_EQ(s.limit, ServeLimit::saturated);
+  EXPECT_NE(load_limit_reason(s, load).find("110 %"), std::string::npos);
+}
+
+TEST_F(ServingLoadTest, TheSchedulerCapsRequestsInFlight) {
+  ServingRequest serving;
+  serving.max_batch = 4;
+  const Load load{10, 1000, 200, 8192};
+  const LoadWorkloads w = load_workloads(catalog, model, bf16, gpu, serving, load);
+  const LoadedStep s = serve_at_load(cluster, w, one, load);
+  EXPECT_EQ(s.capacity, 4);
+  EXPECT_EQ(s.limit, ServeLimit::memory);
+  EXPECT_GT(s.batch, 4);
+}
+
+TEST_F(ServingLoadTest, MemoryHoldsTheFullLength) {
+  // 80 GB less a 20 % reserve = 64 GB; 48 GB free beside the weights, 1200 tokens ×
+  // 131,072 B = 157.3 MB per request: 305 requests.
+  const Load load{1, 1000, 200, 8192};
+  ServingRequest serving;
+  serving.max_batch = 100000;
+  const LoadedStep s =
+      serve_at_load(cluster, load_workloads(catalog, model, bf16, gpu, serving, load), one, load);
+  EXPECT_EQ(s.capacity, 305);
+}
+
+TEST_F(ServingLoadTest, AGivenBatchIsEvaluatedAsIs) {
+  const Load load{10, 1000, 200, 8192};
+  const LoadedStep s = serve_at_load(cluster, workloads(load), one, load, 7);
+  EXPECT_EQ(s.batch, 7);
+  EXPECT_NEAR(s.decode.step.latency.value(), (16e9 + 7 * 1100 * kv_per_token) / 3.35e12, 1e-9);
+}
+
+TEST(DefaultPrefillChunk, FollowsVllmsRule) {
+  Gpu gpu = test::make_gpu("nvlink4", 8);
+  EXPECT_EQ(default_prefill_chunk(gpu), 8192);
+  gpu.hbm_capacity = Bytes::of(48e9);
+  EXPECT_EQ(default_prefill_chunk(gpu), 2048);
+  gpu.hbm_capacity = Bytes::of(80e9);
+  gpu.id = "a100-sxm";
+  EXPECT_EQ(default_prefill_chunk(gpu), 2048);
+}
+
+} // namespace
+} // namespace icx
