@@ -70,6 +70,88 @@ void price_candidate(const PlanRequest& request, const System& system, PlanCandi
   }
 }
 
+struct Pool {
+  int nodes = 0;
+  Cluster cluster;
+  LoadedStep step;
+  double headroom = 0;
+};
+
+/// The fewest nodes of `system` on which some layout's `serve` step meets `within` (and, among
+/// the layouts there, the one that meets it by the most), or nothing up to max_nodes.
+template <class Serve, class Within>
+std::optional<Pool> smallest_pool(const Catalog& catalog, const PlanRequest& request,
+                                  const System& system, Bytes usable, Serve serve, Within within) {
+  const int redundant = request.serving.ep_routing.redundant_experts;
+  for (int nodes = 1; nodes <= request.max_nodes; ++nodes) {
+    const std::optional<Cluster> cluster = system_cluster(catalog, system, nodes);
+    if (!cluster) {
+      return std::nullopt;
+    }
+    std::optional<Pool> best;
+    for (const Layout& layout : candidate_layouts(*cluster, *request.model, redundant)) {
+      if (weights_per_gpu(*request.model, *request.dtype, layout, redundant) > usable) {
+        continue;
+      }
+      try {
+        const LoadedStep step = serve(*cluster, layout);
+        const double headroom = within(step);
+        if (step.serves() && headroom >= 1 && (!best || headroom > best->headroom)) {
+          best = Pool{nodes, *cluster, step, headroom};
+        }
+      } catch (const InputError&) {
+        continue;
+      }
+    }
+    if (best) {
+      return best;
+    }
+  }
+  return std::nullopt;
+}
+
+/// Separate prefill and decode pools for `candidate`'s system, taken when both meet their
+/// target on fewer nodes in all than the candidate needs (or it meets nothing).
+void try_disaggregated(const Catalog& catalog, const PlanRequest& request, const System& system,
+                       const LoadWorkloads& workloads, const Load& load, Bytes usable,
+                       PlanCandidate& candidate) {
+  const std::optional<Pool> prefill = smallest_pool(
+      catalog, request, system, usable,
+      [&](const Cluster& cluster, const Layout& layout) {
+        return serve_prefill_pool(cluster, workloads, layout, load, request.serving.setup);
+      },
+      [&](const LoadedStep& step) { return request.targets.ttft / step.ttft; });
+  if (!prefill) {
+    return;
+  }
+  const std::optional<Pool> decode = smallest_pool(
+      catalog, request, system, usable,
+      [&](const Cluster& cluster, const Layout& layout) {
+        return serve_decode_pool(cluster, workloads, layout, load);
+      },
+      [&](const LoadedStep& step) { return request.targets.tpot / step.tpot; });
+  if (!decode || (candidate.meets_targets && prefill->nodes + decode->nodes >= candidate.nodes)) {
+    return;
+  }
+  const PlanCandidate shared = candidate;
+  candidate.disaggregated = Disaggregated{prefill->nodes, prefill->cluster, prefill->step,
+                                          decode->nodes,  decode->cluster,  decode->step};
+  candidate.meets_targets = true;
+  candidate.miss = PlanMiss::none;
+  candidate.miss_factor = 1;
+  candidate.nodes = prefill->nodes + decode->nodes;
+  candidate.cluster = decode->cluster;
+  candidate.step = decode->step;
+  candidate.step.ttft = prefill->step.ttft;
+  candidate.step.prefill = prefill->step.prefill;
+  candidate.step.prefill_share = prefill->step.prefill_share;
+  candidate.step.kv_transfer = prefill->step.kv_transfer;
+  candidate.step.tokens_per_second_per_gpu =
+      load.rate * static_cast<double>(load.output) /
+      static_cast<double>(candidate.nodes * system.gpus_per_node);
+  detail::describe_disaggregated(request, shared, candidate);
+}
+
 PlanCandidate plan_system(const Catalog& catalog, const PlanRequest& request,
                           const System& system) {
   const Model& model = *request.model;
@@ -133,6 +215,9 @@ PlanCandidate plan_system(const Catalog& catalog, const PlanRequest& request,
   const bool fewer = best && closest_below;
   detail::describe_candidate(request, load, candidate, fewer ? &closest_below->step : nullptr,
                              fewer ? closest_below->nodes : 0);
+  if (request.disaggregate) {
+    try_disaggregated(catalog, request, system, workloads, load, usable, candidate);
+  }
   return candidate;
 }
 
@@ -180,6 +265,7 @@ PlanReport plan(const Catalog& catalog, const PlanRequest& request) {
   report.load = request.load;
   report.targets = request.targets;
   report.max_nodes = request.max_nodes;
+  report.disaggregate = request.disaggregate;
   for (const System* system : request.systems) {
     report.candidates.push_back(plan_system(catalog, request, *system));
   }

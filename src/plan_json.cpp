@@ -23,6 +23,29 @@ Json price_json(const PlanCandidate& c) {
   return price;
 }
 
+Json pools_json(const PlanCandidate& c) {
+  if (!c.disaggregated) {
+    return nullptr;
+  }
+  const Disaggregated& d = *c.disaggregated;
+  return {{"prefill",
+           {{"nodes", d.prefill_nodes},
+            {"gpus", d.prefill_cluster.gpus},
+            {"layout", layout_json(d.prefill.layout)},
+            {"ttft_seconds", json_number(d.prefill.ttft.value())},
+            {"prefill_seconds", json_number(d.prefill.prefill.step.latency.value())},
+            {"prefill_share", json_number(d.prefill.prefill_share)},
+            {"kv_transfer_seconds", json_number(d.prefill.kv_transfer.value())},
+            {"requests_in_flight", d.prefill.batch}}},
+          {"decode",
+           {{"nodes", d.decode_nodes},
+            {"gpus", d.decode_cluster.gpus},
+            {"layout", layout_json(d.decode.layout)},
+            {"batch", d.decode.batch},
+            {"tpot_seconds", json_number(d.decode.tpot.value())},
+            {"capacity", d.decode.capacity}}}};
+}
+
 Json candidate_json(const PlanCandidate& c, const Load& load) {
   const LoadedStep& s = c.step;
   const bool evaluated = s.decode.step.latency.value() > 0;
@@ -52,6 +75,7 @@ Json candidate_json(const PlanCandidate& c, const Load& load) {
   j["prefill_chunk"] = c.prefill_chunk;
   j["layouts_evaluated"] = c.layouts_evaluated;
   j["layouts_pruned"] = c.layouts_pruned;
+  j["disaggregated"] = pools_json(c);
   return j;
 }
 

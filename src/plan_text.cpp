@@ -131,6 +131,22 @@ void describe_candidate(const PlanRequest& request, const Load& load, PlanCandid
   }
 }
 
+void describe_disaggregated(const PlanRequest& request, const PlanCandidate& shared,
+                            PlanCandidate& candidate) {
+  const Disaggregated& d = *candidate.disaggregated;
+  const PlanTargets& targets = request.targets;
+  candidate.reason = fmt::format(
+      "disaggregated, meets both: prefill on {} ({}): TTFT {} ≤ {} with {} of KV transfer; "
+      "decode on {} ({}): TPOT {} ≤ {}, {} requests decoding; sharing the GPUs {}",
+      nodes_text(d.prefill_nodes), layout_name(d.prefill.layout), format_seconds(d.prefill.ttft),
+      format_seconds(targets.ttft), format_seconds(d.prefill.kv_transfer),
+      nodes_text(d.decode_nodes), layout_name(d.decode.layout), format_seconds(d.decode.tpot),
+      format_seconds(targets.tpot), d.decode.batch,
+      shared.meets_targets
+          ? fmt::format("needs {} ({})", nodes_text(shared.nodes), layout_name(shared.step.layout))
+          : "misses: " + shared.reason);
+}
+
 std::vector<std::string> plan_assumptions(const Catalog& catalog, const PlanRequest& request) {
   const Load& load = request.load;
   std::vector<std::string> lines;
@@ -164,10 +180,79 @@ std::vector<std::string> plan_assumptions(const Catalog& catalog, const PlanRequ
                               "million output tokens is at the offered load, not at the "
                               "layout's peak",
                               request.max_nodes));
+  if (request.disaggregate) {
+    lines.emplace_back("disaggregated candidates: prompts prefilled on one pool of nodes and their "
+                       "KV cache sent over the scale-out link, each GPU its shard over its share "
+                       "of the NICs (expected model); decode on another pool, no prefill sharing "
+                       "its GPUs; taken where both pools need fewer nodes than sharing "
+                       "(--disaggregate)");
+  }
   lines.emplace_back("prices are on-demand list prices of the date shown, per node-hour; a "
                      "discount, reservation or other region changes them (--price ID=USD/h)");
   return lines;
 }
+
+namespace {
+
+/// Both phases on the same GPUs: the load model's chain (icx/serving_load.hpp).
+void shared_chain(Derivations& d, const LoadedStep& s, const Load& load, std::int64_t chunk) {
+  const int schedulers = s.layout.dp * s.layout.ep;
+  d.push_back({"prefill of one prompt", fmt::format("{} tokens, alone on the layout", load.input),
+               s.prefill.step.latency.value(), format_seconds(s.prefill.step.latency)});
+  d.push_back({"prefill share",
+               fmt::format("{:g}/s ÷ {} schedulers × {} stage time", load.rate, schedulers,
+                           format_seconds(s.prefill.step.stage)),
+               s.prefill_share, fmt::format("{:.1f} %", s.prefill_share * 100)});
+  d.push_back({"decode step", fmt::format("{} requests in flight", s.batch),
+               s.decode.step.latency.value(), format_seconds(s.decode.step.latency)});
+  d.push_back(
+      {"TPOT",
+       fmt::format("{} ÷ (1 − {:.3f})", format_seconds(s.decode.step.latency), s.prefill_share),
+       s.tpot.value(), format_seconds(s.tpot)});
+  d.push_back({"prompt service",
+               fmt::format("{} + {} chunk step(s) × {}", format_seconds(s.prefill.step.latency),
+                           (load.input + chunk - 1) / chunk, format_seconds(s.decode.step.latency)),
+               s.prefill_service.value(), format_seconds(s.prefill_service)});
+  d.push_back({"TTFT",
+               fmt::format("S + ρ·S / (2(1 − ρ)), S = {}, ρ = {:.3f}",
+                           format_seconds(s.prefill_service), s.prefill_share),
+               s.ttft.value(), format_seconds(s.ttft)});
+  d.push_back({"requests in flight",
+               fmt::format("⌈{:g}/s × ({} + {} × {})⌉", load.rate, format_seconds(s.ttft),
+                           load.output, format_seconds(s.tpot)),
+               static_cast<double>(s.batch), fmt::format("{}", s.batch)});
+  d.push_back({"memory holds", fmt::format("{} tokens per request", load.input + load.output),
+               static_cast<double>(s.capacity), fmt::format("{} requests", s.capacity)});
+}
+
+/// Separate pools: the prefill pool's TTFT with the KV transfer, the decode pool's TPOT.
+void split_chain(Derivations& d, const Disaggregated& pools, const Load& load) {
+  const LoadedStep& p = pools.prefill;
+  const LoadedStep& s = pools.decode;
+  const int schedulers = p.layout.dp * p.layout.ep;
+  d.push_back({"prefill of one prompt",
+               fmt::format("{} tokens on the prefill pool's {}", load.input, layout_name(p.layout)),
+               p.prefill.step.latency.value(), format_seconds(p.prefill.step.latency)});
+  d.push_back({"prefill share",
+               fmt::format("{:g}/s ÷ {} schedulers × {} stage time", load.rate, schedulers,
+                           format_seconds(p.prefill.step.stage)),
+               p.prefill_share, fmt::format("{:.1f} %", p.prefill_share * 100)});
+  d.push_back({"KV transfer", "one prompt's KV cache shard per GPU over its NICs' share",
+               p.kv_transfer.value(), format_seconds(p.kv_transfer)});
+  d.push_back({"TTFT",
+               fmt::format("S + ρ·S / (2(1 − ρ)) + transfer, S = {}, ρ = {:.3f}",
+                           format_seconds(p.prefill.step.latency), p.prefill_share),
+               p.ttft.value(), format_seconds(p.ttft)});
+  d.push_back({"TPOT",
+               fmt::format("decode step of the decode pool's {} at {} requests",
+                           layout_name(s.layout), s.batch),
+               s.tpot.value(), format_seconds(s.tpot)});
+  d.push_back({"requests decoding",
+               fmt::format("⌈{:g}/s × {} × {}⌉", load.rate, load.output, format_seconds(s.tpot)),
+               static_cast<double>(s.batch), fmt::format("{}", s.batch)});
+}
+
+} // namespace
 
 Derivations plan_derivations(const PlanReport& report) {
   Derivations d;
@@ -183,38 +268,21 @@ Derivations plan_derivations(const PlanReport& report) {
   const PlanCandidate& c = *shown;
   const LoadedStep& s = c.step;
   const Load& load = report.load;
-  const int schedulers = s.layout.dp * s.layout.ep;
-  const std::string where =
-      fmt::format("{} × {}, {}", nodes_text(c.nodes), c.system->id, layout_name(s.layout));
-  d.push_back({"candidate", where, static_cast<double>(c.cluster.gpus),
-               fmt::format("{} GPUs", c.cluster.gpus)});
-  d.push_back({"prefill of one prompt", fmt::format("{} tokens, alone on the layout", load.input),
-               s.prefill.step.latency.value(), format_seconds(s.prefill.step.latency)});
-  d.push_back({"prefill share",
-               fmt::format("{:g}/s ÷ {} schedulers × {} stage time", load.rate, schedulers,
-                           format_seconds(s.prefill.step.stage)),
-               s.prefill_share, fmt::format("{:.1f} %", s.prefill_share * 100)});
-  d.push_back({"decode step", fmt::format("{} requests in flight", s.batch),
-               s.decode.step.latency.value(), format_seconds(s.decode.step.latency)});
-  d.push_back(
-      {"TPOT",
-       fmt::format("{} ÷ (1 − {:.3f})", format_seconds(s.decode.step.latency), s.prefill_share),
-       s.tpot.value(), format_seconds(s.tpot)});
-  d.push_back({"prompt service",
-               fmt::format("{} + {} chunk step(s) × {}", format_seconds(s.prefill.step.latency),
-                           (load.input + c.prefill_chunk - 1) / c.prefill_chunk,
-                           format_seconds(s.decode.step.latency)),
-               s.prefill_service.value(), format_seconds(s.prefill_service)});
-  d.push_back({"TTFT",
-               fmt::format("S + ρ·S / (2(1 − ρ)), S = {}, ρ = {:.3f}",
-                           format_seconds(s.prefill_service), s.prefill_share),
-               s.ttft.value(), format_seconds(s.ttft)});
-  d.push_back({"requests in flight",
-               fmt::format("⌈{:g}/s × ({} + {} × {})⌉", load.rate, format_seconds(s.ttft),
-                           load.output, format_seconds(s.tpot)),
-               static_cast<double>(s.batch), fmt::format("{}", s.batch)});
-  d.push_back({"memory holds", fmt::format("{} tokens per request", load.input + load.output),
-               static_cast<double>(s.capacity), fmt::format("{} requests", s.capacity)});
+  const std::string layout = c.disaggregated
+                                 ? fmt::format("prefill on {} ({}), decode on {} ({})",
+                                               nodes_text(c.disaggregated->prefill_nodes),
+                                               layout_name(c.disaggregated->prefill.layout),
+                                               nodes_text(c.disaggregated->decode_nodes),
+                                               layout_name(c.disaggregated->decode.layout))
+                                 : layout_name(s.layout);
+  const int gpus = c.nodes * c.system->gpus_per_node;
+  d.push_back({"candidate", fmt::format("{} × {}, {}", nodes_text(c.nodes), c.system->id, layout),
+               static_cast<double>(gpus), fmt::format("{} GPUs", gpus)});
+  if (c.disaggregated) {
+    split_chain(d, *c.disaggregated, load);
+  } else {
+    shared_chain(d, s, load, c.prefill_chunk);
+  }
   if (const std::optional<double> hourly = c.cost_per_hour()) {
     d.push_back(
         {"cost per hour",

@@ -19,6 +19,12 @@ std::string weights_reason(const PlanRequest& request, const System& system, Byt
 void describe_candidate(const PlanRequest& request, const Load& load, PlanCandidate& candidate,
                         const LoadedStep* fewer_nodes, int fewer);
 
+/// The reason of a disaggregated candidate: each pool, its layout and figures, and what
+/// sharing the GPUs needs (`shared`, the same system's candidate with both phases on the
+/// same GPUs).
+void describe_disaggregated(const PlanRequest& request, const PlanCandidate& shared,
+                            PlanCandidate& candidate);
+
 /// What the load model assumed, each with the flag that changes it.
 std::vector<std::string> plan_assumptions(const Catalog& catalog, const PlanRequest& request);
 

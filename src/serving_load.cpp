@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "icx/comm_time.hpp"
 #include "icx/units_format.hpp"
 
 namespace icx {
@@ -45,6 +46,46 @@ void time_load(LoadedStep& step, const Load& load) {
 Workload with_batch(Workload workload, std::int64_t batch) {
   workload.batch = batch;
   return workload;
+}
+
+/// Little's law fixed point: the least batch from one up whose `needed` count it holds, or
+/// the limit that stops it. `evaluate` sets the step's figures at a batch.
+template <class Evaluate, class Needed>
+void settle(LoadedStep& step, Evaluate evaluate, Needed needed) {
+  step.batch = 1;
+  evaluate(step);
+  for (int i = 0;; ++i) {
+    const std::int64_t count = needed(step);
+    if (count <= step.batch) {
+      return;
+    }
+    if (count > step.capacity) {
+      step.batch = count;
+      step.limit = ServeLimit::memory;
+      return;
+    }
+    if (i == max_settle_iterations) {
+      step.limit = ServeLimit::saturated;
+      return;
+    }
+    step.batch = count;
+    evaluate(step);
+  }
+}
+
+/// One prompt's KV cache, sent by each GPU of the prefill layout for its shard over its share
+/// of the node's NICs (the expected model of a point-to-point send where the link has one).
+Seconds kv_transfer_time(const Cluster& cluster, const Workload& prefill, const Layout& layout,
+                         const RunSetup& setup) {
+  const Bytes cache =
+      kv_bytes_per_token(*prefill.model, *prefill.kv_dtype) * static_cast<double>(prefill.tokens);
+  const Bytes shard = cache / static_cast<double>(layout.tp * layout.pp);
+  const CollectiveRequest send{Collective::point_to_point, Algorithm::automatic,
+                               min_collective_gpus, shard, setup};
+  // GPUs that share one NIC send one after another.
+  const double sharing = std::max(1.0, static_cast<double>(cluster.gpus_per_node) /
+                                           static_cast<double>(cluster.nics_per_node));
+  return comm_time(*cluster.scale_out, shard, send, 1).judged() * sharing;
 }
 
 } // namespace
@@ -89,9 +130,42 @@ LoadedStep serve_at_load(const Cluster& cluster, const LoadWorkloads& workloads,
       std::min(memory.replica_capacity, workloads.decode.max_batch * layout.ep) * layout.dp;
   // A pipeline starts another prompt every stage time; each scheduler takes its share.
   step.prefill_share = load.rate / static_cast<double>(units) * step.prefill.step.stage.value();
-  std::int64_t in_flight = batch.value_or(1);
-  step.batch = in_flight;
-  step.decode = evaluate_layout(cluster, with_batch(workloads.decode, in_flight), layout);
+  if (memory.replica_capacity == 0 || step.prefill_share >= 1) {
+    step.batch = batch.value_or(1);
+    step.decode = evaluate_layout(cluster, with_batch(workloads.decode, step.batch), layout);
+    step.limit = memory.replica_capacity == 0 ? ServeLimit::weights : ServeLimit::saturated;
+    return step;
+  }
+  const auto evaluate = [&](LoadedStep& at) {
+    at.decode = evaluate_layout(cluster, with_batch(workloads.decode, at.batch), layout);
+    time_load(at, load);
+  };
+  if (batch) {
+    step.batch = *batch;
+    evaluate(step);
+  } else {
+    // Little's law: requests in flight = arrival rate × time in the system.
+    settle(step, evaluate, [&](const LoadedStep& at) {
+      return ceil_count(load.rate * (at.ttft + at.tpot * static_cast<double>(load.output)).value());
+    });
+  }
+  if (step.limit == ServeLimit::none && step.batch > step.capacity) {
+    step.limit = ServeLimit::memory;
+  }
+  return step;
+}
+
+LoadedStep serve_prefill_pool(const Cluster& cluster, const LoadWorkloads& workloads,
+                              const Layout& layout, const Load& load, const RunSetup& setup) {
+  LoadedStep step;
+  step.layout = layout;
+  const std::int64_t units = schedulers(layout);
+  step.prefill = evaluate_layout(cluster, with_batch(workloads.prefill, units), layout);
+  const LayoutMemory memory = layout_memory(*cluster.gpu, workloads.prefill, layout, std::nullopt);
+  step.capacity =
+      std::min(memory.replica_capacity, workloads.prefill.max_batch * layout.ep) * layout.dp;
+  step.prefill_share = load.rate / static_cast<double>(units) * step.prefill.step.stage.value();
+  step.batch = ceil_count(load.rate * step.prefill.step.latency.value());
   if (memory.replica_capacity == 0) {
     step.limit = ServeLimit::weights;
     return step;
@@ -100,31 +174,42 @@ LoadedStep serve_at_load(const Cluster& cluster, const LoadWorkloads& workloads,
     step.limit = ServeLimit::saturated;
     return step;
   }
-  time_load(step, load);
-  for (int i = 0; !batch; ++i) {
-    // Little's law: requests in flight = arrival rate × time in the system.
-    const std::int64_t needed =
-        ceil_count(load.rate * (step.ttft + step.tpot * static_cast<double>(load.output)).value());
-    if (needed <= in_flight) {
-      break;
-    }
-    if (needed > step.capacity) {
-      step.batch = needed;
-      step.limit = ServeLimit::memory;
-      return step;
-    }
-    if (i == max_settle_iterations) {
-      step.limit = ServeLimit::saturated;
-      return step;
-    }
-    in_flight = needed;
-    step.batch = in_flight;
-    step.decode = evaluate_layout(cluster, with_batch(workloads.decode, in_flight), layout);
-    time_load(step, load);
-  }
+  const double rho = step.prefill_share;
+  step.prefill_service = step.prefill.step.latency;
+  step.kv_transfer = kv_transfer_time(cluster, workloads.prefill, layout, setup);
+  step.ttft =
+      step.prefill_service + step.prefill_service * (rho / (2 * (1 - rho))) + step.kv_transfer;
+  step.batch = std::max<std::int64_t>(1, ceil_count(load.rate * step.ttft.value()));
   if (step.batch > step.capacity) {
     step.limit = ServeLimit::memory;
   }
+  return step;
+}
+
+LoadedStep serve_decode_pool(const Cluster& cluster, const LoadWorkloads& workloads,
+                             const Layout& layout, const Load& load) {
+  LoadedStep step;
+  step.layout = layout;
+  step.tokens_per_second_per_gpu =
+      load.rate * static_cast<double>(load.output) / static_cast<double>(cluster.gpus);
+  const LayoutMemory memory =
+      layout_memory(*cluster.gpu, workloads.full_length, layout, std::nullopt);
+  step.capacity =
+      std::min(memory.replica_capacity, workloads.decode.max_batch * layout.ep) * layout.dp;
+  if (memory.replica_capacity == 0) {
+    step.decode = evaluate_layout(cluster, with_batch(workloads.decode, 1), layout);
+    step.limit = ServeLimit::weights;
+    return step;
+  }
+  settle(
+      step,
+      [&](LoadedStep& at) {
+        at.decode = evaluate_layout(cluster, with_batch(workloads.decode, at.batch), layout);
+        at.tpot = at.decode.step.latency;
+      },
+      [&](const LoadedStep& at) {
+        return ceil_count(load.rate * static_cast<double>(load.output) * at.tpot.value());
+      });
   return step;
 }
 

@@ -42,6 +42,21 @@ struct PlanRequest {
   /// USD per node-hour by system id, replacing the catalog's price.
   std::map<std::string, double, std::less<>> prices;
   int max_nodes = default_max_nodes;
+  /// Also plan separate prefill and decode pools (each up to max_nodes nodes of the system)
+  /// with the KV cache sent between them, and take them where they need fewer nodes.
+  bool disaggregate = false;
+};
+
+/// A deployment split into a prefill pool and a decode pool of one system.
+struct Disaggregated {
+  int prefill_nodes = 0;
+  Cluster prefill_cluster;
+  /// The prefill pool under the load (serve_prefill_pool): TTFT with the KV transfer.
+  LoadedStep prefill;
+  int decode_nodes = 0;
+  Cluster decode_cluster;
+  /// The decode pool under the load (serve_decode_pool): TPOT and requests in flight.
+  LoadedStep decode;
 };
 
 /// Which target a candidate misses by the most, and by how many times.
@@ -72,6 +87,9 @@ struct PlanCandidate {
   /// How many times over the missed target (TTFT or TPOT) the candidate is.
   double miss_factor = 1;
   std::string reason;
+  /// Present when the candidate is a disaggregated deployment; `step` then holds the decode
+  /// pool's step with the prefill pool's TTFT.
+  std::optional<Disaggregated> disaggregated;
   /// Prompt tokens one engine step prefills on this system's GPU (the load's chunk).
   std::int64_t prefill_chunk = 0;
   /// Layouts evaluated under the load, and those skipped because the weights do not fit.
@@ -87,6 +105,7 @@ struct PlanReport {
   Load load;
   PlanTargets targets;
   int max_nodes = 0;
+  bool disaggregate = false;
   /// Cheapest first; candidates without a price last.
   std::vector<PlanCandidate> candidates;
   /// The cheapest candidate that meets the targets, an index of `candidates`.

@@ -90,6 +90,9 @@ struct LoadedStep {
   Seconds tpot;
   /// Output tokens per second per GPU at the load.
   double tokens_per_second_per_gpu = 0;
+  /// A prefill pool of a disaggregated deployment: sending one prompt's KV cache to the
+  /// decode pool (part of TTFT); zero when both phases share the GPUs.
+  Seconds kv_transfer;
   ServeLimit limit = ServeLimit::none;
   [[nodiscard]] bool serves() const { return limit == ServeLimit::none; }
 };
@@ -100,6 +103,19 @@ struct LoadedStep {
 LoadedStep serve_at_load(const Cluster& cluster, const LoadWorkloads& workloads,
                          const Layout& layout, const Load& load,
                          std::optional<std::int64_t> batch = std::nullopt);
+
+/// Prefill/decode disaggregation (vLLM's and SGLang's PD split, NVIDIA Dynamo): prompts are
+/// prefilled on one pool of GPUs and their KV cache sent over the scale-out link to another
+/// that only decodes. The prefill pool's step: TTFT = M/D/1 over the prompts' prefill alone,
+/// plus the KV transfer, each GPU sending its shard of the cache (its tensor and pipeline
+/// part) over its share of the node's NICs; requests in flight there = rate × TTFT.
+LoadedStep serve_prefill_pool(const Cluster& cluster, const LoadWorkloads& workloads,
+                              const Layout& layout, const Load& load, const RunSetup& setup);
+
+/// The decode pool's step: requests in flight = rate × output × TPOT (Little's law over the
+/// decode alone), TPOT = the decode step at that batch, no prefill sharing its GPUs.
+LoadedStep serve_decode_pool(const Cluster& cluster, const LoadWorkloads& workloads,
+                             const Layout& layout, const Load& load);
 
 /// {rate_per_second, input_tokens, output_tokens, prefill_chunk, batch, capacity, limit,
 /// ttft_seconds, tpot_seconds (null when the load is not served), decode_step_seconds,

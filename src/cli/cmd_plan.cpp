@@ -32,6 +32,7 @@ struct PlanOptions {
   std::vector<std::string> systems;
   std::vector<std::string> prices;
   int max_nodes = default_max_nodes;
+  bool disaggregate = false;
 };
 
 std::vector<const System*> systems_named(const Catalog& catalog,
@@ -86,6 +87,7 @@ PlanRequest plan_request(const Catalog& catalog, const PlanOptions& o, const Res
   r.systems = systems_named(catalog, o.systems);
   r.prices = parse_prices(catalog, o.prices);
   r.max_nodes = o.max_nodes;
+  r.disaggregate = o.disaggregate;
   return r;
 }
 
@@ -129,6 +131,9 @@ Command setup_plan(CLI::App& app) {
       ->type_name("N")
       ->default_str(std::to_string(default_max_nodes))
       ->transform(whole_number(1, limits::max_plan_nodes));
+  sub->add_flag("--disaggregate", o->disaggregate,
+                "Also plan separate prefill and decode pools (the KV cache sent between them over "
+                "the scale-out link), taken where they need fewer nodes than sharing the GPUs");
   sub->add_option("--mfu", o->mfu,
                   "Achievable fraction of dense peak for prefill; default: the GPU's catalog "
                   "figure")
@@ -145,7 +150,9 @@ Command setup_plan(CLI::App& app) {
               "  icx plan --model 70b --ttft 2s --tpot 50ms --rate 5 --system aws-p5,dgx-h100 "
               "--price dgx-h100=24\n"
               "  icx plan --model deepseek-v3 --ttft 3s --tpot 80ms --rate 2 --price "
-              "gb200-nvl72=760 --explain");
+              "gb200-nvl72=760 --explain\n"
+              "  icx plan --model 70b --input 8192 --output 512 --ttft 3s --tpot 30ms --rate 4 "
+              "--disaggregate");
   return {sub, [options] { return run_plan(*options); }};
 }
 

@@ -23,6 +23,22 @@ std::string figure(const PlanCandidate& c, Seconds value) {
              : std::string("-");
 }
 
+/// "TP 8", or "P: TP 8 | D: TP 8" for separate prefill and decode pools.
+std::string layout_cell(const PlanCandidate& c) {
+  if (c.disaggregated) {
+    return fmt::format("P: {} | D: {}", layout_name(c.disaggregated->prefill.layout),
+                       layout_name(c.disaggregated->decode.layout));
+  }
+  return layout_name(c.step.layout);
+}
+
+std::string nodes_cell(const PlanCandidate& c) {
+  if (c.disaggregated) {
+    return fmt::format("{}+{}", c.disaggregated->prefill_nodes, c.disaggregated->decode_nodes);
+  }
+  return std::to_string(c.nodes);
+}
+
 void print_candidates(const Style& style, const PlanReport& r) {
   TextTable table({{"#", Align::right},
                    {"system", Align::left},
@@ -38,9 +54,9 @@ void print_candidates(const Style& style, const PlanReport& r) {
   for (std::size_t i = 0; i < r.candidates.size(); ++i) {
     const PlanCandidate& c = r.candidates[i];
     const bool evaluated = c.step.decode.step.latency.value() > 0;
-    table.add_row({std::to_string(i + 1), c.system->id, std::to_string(c.nodes),
+    table.add_row({std::to_string(i + 1), c.system->id, nodes_cell(c),
                    std::to_string(c.nodes * c.system->gpus_per_node),
-                   evaluated ? layout_name(c.step.layout) : std::string("-"),
+                   evaluated ? layout_cell(c) : std::string("-"),
                    evaluated && c.step.limit != ServeLimit::saturated ? std::to_string(c.step.batch)
                                                                       : std::string("-"),
                    figure(c, c.step.ttft), figure(c, c.step.tpot), usd(c.cost_per_hour()),
@@ -49,7 +65,8 @@ void print_candidates(const Style& style, const PlanReport& r) {
   }
   print_out("{}\n", table.render(style.width));
   print_out("batch: requests in flight; $/M out: per million output tokens at this load; a "
-            "candidate is the fewest nodes that meet, else the closest layout tried\n\n");
+            "candidate is the fewest nodes that meet, else the closest layout tried{}\n\n",
+            r.disaggregate ? "; P+D: prefill and decode pools" : "");
 }
 
 void print_price(const PlanCandidate& c) {
@@ -67,7 +84,7 @@ void print_outcome(const PlanReport& r) {
     print_out("winner   {}: {} node{} × {} {}, {}, {} requests in flight; {}/hour, {} per "
               "million output tokens\n",
               w.system->id, w.nodes, w.nodes == 1 ? "" : "s", w.system->gpus_per_node,
-              w.system->gpu, layout_name(w.step.layout), w.step.batch, usd(w.cost_per_hour()),
+              w.system->gpu, layout_cell(w), w.step.batch, usd(w.cost_per_hour()),
               usd(w.cost_per_million_output_tokens(r.load)));
     print_price(w);
     print_out("         {}\n", w.reason);

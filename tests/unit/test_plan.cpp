@@ -119,3 +119,48 @@ TEST(Plan, PlaceReproducesTheWinnerUnderTheSameLoad) {
 
 } // namespace
 } // namespace icx
+
+namespace icx {
+namespace {
+
+/// 70B at 2 requests/s of 8192 + 512 tokens, TTFT ≤ 3 s, TPOT ≤ 12 ms on aws-p5: sharing the
+/// GPUs, the 8192-token prefills stretch every decode step; split, one node prefills and one
+/// decodes.
+PlanRequest long_prompts(bool disaggregate) {
+  PlanRequest r = seventy_b(0.012);
+  r.load = {2, 8192, 512};
+  r.targets.ttft = Seconds::of(3);
+  r.systems = {&shipped().system("aws-p5")};
+  r.disaggregate = disaggregate;
+  return r;
+}
+
+TEST(Plan, DisaggregationIsTakenWhereItNeedsFewerNodes) {
+  const PlanCandidate shared = plan(shipped(), long_prompts(false)).candidates.front();
+  const PlanCandidate split = plan(shipped(), long_prompts(true)).candidates.front();
+  ASSERT_TRUE(split.disaggregated.has_value());
+  const Disaggregated& d = *split.disaggregated;
+  EXPECT_TRUE(split.meets_targets);
+  EXPECT_EQ(split.nodes, d.prefill_nodes + d.decode_nodes);
+  EXPECT_LT(split.nodes, shared.meets_targets ? shared.nodes : 1 << 20);
+  EXPECT_LE(d.prefill.ttft.value(), 3.0);
+  EXPECT_LE(d.decode.tpot.value(), 0.012);
+  EXPECT_EQ(split.step.ttft, d.prefill.ttft);
+  EXPECT_EQ(split.step.tpot, d.decode.tpot);
+  EXPECT_NEAR(*split.cost_per_hour(), 55.04 * split.nodes, 1e-9);
+}
+
+TEST(Plan, TheKvCacheCrossesTheScaleOutLinkInShards) {
+  // Llama 3.1 70B: 80 layers × 8 KV heads × 128 × 2 (K, V) × 2 B = 327,680 B per token; 8192
+  // tokens = 2,684,354,560 B, a 335,544,320 B shard on each of TP 8's GPUs, each GPU over its
+  // own 100 Gb/s EFA card (32 per node): 12.5 GB/s, the headline time (efa-100 has no
+  // expected model).
+  const PlanCandidate split = plan(shipped(), long_prompts(true)).candidates.front();
+  ASSERT_TRUE(split.disaggregated.has_value());
+  const Disaggregated& d = *split.disaggregated;
+  ASSERT_EQ(d.prefill.layout.tp * d.prefill.layout.pp, 8);
+  EXPECT_NEAR(d.prefill.kv_transfer.value(), 335544320 / 12.5e9, 1e-12);
+}
+
+} // namespace
+} // namespace icx
