@@ -694,24 +694,26 @@ bool is_rocm_output(std::string_view text) {
 
 } // namespace
 
-std::vector<std::size_t> TopoMatrix::gpu_indices() const {
+namespace {
+
+std::vector<std::size_t> indices_of(const std::vector<TopoDevice>& devices, DeviceKind kind) {
   std::vector<std::size_t> indices;
   for (std::size_t i = 0; i < devices.size(); ++i) {
-    if (devices[i].kind == DeviceKind::gpu) {
+    if (devices[i].kind == kind) {
       indices.push_back(i);
     }
   }
   return indices;
 }
 
+} // namespace
+
+std::vector<std::size_t> TopoMatrix::gpu_indices() const {
+  return indices_of(devices, DeviceKind::gpu);
+}
+
 std::vector<std::size_t> TopoMatrix::nic_indices() const {
-  std::vector<std::size_t> indices;
-  for (std::size_t i = 0; i < devices.size(); ++i) {
-    if (devices[i].kind == DeviceKind::nic) {
-      indices.push_back(i);
-    }
-  }
-  return indices;
+  return indices_of(devices, DeviceKind::nic);
 }
 
 TopoMatrix parse_topo(std::string_view text) {

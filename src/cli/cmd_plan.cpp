@@ -134,11 +134,7 @@ Command setup_plan(CLI::App& app) {
   sub->add_flag("--disaggregate", o->disaggregate,
                 "Also plan separate prefill and decode pools (the KV cache sent between them over "
                 "the scale-out link), taken where they need fewer nodes than sharing the GPUs");
-  sub->add_option("--mfu", o->mfu,
-                  "Achievable fraction of dense peak for prefill; default: the GPU's catalog "
-                  "figure")
-      ->type_name("FRACTION")
-      ->transform(decimal_number(limits::utilisation));
+  add_mfu_option(*sub, o->mfu);
   add_engine_options(*sub, o->engine);
   add_explain_option(*sub, o->common);
   add_common_options(*sub, o->common);

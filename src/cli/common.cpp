@@ -160,9 +160,14 @@ void add_compute_options(CLI::App& app, ComputeOptions& options) {
                  "GPU that computes (see 'icx gpus'); default: the catalog GPU whose scale-up "
                  "link is the wire, else the reference GPU")
       ->type_name("ID");
-  app.add_option("--mfu", options.mfu,
-                 "Achievable fraction of dense peak for prefill; default: the GPU's catalog "
-                 "figure")
+  add_mfu_option(app, options.mfu);
+}
+
+CLI::Option* add_mfu_option(CLI::App& app, std::optional<double>& mfu) {
+  return app
+      .add_option("--mfu", mfu,
+                  "Achievable fraction of dense peak for prefill; default: the GPU's catalog "
+                  "figure")
       ->type_name("FRACTION")
       ->transform(decimal_number(limits::utilisation));
 }

@@ -131,6 +131,9 @@ CLI::Validator enum_choice(std::string what,
 /// meaning and one help text for every command that checks what fits in HBM.
 CLI::Option* add_reserve_option(CLI::App& app, double& reserve);
 
+/// Adds --mfu FRACTION: the achievable fraction of dense peak, for commands that compute.
+CLI::Option* add_mfu_option(CLI::App& app, std::optional<double>& mfu);
+
 /// Adds --gpu ID, --mfu FRACTION.
 struct ComputeOptions {
   std::string gpu;
