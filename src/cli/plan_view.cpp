@@ -48,6 +48,7 @@ void print_candidates(const Style& style, const PlanReport& r) {
                    {"batch", Align::right},
                    {"TTFT", Align::right},
                    {"TPOT", Align::right},
+                   {"tok/s/GPU", Align::right},
                    {"$/hour", Align::right},
                    {"$/M out", Align::right},
                    {"meets", Align::left}});
@@ -59,13 +60,14 @@ void print_candidates(const Style& style, const PlanReport& r) {
                    evaluated ? layout_cell(c) : std::string("-"),
                    evaluated && c.step.limit != ServeLimit::saturated ? std::to_string(c.step.batch)
                                                                       : std::string("-"),
-                   figure(c, c.step.ttft), figure(c, c.step.tpot), usd(c.cost_per_hour()),
-                   usd(c.cost_per_million_output_tokens(r.load)),
+                   figure(c, c.step.ttft), figure(c, c.step.tpot),
+                   evaluated ? format_scaled(c.step.tokens_per_second_per_gpu) : std::string("-"),
+                   usd(c.cost_per_hour()), usd(c.cost_per_million_output_tokens(r.load)),
                    c.meets_targets ? std::string("yes") : "no: " + std::string(to_string(c.miss))});
   }
   print_out("{}\n", table.render(style.width));
-  print_out("batch: requests in flight; $/M out: per million output tokens at this load; a "
-            "candidate is the fewest nodes that meet, else the closest layout tried{}\n\n",
+  print_out("batch: requests in flight; tok/s/GPU and $/M out: output tokens at this load; "
+            "a candidate is the fewest nodes that meet, else the closest layout tried{}\n\n",
             r.disaggregate ? "; P+D: prefill and decode pools" : "");
 }
 
