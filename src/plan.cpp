@@ -277,6 +277,14 @@ PlanReport plan(const Catalog& catalog, const PlanRequest& request) {
       break;
     }
   }
+  for (std::size_t i = 0; !report.winner && i < report.candidates.size(); ++i) {
+    const PlanCandidate& c = report.candidates[i];
+    const bool served = c.miss == PlanMiss::ttft || c.miss == PlanMiss::tpot;
+    if (served &&
+        (!report.closest || c.miss_factor < report.candidates[*report.closest].miss_factor)) {
+      report.closest = i;
+    }
+  }
   report.assumptions = detail::plan_assumptions(catalog, request);
   report.derivations = detail::plan_derivations(report);
   return report;

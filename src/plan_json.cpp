@@ -97,6 +97,8 @@ void to_json(Json& json, const PlanReport& report) {
   json["candidates"] = std::move(candidates);
   json["winner"] =
       report.winner ? candidate_json(report.candidates[*report.winner], report.load) : Json();
+  json["closest"] =
+      report.closest ? candidate_json(report.candidates[*report.closest], report.load) : Json();
   json["assumptions"] = report.assumptions;
 }
 

@@ -110,6 +110,9 @@ struct PlanReport {
   std::vector<PlanCandidate> candidates;
   /// The cheapest candidate that meets the targets, an index of `candidates`.
   std::optional<std::size_t> winner;
+  /// Without a winner: the candidate that serves the load closest to the targets (the
+  /// smallest miss factor), when any serves it at all.
+  std::optional<std::size_t> closest;
   /// What the load model assumed that icx cannot know, each with the flag that changes it.
   std::vector<std::string> assumptions;
   /// The chain from the targets to the winner's layout and cost (or the closest candidate's).

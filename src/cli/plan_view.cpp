@@ -93,12 +93,10 @@ void print_outcome(const PlanReport& r) {
     return;
   }
   print_out("no candidate meets the targets");
-  for (const PlanCandidate& c : r.candidates) {
-    if (c.miss == PlanMiss::ttft || c.miss == PlanMiss::tpot) {
-      print_out("; closest: {} ({} node{}, {}): {}", c.system->id, c.nodes, c.nodes == 1 ? "" : "s",
-                layout_name(c.step.layout), c.reason);
-      break;
-    }
+  if (r.closest) {
+    const PlanCandidate& c = r.candidates[*r.closest];
+    print_out("; closest: {} ({} node{}, {}): {}", c.system->id, c.nodes, c.nodes == 1 ? "" : "s",
+              layout_cell(c), c.reason);
   }
   print_out("\n");
 }

@@ -86,8 +86,13 @@ TEST(Plan, AnUnmetTargetSaysWhichAndByHowMuch) {
   // A 1 ms TPOT is below any 70B decode step on these systems.
   const PlanReport report = plan(shipped(), seventy_b(0.001));
   EXPECT_FALSE(report.winner.has_value());
+  ASSERT_TRUE(report.closest.has_value());
+  const double closest = report.candidates[*report.closest].miss_factor;
   for (const PlanCandidate& c : report.candidates) {
     EXPECT_FALSE(c.meets_targets);
+    if (c.miss == PlanMiss::ttft || c.miss == PlanMiss::tpot) {
+      EXPECT_GE(c.miss_factor, closest) << c.system->id;
+    }
     if (c.miss == PlanMiss::tpot) {
       EXPECT_NEAR(c.miss_factor, c.step.tpot.value() / 0.001, 1e-9) << c.system->id;
       EXPECT_EQ(c.reason.rfind("TPOT ", 0), 0U) << c.reason;
