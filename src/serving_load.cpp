@@ -48,6 +48,22 @@ Workload with_batch(Workload workload, std::int64_t batch) {
   return workload;
 }
 
+/// Requests the cluster holds: each replica as many as its memory keeps beside the weights
+/// and its schedulers take.
+std::int64_t requests_held(const LayoutMemory& memory, const Workload& workload,
+                           const Layout& layout) {
+  return std::min(memory.replica_capacity, scheduler_limit(workload, layout)) * layout.dp;
+}
+
+/// One prompt per scheduler, alone on the layout, and the fraction of each scheduler's time
+/// the load's prompts take: a pipeline starts another prompt every stage time.
+void price_prefill(LoadedStep& step, const Cluster& cluster, const LoadWorkloads& workloads,
+                   const Layout& layout, const Load& load) {
+  const std::int64_t units = schedulers(layout);
+  step.prefill = evaluate_layout(cluster, with_batch(workloads.prefill, units), layout);
+  step.prefill_share = load.rate / static_cast<double>(units) * step.prefill.step.stage.value();
+}
+
 /// Little's law fixed point: the least batch from one up whose `needed` count it holds, or
 /// the limit that stops it. `evaluate` sets the step's figures at a batch.
 template <class Evaluate, class Needed>
@@ -122,14 +138,10 @@ LoadedStep serve_at_load(const Cluster& cluster, const LoadWorkloads& workloads,
   step.layout = layout;
   step.tokens_per_second_per_gpu =
       load.rate * static_cast<double>(load.output) / static_cast<double>(cluster.gpus);
-  const std::int64_t units = schedulers(layout);
-  step.prefill = evaluate_layout(cluster, with_batch(workloads.prefill, units), layout);
+  price_prefill(step, cluster, workloads, layout, load);
   const LayoutMemory memory =
       layout_memory(*cluster.gpu, workloads.full_length, layout, std::nullopt);
-  step.capacity =
-      std::min(memory.replica_capacity, workloads.decode.max_batch * layout.ep) * layout.dp;
-  // A pipeline starts another prompt every stage time; each scheduler takes its share.
-  step.prefill_share = load.rate / static_cast<double>(units) * step.prefill.step.stage.value();
+  step.capacity = requests_held(memory, workloads.full_length, layout);
   if (memory.replica_capacity == 0 || step.prefill_share >= 1) {
     step.batch = batch.value_or(1);
     step.decode = evaluate_layout(cluster, with_batch(workloads.decode, step.batch), layout);
@@ -159,12 +171,9 @@ LoadedStep serve_prefill_pool(const Cluster& cluster, const LoadWorkloads& workl
                               const Layout& layout, const Load& load, const RunSetup& setup) {
   LoadedStep step;
   step.layout = layout;
-  const std::int64_t units = schedulers(layout);
-  step.prefill = evaluate_layout(cluster, with_batch(workloads.prefill, units), layout);
+  price_prefill(step, cluster, workloads, layout, load);
   const LayoutMemory memory = layout_memory(*cluster.gpu, workloads.prefill, layout, std::nullopt);
-  step.capacity =
-      std::min(memory.replica_capacity, workloads.prefill.max_batch * layout.ep) * layout.dp;
-  step.prefill_share = load.rate / static_cast<double>(units) * step.prefill.step.stage.value();
+  step.capacity = requests_held(memory, workloads.prefill, layout);
   step.batch = ceil_count(load.rate * step.prefill.step.latency.value());
   if (memory.replica_capacity == 0) {
     step.limit = ServeLimit::weights;
@@ -194,8 +203,7 @@ LoadedStep serve_decode_pool(const Cluster& cluster, const LoadWorkloads& worklo
       load.rate * static_cast<double>(load.output) / static_cast<double>(cluster.gpus);
   const LayoutMemory memory =
       layout_memory(*cluster.gpu, workloads.full_length, layout, std::nullopt);
-  step.capacity =
-      std::min(memory.replica_capacity, workloads.decode.max_batch * layout.ep) * layout.dp;
+  step.capacity = requests_held(memory, workloads.full_length, layout);
   if (memory.replica_capacity == 0) {
     step.decode = evaluate_layout(cluster, with_batch(workloads.decode, 1), layout);
     step.limit = ServeLimit::weights;

@@ -40,12 +40,6 @@ Bytes kv_per_sequence(const Workload& w, const Layout& layout) {
          stage_share(model, layout) / kv_split(model, layout.tp);
 }
 
-/// Sequences one replica may schedule: `max_batch` per scheduler, and with data-parallel
-/// attention every rank of an expert group schedules its own (SGLang's DP attention).
-std::int64_t scheduler_limit(const Workload& w, const Layout& layout) {
-  return w.max_batch * layout.ep;
-}
-
 } // namespace
 
 const Dtype& activation_dtype(const Catalog& catalog, const Dtype& weights) {
@@ -108,6 +102,10 @@ const Dtype& Workload::ep_dispatch_dtype() const {
 
 EpMode Workload::ep_kernels() const {
   return ep_mode.value_or(phase == Phase::prefill ? EpMode::normal : EpMode::low_latency);
+}
+
+std::int64_t scheduler_limit(const Workload& w, const Layout& layout) {
+  return w.max_batch * layout.ep;
 }
 
 Bytes kv_bytes_per_token(const Model& model, const Dtype& kv_dtype) {

@@ -161,6 +161,10 @@ struct StageWork {
   Seconds memory;
 };
 
+/// Sequences one replica may schedule: `max_batch` per scheduler, and with data-parallel
+/// attention every rank of an expert group schedules its own (SGLang's DP attention).
+std::int64_t scheduler_limit(const Workload& w, const Layout& layout);
+
 /// KV-cache bytes of one token over all layers in the KV dtype.
 Bytes kv_bytes_per_token(const Model& model, const Dtype& kv_dtype);
 
