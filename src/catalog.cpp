@@ -164,6 +164,19 @@ void Catalog::check_references() const {
                                      system.scale_out_link,
                                      to_string(link(system.scale_out_link).tier)));
     }
+    if (check && !system.between_domains_link.empty()) {
+      if (!known(links(), system.between_domains_link) ||
+          link(system.between_domains_link).tier != Tier::host) {
+        check = unexpected(fmt::format("between_domains_link '{}' is not a known host link id "
+                                       "(tier \"host\"): the domains of one node are joined by "
+                                       "its PCIe",
+                                       system.between_domains_link));
+      } else if (system.scale_up_domain >= system.gpus_per_node) {
+        check = unexpected(fmt::format("between_domains_link is given but the {}-GPU node is one "
+                                       "{}-GPU scale-up domain",
+                                       system.gpus_per_node, system.scale_up_domain));
+      }
+    }
     if (check && system.host) {
       if (std::string problem = host_side_problem(*system.host); !problem.empty()) {
         check = unexpected(std::move(problem));

@@ -99,6 +99,9 @@ void to_json(Json& json, const LinkTopology& topology) {
   if (topology.default_up_to_gpus) {
     json["default_up_to_gpus"] = *topology.default_up_to_gpus;
   }
+  if (!topology.topo_paths.empty()) {
+    json["topo_paths"] = topology.topo_paths;
+  }
   json["source"] = topology.source;
 }
 
@@ -129,6 +132,9 @@ void to_json(Json& json, const Link& link) {
   json["per_direction_GBps"] = in_unit(link.per_direction_bandwidth, giga);
   if (link.max_domain_gpus) {
     json["max_domain_gpus"] = *link.max_domain_gpus;
+  }
+  if (link.links_per_gpu) {
+    json["links_per_gpu"] = *link.links_per_gpu;
   }
   json["latency_us"] = in_unit(link.latency, micro);
   if (link.measured_host_to_device) {
@@ -217,6 +223,9 @@ void to_json(Json& json, const System& system) {
   json["scale_up_link"] = system.scale_up_link;
   json["scale_up_domain"] = system.scale_up_domain;
   json["scale_out_link"] = system.scale_out_link;
+  if (!system.between_domains_link.empty()) {
+    json["between_domains_link"] = system.between_domains_link;
+  }
   json["nics_per_node"] = system.nics_per_node;
   json["rail_optimized"] = system.rail_optimized;
   if (system.host) {

@@ -13,6 +13,7 @@
 #include "icx/catalog_json.hpp"
 #include "icx/error.hpp"
 #include "icx/limits.hpp"
+#include "icx/topo.hpp"
 #include "icx/util/spelling.hpp"
 #include "json_reader.hpp"
 
@@ -107,6 +108,16 @@ std::vector<LinkTopology> read_topologies(ObjectReader& link_reader, const std::
     if (reader.has("default_up_to_gpus")) {
       topology.default_up_to_gpus = reader.whole("default_up_to_gpus", 1, max_domain);
     }
+    if (reader.has("topo_paths")) {
+      topology.topo_paths = reader.text_list("topo_paths");
+      for (const std::string& path : topology.topo_paths) {
+        if (!pcie_path_class(path)) {
+          reader.fail("topo_paths", fmt::format("'{}' is not a PCIe path class of nvidia-smi "
+                                                "topo -m; expected PIX, PXB, PHB, NODE or SYS",
+                                                path));
+        }
+      }
+    }
     topology.source = reader.text("source");
     reader.finish();
     topologies.push_back(std::move(topology));
@@ -163,6 +174,9 @@ Link read_link(ObjectReader& reader, const std::string& origin) {
   read_host_to_device(reader, link);
   if (reader.has("max_domain_gpus")) {
     link.max_domain_gpus = reader.whole("max_domain_gpus", 1, max_domain);
+  }
+  if (reader.has("links_per_gpu")) {
+    link.links_per_gpu = reader.whole("links_per_gpu", 1, max_domain);
   }
   if (reader.has("expected")) {
     link.expected = read_expected(reader, origin);
@@ -339,6 +353,9 @@ System read_system(ObjectReader& reader, const std::string& origin) {
   system.scale_up_link = reader.text("scale_up_link");
   system.scale_up_domain = reader.whole("scale_up_domain", 1, max_domain);
   system.scale_out_link = reader.text("scale_out_link");
+  if (reader.has("between_domains_link")) {
+    system.between_domains_link = reader.text("between_domains_link");
+  }
   // Absent: one NIC per GPU, as the rail-optimised reference designs wire them.
   system.nics_per_node = reader.whole_or("nics_per_node", 1, max_domain, system.gpus_per_node);
   system.rail_optimized = reader.flag_or("rail_optimized", false);

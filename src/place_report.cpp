@@ -89,7 +89,7 @@ std::vector<std::string> assumptions_of(const PlaceReport& r) {
   lines.push_back(
       fmt::format("all-reduces run by {} (--impl)", implementation_text(w.setup.implementation)));
   const Link* scale_out = r.cluster.scale_out == r.cluster.scale_up ? nullptr : r.cluster.scale_out;
-  for (const Link* link : {r.cluster.scale_up, scale_out}) {
+  for (const Link* link : {r.cluster.scale_up, r.cluster.between_domains, scale_out}) {
     if (link != nullptr && !link->topologies.empty()) {
       lines.push_back(fmt::format("{} topology: {} (--pcie-topology)", link->id,
                                   topology_text(*link, w.setup.topology)));
@@ -156,6 +156,12 @@ Cluster resolve_cluster(const ClusterRequest& request, std::span<const Link> lin
   c.nics_per_node =
       request.nics_per_node.value_or(system != nullptr ? system->nics_per_node : c.gpus_per_node);
   c.scale_up = request.scale_up;
+  if (system != nullptr && !system->between_domains_link.empty()) {
+    // A node of several scale-up domains (bridged pairs) joins them over its own PCIe.
+    const auto between = std::ranges::find_if(
+        links, [&](const Link& link) { return link_is(link, system->between_domains_link); });
+    c.between_domains = between != links.end() ? &*between : nullptr;
+  }
   const int domain = system != nullptr ? system->scale_up_domain : c.gpu->scale_up_domain;
   c.domain = std::min(domain, c.gpus_per_node);
   if (c.gpus > c.gpus_per_node && c.gpus % c.gpus_per_node != 0) {
@@ -272,6 +278,7 @@ Json cluster_json(const PlaceReport& report) {
   cluster["nics_per_node"] = c.nics_per_node;
   cluster["scale_up"] = c.scale_up->id;
   cluster["scale_out"] = c.scale_out->id;
+  cluster["between_domains"] = c.between_domains != nullptr ? Json(c.between_domains->id) : Json();
   return cluster;
 }
 

@@ -25,8 +25,27 @@ bool inside_domain(const Cluster& cluster, int size) {
   return size <= cluster.gpus;
 }
 
+/// Whether every group of `size` consecutive ranks lies inside one node.
+bool inside_node(const Cluster& cluster, int size) {
+  for (int first = 0; first + size <= cluster.gpus; first += size) {
+    if (first / cluster.gpus_per_node != (first + size - 1) / cluster.gpus_per_node) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/// The wire a group of `span` consecutive ranks crosses when it leaves its scale-up domain:
+/// the node's link between its domains when the group stays in one node and the node has one,
+/// else the scale-out link.
+const Link* crossing_wire(const Cluster& cluster, int span) {
+  return cluster.between_domains != nullptr && inside_node(cluster, span) ? cluster.between_domains
+                                                                          : cluster.scale_out;
+}
+
 /// Cost of `count` collectives like `one` in a group of `span` consecutive ranks: on the
-/// scale-up link inside a domain, else on the scale-out link (the slowest hop sets the pace).
+/// scale-up link inside a domain, else on the wire between domains (the slowest hop sets the
+/// pace: on a node's own link between its domains, the whole group is priced on that link).
 StrategyCost group_cost(const Cluster& cluster, Strategy strategy, int span, Bytes bytes,
                         const CollectiveRequest& one, int count) {
   StrategyCost cost;
@@ -37,8 +56,10 @@ StrategyCost group_cost(const Cluster& cluster, Strategy strategy, int span, Byt
     return cost;
   }
   cost.crosses_domain = !inside_domain(cluster, span);
-  cost.wire = cost.crosses_domain ? cluster.scale_out : cluster.scale_up;
-  const CommTime time = cost.crosses_domain && cluster.scale_out != cluster.scale_up
+  cost.wire = cost.crosses_domain ? crossing_wire(cluster, span) : cluster.scale_up;
+  const bool on_fabric = cost.crosses_domain && cost.wire == cluster.scale_out &&
+                         cluster.scale_out != cluster.scale_up;
+  const CommTime time = on_fabric
                             ? comm_time(group_fabric(cluster, one.gpus, span), bytes, one, count)
                             : comm_time(*cost.wire, bytes, one, count);
   cost.seconds = time.headline;
@@ -60,7 +81,7 @@ StrategyCost expert_cost(const Cluster& cluster, const Workload& w, const Layout
   }
   const int span = layout.tp * layout.ep;
   cost.crosses_domain = !inside_domain(cluster, span);
-  cost.wire = cost.crosses_domain ? cluster.scale_out : cluster.scale_up;
+  cost.wire = cost.crosses_domain ? crossing_wire(cluster, span) : cluster.scale_up;
   EpRequest request{w.model,        {cluster.scale_up, layout.ep, nullptr, 1},
                     layout.ep,      static_cast<double>(tokens),
                     w.ep_kernels(), &w.ep_dispatch_dtype(),
@@ -71,7 +92,8 @@ StrategyCost expert_cost(const Cluster& cluster, const Workload& w, const Layout
     if (!cost.crosses_domain) {
       return inside;
     }
-    request.fabric = group_fabric(cluster, layout.ep, span);
+    request.fabric = cost.wire == cluster.scale_out ? group_fabric(cluster, layout.ep, span)
+                                                    : Fabric{cost.wire, layout.ep, nullptr, 1};
     return ep_layer_cost(request);
   }();
   cost.bytes = layer.bytes(moe_layers);
@@ -104,14 +126,16 @@ StrategyCost pipeline_cost(const Cluster& cluster, const Layout& layout,
     // The boundary joins the stage's last rank and the next stage's first rank.
     const int last = boundary * stage_size - 1;
     const bool crosses = last / cluster.domain != (last + 1) / cluster.domain;
+    const bool same_node = last / cluster.gpus_per_node == (last + 1) / cluster.gpus_per_node;
+    const Link* between = same_node && cluster.between_domains != nullptr ? cluster.between_domains
+                                                                          : cluster.scale_out;
     cost.crosses_domain = cost.crosses_domain || crosses;
-    const CommTime time =
-        comm_time(crosses ? *cluster.scale_out : *cluster.scale_up, activation, send, 1);
+    const CommTime time = comm_time(crosses ? *between : *cluster.scale_up, activation, send, 1);
     cost.seconds += time.headline;
     judged += time.judged();
     all_expected = all_expected && time.expected.has_value();
   }
-  cost.wire = cost.crosses_domain ? cluster.scale_out : cluster.scale_up;
+  cost.wire = cost.crosses_domain ? crossing_wire(cluster, stages * stage_size) : cluster.scale_up;
   if (all_expected) {
     cost.expected_seconds = judged;
   }

@@ -77,6 +77,15 @@ ScaleUpWiring wiring_of(int gpus, const std::vector<GpuPair>& pairs) {
 
 } // namespace
 
+std::optional<PathKind> pcie_path_class(std::string_view token) {
+  const std::optional<PathKind> kind = parse_enum<PathKind>(token);
+  if (kind && distance_rank(*kind) >= distance_rank(PathKind::pix) &&
+      distance_rank(*kind) <= distance_rank(PathKind::sys)) {
+    return kind;
+  }
+  return std::nullopt;
+}
+
 NodeTopology describe_topology(const TopoMatrix& matrix) {
   NodeTopology node;
   node.source = matrix.source;

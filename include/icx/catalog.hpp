@@ -133,6 +133,9 @@ struct LinkTopology {
   /// The topology assumed for groups of up to this many GPUs when none is named (the
   /// smallest such bound that holds the group wins); absent: only when named.
   std::optional<int> default_up_to_gpus;
+  /// The path classes `nvidia-smi topo -m` prints between two GPUs of this topology ("PIX",
+  /// "SYS", …): how a node's matrix is mapped to it (icx/topo_system.hpp); empty: none.
+  std::vector<std::string> topo_paths;
   std::string source;
   bool operator==(const LinkTopology&) const = default;
 };
@@ -153,6 +156,10 @@ struct Link : Entry {
   /// Most GPUs one domain of this link can join (an NVLink Switch system, a PCIe hierarchy);
   /// absent for a switched network fabric, which the catalog does not bound.
   std::optional<int> max_domain_gpus;
+  /// The GPU-to-GPU links (NVLinks, Infinity Fabric links) one GPU has on this link, which
+  /// `nvidia-smi topo -m` counts as NV<n>: per_direction_bandwidth / links_per_gpu is one
+  /// link's share. Absent for links that are not counted so (PCIe, NICs).
+  std::optional<int> links_per_gpu;
   /// Absent where no published measurement fixes the expected model's parameters.
   std::optional<ExpectedModel> expected;
   /// Topologies the expected model distinguishes on this link (PCIe), by id; empty for
@@ -275,6 +282,9 @@ struct System : Entry {
   int scale_up_domain = 0;
   /// One NIC's link between nodes (one port of the node's scale-out fabric).
   std::string scale_out_link;
+  /// The link between the scale-up domains of one node when a node holds several (PCIe
+  /// between NVLink-bridged pairs; a host link); empty: they are joined by the scale-out link.
+  std::string between_domains_link;
   /// Scale-out NICs (ports) per node that collectives use; catalog default: one per GPU.
   int nics_per_node = 0;
   /// The fabric wires NIC k of every node to the same leaf switch (a rail), so traffic

@@ -77,6 +77,8 @@ constexpr std::size_t max_catalog_file_bytes = 4 * mebibyte;
 constexpr std::size_t max_hf_config_file_bytes = 1 * mebibyte;
 /// An nccl-tests log: a full sweep with every rank's line is well under 1 MiB.
 constexpr std::size_t max_nccl_log_file_bytes = 64 * mebibyte;
+/// A pasted topology report (nvidia-smi topo -m, rocm-smi --showtopo): a few KiB.
+constexpr std::size_t max_topo_file_bytes = 1 * mebibyte;
 /// A measurements CSV for icx validate.
 constexpr std::size_t max_measurements_file_bytes = 64 * mebibyte;
 /// Nesting depth of a JSON document: catalogs and configs nest four or five levels.

@@ -28,6 +28,9 @@ struct Cluster {
   const Link* scale_out = nullptr;
   /// Scale-out NICs per node, which NCCL spreads a group's channels over.
   int nics_per_node = 1;
+  /// Between the scale-up domains of one node when a node holds several (PCIe between
+  /// NVLink-bridged pairs); nullptr: `scale_out` joins them as it joins nodes.
+  const Link* between_domains = nullptr;
 };
 
 /// The fabric a group of `members` GPUs spread over `span` consecutive ranks crosses when it

@@ -58,6 +58,10 @@ constexpr bool is_scale_up(PathKind kind) {
   return kind == PathKind::nvlink || kind == PathKind::xgmi;
 }
 
+/// The PCIe path class a printed token names (PIX, PXB, PHB, NODE, SYS or the old SOC);
+/// nullopt for any other token.
+std::optional<PathKind> pcie_path_class(std::string_view token);
+
 /// One cell of the matrix.
 struct TopoPath {
   PathKind kind = PathKind::unknown;

@@ -146,7 +146,7 @@ int run_app(int argc, char** argv) {
       setup_report(app),    setup_collective(app), setup_coldstart(app), setup_offload(app),
       setup_calibrate(app), setup_validate(app),   setup_links(app),     setup_gpus(app),
       setup_models(app),    setup_systems(app),    setup_storage(app),   setup_loaders(app),
-      setup_dtypes(app)};
+      setup_dtypes(app),    setup_topo(app)};
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -9,6 +9,7 @@ Command setup_tp(CLI::App& app);
 Command setup_ep(CLI::App& app);
 Command setup_place(CLI::App& app);
 Command setup_plan(CLI::App& app);
+Command setup_topo(CLI::App& app);
 Command setup_report(CLI::App& app);
 Command setup_systems(CLI::App& app);
 Command setup_links(CLI::App& app);

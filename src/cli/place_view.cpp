@@ -20,10 +20,16 @@ void print_header(const PlaceReport& r) {
   const Placement& p = r.placement();
   print_out("Placement of {} ({} weights, {} of them) on {} × {}\n", w.model->id, w.dtype->id,
             format_bytes(p.weights), c.gpus, c.gpu->id);
+  const std::string between =
+      c.gpus <= c.domain             ? std::string()
+      : c.between_domains == nullptr ? fmt::format(", {} between", c.scale_out->id)
+      : c.gpus > c.gpus_per_node     ? fmt::format(", {} between domains, {} between nodes",
+                                                   c.between_domains->id, c.scale_out->id)
+                                     : fmt::format(", {} between", c.between_domains->id);
   print_out("cluster  {} node{} × {} GPUs{}; {} inside each {}-GPU domain{}\n", r.nodes,
             r.nodes == 1 ? "" : "s", std::min(c.gpus, c.gpus_per_node),
             r.system != nullptr ? fmt::format(" ({})", r.system->id) : "", c.scale_up->id, c.domain,
-            c.gpus > c.domain ? fmt::format(", {} between", c.scale_out->id) : "");
+            between);
   if (w.phase == Phase::prefill) {
     print_out("pass     prefill of {} tokens per sequence", w.tokens);
   } else {

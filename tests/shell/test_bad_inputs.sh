@@ -459,5 +459,23 @@ expect_rejected --phase place --model 70b --system aws-p5 --rate 5 --phase prefi
 expect_rejected --context place --model 70b --system aws-p5 --rate 5 --context 100
 expect_rejected --sweep place --model 70b --system aws-p5 --rate 5 --sweep batch=1:8
 
+# icx topo: files, the overlay's flags, and matrices that are cut, garbled or not one at all.
+topo_matrix="$data/../golden/topo/pcie-two-sockets.txt"
+expect_rejected no-such-topo.txt topo "$scratch/no-such-topo.txt"
+expect_rejected bad-inputs topo "$scratch"
+expect_rejected garbled.txt topo "$data/../golden/topo/garbled.txt"
+printf 'GPU0 GPU1\nGPU0 X NV4\n' >"$scratch/cut-topo.txt"
+expect_rejected cut-topo.txt topo "$scratch/cut-topo.txt"
+printf 'hello\n' >"$scratch/no-topo.txt"
+expect_rejected no-topo.txt topo "$scratch/no-topo.txt"
+expect_rejected --id topo "$topo_matrix" --gpu l40s -o "$scratch/t.json"
+expect_rejected -o topo "$topo_matrix" --id mine
+expect_rejected --pcie topo "$topo_matrix" --pcie nvlink4
+expect_rejected --gpu topo "$topo_matrix" --gpu h101
+expect_rejected --size topo "$topo_matrix" --size 0
+expect_rejected --domain topo "$topo_matrix" --domain 0 -o "$scratch/t.json" --id x
+expect_rejected --scale-out topo "$topo_matrix" --gpu l40s -o "$scratch/t.json" --id x
+expect_rejected --pcie topo "$topo_matrix" --gpu h100 -o "$scratch/t.json" --id x --scale-out roce
+
 echo "bad inputs: $cases cases, $failures failures"
 [ "$failures" -eq 0 ] && echo "all checks passed"

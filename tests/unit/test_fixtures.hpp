@@ -108,9 +108,10 @@ inline Link pcie_link() {
   model.ramp = microseconds(100);
   model.small_message_slowdown = 1.0;
   link.expected = model;
-  link.topologies = {{"dual-socket", "across sockets", 0.4, microseconds(5), std::nullopt, "s"},
-                     {"host", "through one CPU", 0.5, microseconds(4), 8, "s"},
-                     {"switch", "under a PCIe switch", 0.8, microseconds(3), 4, "s"}};
+  link.topologies = {
+      {"dual-socket", "across sockets", 0.4, microseconds(5), std::nullopt, {"SYS"}, "s"},
+      {"host", "through one CPU", 0.5, microseconds(4), 8, {"PHB", "NODE"}, "s"},
+      {"switch", "under a PCIe switch", 0.8, microseconds(3), 4, {"PIX", "PXB"}, "s"}};
   return link;
 }
 

@@ -1,43 +1,19 @@
 #include "icx/topo.hpp"
 
-#include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
 
 #include "icx/error.hpp"
-
-#ifndef ICX_TOPO_FIXTURE_DIR
-#define ICX_TOPO_FIXTURE_DIR "../shared/topo"
-#endif
+#include "topo_fixtures.hpp"
 
 namespace icx {
 namespace {
 
-// The published outputs and INDEX.csv live beside the clone (../shared/topo) and are read
-// where they are; ICX_TOPO_FIXTURES overrides the folder.
-std::filesystem::path fixture_dir() {
-  if (const char* dir = std::getenv("ICX_TOPO_FIXTURES"); dir != nullptr && *dir != '\0') {
-    return dir;
-  }
-  return ICX_TOPO_FIXTURE_DIR;
-}
-
-std::string fixture(const std::string& name) {
-  std::ifstream in(fixture_dir() / name, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-#define SKIP_WITHOUT_FIXTURES()                                                                    \
-  if (!std::filesystem::is_directory(fixture_dir())) {                                             \
-    GTEST_SKIP() << "no topology fixtures at " << fixture_dir();                                   \
-  }
+using test::fixture;
+using test::fixture_dir;
 
 std::string error_of(const std::string& text) {
   try {

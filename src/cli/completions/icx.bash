@@ -46,7 +46,7 @@ _icx() {
   case $prev in
     -m | --model) listing=models ;;
     -w | --wire | --host-link) listing=links list_values=yes ;;
-    --scale-up | --scale-out) listing=links ;;
+    --scale-up | --scale-out | --pcie) listing=links ;;
     --gpu) listing=gpus ;;
     -s | --system)
       listing=systems

@@ -1,0 +1,255 @@
+// icx topo: reads a node's `nvidia-smi topo -m` or `rocm-smi --showtopo` output, says what its
+// wiring means for collectives and NICs, and writes it as a catalog system (-o).
+#include <algorithm>
+#include <filesystem>
+#include <iostream>
+#include <iterator>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "commands.hpp"
+#include "common.hpp"
+#include "icx/limits.hpp"
+#include "icx/topo_report.hpp"
+#include "icx/units_format.hpp"
+#include "icx/util/table.hpp"
+#include "icx/util/text_file.hpp"
+#include "json_output.hpp"
+#include "output.hpp"
+#include "size_option.hpp"
+#include "terminal.hpp"
+
+namespace icx::cli {
+
+namespace {
+
+struct TopoOptions {
+  CommonOptions common;
+  std::string file;
+  std::string gpu;
+  std::string system;
+  std::string pcie;
+  std::string scale_out;
+  std::optional<int> domain;
+  std::string size = "64MiB";
+  std::optional<std::string> output;
+  std::string id;
+};
+
+/// The file's text, or standard input's for "-", at most the topology file limit.
+std::string read_input(const std::string& file) {
+  if (file != "-") {
+    return read_text_file(file, {"a topology report", limits::max_topo_file_bytes});
+  }
+  std::string text;
+  std::istreambuf_iterator<char> it(std::cin);
+  for (const std::istreambuf_iterator<char> end; it != end; ++it) {
+    if (text.size() == limits::max_topo_file_bytes) {
+      throw InputError(fmt::format("-: standard input is larger than the {} limit for a topology "
+                                   "report",
+                                   describe_byte_limit(limits::max_topo_file_bytes)));
+    }
+    text.push_back(*it);
+  }
+  return text;
+}
+
+const Link* link_flag(const Catalog& catalog, const std::string& flag, const std::string& id) {
+  return id.empty() ? nullptr : &for_flag(flag, [&]() -> const Link& { return catalog.link(id); });
+}
+
+/// --pcie, else the system's host link, else the GPU's own link when that is PCIe.
+const Link* pcie_link(const Catalog& catalog, const TopoOptions& o, const System* base,
+                      const Gpu* gpu) {
+  const Link* pcie = link_flag(catalog, "--pcie", o.pcie);
+  if (pcie != nullptr && pcie->tier != Tier::host) {
+    throw UsageError(fmt::format("--pcie {}: a {} link; name a host link (pcie4, pcie5)", o.pcie,
+                                 to_string(pcie->tier)));
+  }
+  if (pcie == nullptr && base != nullptr && base->host) {
+    pcie = &catalog.link(base->host->link);
+  }
+  if (pcie == nullptr && gpu != nullptr && catalog.link(gpu->scale_up_link).tier == Tier::host) {
+    pcie = &catalog.link(gpu->scale_up_link);
+  }
+  return pcie;
+}
+
+TopoReportRequest request_of(const Catalog& catalog, const TopoOptions& o) {
+  TopoReportRequest request;
+  request.file = o.file == "-" ? "standard input" : o.file;
+  const System* base = o.system.empty() ? nullptr : &for_flag("--system", [&]() -> const System& {
+    return catalog.system(o.system);
+  });
+  const std::string gpu = !o.gpu.empty() ? o.gpu : base != nullptr ? base->gpu : std::string();
+  if (!gpu.empty()) {
+    request.gpu = &for_flag("--gpu", [&]() -> const Gpu& { return catalog.gpu(gpu); });
+  }
+  request.pcie = pcie_link(catalog, o, base, request.gpu);
+  const std::optional<Bytes> size = size_value(o.size);
+  if (!size) {
+    throw UsageError(fmt::format("--size: '{}' is not a message size; expected a whole number of "
+                                 "bytes with an optional unit, such as 64MiB or 1GB",
+                                 o.size));
+  }
+  request.size = *size;
+  if (o.output) {
+    if (o.id.empty()) {
+      throw UsageError("--id: -o writes a catalog system and needs its id, e.g. --id my-node");
+    }
+    TopoSystemRequest system{o.id,         request.file, request.gpu, base,
+                             request.pcie, nullptr,      o.domain};
+    system.scale_out = link_flag(catalog, "--scale-out", o.scale_out);
+    if (system.scale_out == nullptr && base != nullptr) {
+      system.scale_out = &catalog.link(base->scale_out_link);
+    }
+    request.system = system;
+  } else if (!o.id.empty() || o.domain || !o.scale_out.empty()) {
+    throw UsageError("--id, --domain and --scale-out describe the system -o writes: add -o FILE");
+  }
+  return request;
+}
+
+/// Checks the overlay against the catalog it joins, then writes it whole.
+void write_overlay(const Catalog& catalog, const TopoOptions& o, const TopoSystem& system) {
+  const std::string text = topo_overlay(system).dump(2) + "\n";
+  Catalog joined = catalog;
+  joined.overlay_text(text, *o.output);
+  std::vector<std::filesystem::path> inputs(o.common.catalogs.begin(), o.common.catalogs.end());
+  if (o.file != "-") {
+    inputs.emplace_back(o.file);
+  }
+  try {
+    write_text_file_atomically(*o.output, text, inputs);
+  } catch (const InputError& error) {
+    throw InputError(fmt::format("-o{}{}", o.output->empty() ? ": " : " ", error.what()));
+  }
+}
+
+/// One row per kind of pair (path, links, bandwidth), naming its pairs (the first few).
+void print_pairs(const Style& style, const TopoReport& r) {
+  struct Row {
+    std::vector<std::string> pairs;
+    std::vector<std::string> cells;
+  };
+  std::vector<Row> rows;
+  for (std::size_t i = 0; i < r.node.pairs.size(); ++i) {
+    const GpuPair& p = r.node.pairs[i];
+    std::vector<std::string> cells{p.path, is_scale_up(p.kind) ? std::to_string(p.links) : "-",
+                                   r.pair_bandwidth[i] ? format_rate(*r.pair_bandwidth[i]) : "-"};
+    auto row = std::ranges::find_if(rows, [&](const Row& x) { return x.cells == cells; });
+    if (row == rows.end()) {
+      row = rows.insert(rows.end(), Row{{}, std::move(cells)});
+    }
+    row->pairs.push_back(fmt::format("{}–{}", p.a, p.b));
+  }
+  constexpr std::size_t named = 4;
+  TextTable table({{"path"},
+                   {"pairs", Align::right},
+                   {"GPUs"},
+                   {"links", Align::right},
+                   {"each way", Align::right}});
+  for (const Row& row : rows) {
+    const std::span<const std::string> shown(row.pairs.data(), std::min(named, row.pairs.size()));
+    table.add_row({row.cells[0], std::to_string(row.pairs.size()),
+                   fmt::format("{}{}", fmt::join(shown, " "), row.pairs.size() > named ? " …" : ""),
+                   row.cells[1], row.cells[2]});
+  }
+  print_out("{}\n", table.render(style.width));
+}
+
+void print_report(const Style& style, const TopoReport& r, const TopoOptions& o) {
+  print_out("{}: {} GPUs, {} NIC{} ({}){}\n\n", r.file, r.node.gpus.size(), r.node.nics.size(),
+            r.node.nics.size() == 1 ? "" : "s", to_string(r.node.source),
+            r.gpu != nullptr ? fmt::format(", GPU {} (the matrix names none: --gpu)", r.gpu->id)
+                             : std::string(", GPU unknown (give --gpu for bandwidths)"));
+  print_pairs(style, r);
+  for (const std::string& line : r.consequences) {
+    print_out("- {}\n", line);
+  }
+  if (r.system) {
+    print_out("\nassumed:\n");
+    for (const std::string& line : r.system->assumed) {
+      print_out("  {}\n", line);
+    }
+    print_out("\nsystem '{}' written to {}: use it with --catalog {} --system {}\n", o.id,
+              *o.output, *o.output, o.id);
+  }
+}
+
+int run_topo(const TopoOptions& options) {
+  const Catalog catalog = load_catalog(options.common);
+  const TopoReportRequest request = request_of(catalog, options);
+  const std::string text = read_input(options.file);
+  NodeTopology node;
+  try {
+    node = describe_topology(parse_topo(text));
+  } catch (const InputError& error) {
+    throw InputError(fmt::format("{}: {}", request.file, error.what()));
+  }
+  const TopoReport report = topo_report(catalog, node, request);
+  if (report.system) {
+    write_overlay(catalog, options, *report.system);
+  }
+  const Style style = style_of(options.common);
+  emit(style, Json(report), "pairs", {}, [&] { print_report(style, report, options); });
+  return 0;
+}
+
+} // namespace
+
+Command setup_topo(CLI::App& app) {
+  auto options = std::make_shared<TopoOptions>();
+  CLI::App* sub = app.add_subcommand(
+      "topo",
+      "Read a node's nvidia-smi topo -m (or rocm-smi --showtopo) output: its NVLink "
+      "domains, PCIe paths, NICs and NUMA nodes, what they cost, and a catalog system (-o)");
+  sub->add_option("file", options->file, "The tool's output as printed; - reads standard input")
+      ->type_name("FILE")
+      ->required();
+  sub->add_option("--gpu", options->gpu,
+                  "The GPU (the matrix names none): what NV<n> means in bandwidth; default: "
+                  "--system's")
+      ->type_name("ID");
+  sub->add_option("--system", options->system,
+                  "The catalog system this node is one of: its GPU, PCIe link, NICs' link, "
+                  "rails, host side, price, and the NVLink domain beyond one tray (GB200)")
+      ->type_name("ID");
+  sub->add_option("--pcie", options->pcie,
+                  "The GPUs' PCIe link (pcie4, pcie5); default: --system's host link, or the "
+                  "GPU's own when it has no NVLink")
+      ->type_name("LINK");
+  sub->add_option("--size", options->size,
+                  "All-reduce message priced across sockets (a 70B model's activations for "
+                  "4,096 tokens in BF16 are 64 MiB)")
+      ->type_name("SIZE")
+      ->default_str(options->size);
+  sub->add_option("-o,--output", options->output,
+                  "Write the node as a catalog system (a --catalog file) for place, plan, tp, …")
+      ->type_name("FILE");
+  sub->add_option("--id", options->id, "The system's id in the -o file")->type_name("ID");
+  sub->add_option("--scale-out", options->scale_out,
+                  "With -o: one NIC's link between nodes; default: --system's")
+      ->type_name("LINK");
+  sub->add_option("--domain", options->domain,
+                  "With -o: GPUs in one NVLink domain when the matrix shows part of it (a GB200 "
+                  "tray of an NVL72 rack: 72); default: --system's")
+      ->type_name("N")
+      ->transform(whole_number(1, limits::max_domain));
+  add_common_options(*sub, options->common);
+  sub->footer("Examples:\n"
+              "  icx topo topo.txt --system dgx-h100 -o mine.json --id mine\n"
+              "  nvidia-smi topo -m | icx topo - --gpu h100\n"
+              "  icx place --model 70b --catalog mine.json --system mine\n"
+              "  icx topo a30-node.txt --gpu a30 --pcie pcie4 --scale-out roce -o a30.json --id "
+              "a30-node --json");
+  return {sub, [options] { return run_topo(*options); }};
+}
+
+} // namespace icx::cli

@@ -1,0 +1,2 @@
+args: topo topo/pcie-two-sockets.txt --format csv
+exit: 0

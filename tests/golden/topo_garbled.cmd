@@ -1,0 +1,2 @@
+args: topo topo/garbled.txt
+exit: 2
