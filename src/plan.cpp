@@ -277,6 +277,17 @@ PlanReport plan(const Catalog& catalog, const PlanRequest& request) {
       break;
     }
   }
+  // No price among those that meet (a system of the user's own, icx topo -o): the fewest GPUs.
+  if (!report.winner) {
+    const auto gpus = [](const PlanCandidate& x) { return x.nodes * x.system->gpus_per_node; };
+    for (std::size_t i = 0; i < report.candidates.size(); ++i) {
+      const PlanCandidate& c = report.candidates[i];
+      if (c.meets_targets &&
+          (!report.winner || gpus(c) < gpus(report.candidates[*report.winner]))) {
+        report.winner = i;
+      }
+    }
+  }
   for (std::size_t i = 0; !report.winner && i < report.candidates.size(); ++i) {
     const PlanCandidate& c = report.candidates[i];
     const bool served = c.miss == PlanMiss::ttft || c.miss == PlanMiss::tpot;

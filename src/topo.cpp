@@ -10,11 +10,6 @@ namespace icx {
 
 namespace {
 
-/// The rank of a path as NCCL orders distances: closer is lower.
-int distance_rank(PathKind kind) {
-  return static_cast<int>(kind);
-}
-
 /// A printed affinity that says nothing: absent, N/A, or rocm-smi's -1 for "no NUMA".
 bool is_unknown_affinity(const std::string& text) {
   return text.empty() || text == "N/A" || text == "-1";

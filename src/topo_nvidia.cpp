@@ -251,17 +251,10 @@ private:
   std::size_t last_line_end_ = 1;
 };
 
-// rocm-smi --showtopo --------------------------------------------------------------------
-
-enum class RocmTable { weight, hops, link_type, numa, other };
-
 } // namespace
 
 TopoMatrix read_nvidia_smi(std::string_view text) {
-  NvidiaReader reader;
-  for_each_line(text,
-                [&](std::string_view line, std::size_t number) { reader.line(line, number); });
-  return reader.finish();
+  return read_lines<NvidiaReader>(text);
 }
 
 } // namespace icx::topo_read

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "icx/topo.hpp"
+#include "icx/util/text_file.hpp"
 
 namespace icx::topo_read {
 
@@ -46,6 +47,15 @@ bool is_nic_label(std::string_view text);
 /// against the mirror cell already read.
 void check_cell(const TopoMatrix& matrix, std::size_t row, std::size_t column, const TopoPath& path,
                 const std::vector<std::size_t>& row_lines, const Word& word);
+
+/// Feeds `text` to a Reader line by line (line(text, number), numbered from 1) and returns
+/// its finish().
+template <class Reader> TopoMatrix read_lines(std::string_view text) {
+  Reader reader;
+  for_each_line(text,
+                [&](std::string_view line, std::size_t number) { reader.line(line, number); });
+  return reader.finish();
+}
 
 /// The two tools' readers.
 TopoMatrix read_nvidia_smi(std::string_view text);

@@ -8,6 +8,7 @@
 
 #include "icx/catalog_json.hpp"
 #include "icx/comm_time.hpp"
+#include "icx/error.hpp"
 #include "icx/units_format.hpp"
 
 namespace icx {
@@ -29,7 +30,8 @@ std::string topology_named(const Link& link, PathKind kind) {
 TopoAllReduce all_reduce(const Link& link, int gpus, std::string topology, Bytes size) {
   const CollectiveRequest one{Collective::all_reduce, Algorithm::automatic, gpus, size,
                               RunSetup{Implementation::nccl, topology}};
-  return {gpus, &link, std::move(topology), comm_time(link, size, one, 1).judged()};
+  const CommTime time = comm_time(link, size, one, 1);
+  return {gpus, &link, std::move(topology), time.judged(), time.expected.has_value()};
 }
 
 /// The whole node across sockets against the largest group of consecutive GPUs that stays on
@@ -104,11 +106,13 @@ std::string domains_sentence(const TopoReport& r) {
 std::string crossing_sentence(const TopoReport& r) {
   const SocketCrossing& c = *r.crossing;
   auto priced = [](const TopoAllReduce& a) {
-    return a.topology.empty() ? a.link->id : fmt::format("{}, {}", a.link->id, a.topology);
+    const std::string model = a.expected ? "expected" : "headline: the link has no expected model";
+    return a.topology.empty() ? fmt::format("{}, {}", a.link->id, model)
+                              : fmt::format("{} {}, {}", a.link->id, a.topology, model);
   };
   std::string text = fmt::format(
       "GPU{}–GPU{} communicate across sockets (SYS): an all-reduce of {} over all {} GPUs takes "
-      "{} by the expected model ({})",
+      "{} ({})",
       c.pair.a, c.pair.b, format_bytes(r.size), c.whole.gpus, format_seconds(c.whole.seconds),
       priced(c.whole));
   if (c.within) {
@@ -137,20 +141,44 @@ std::string nics_sentence(const NodeTopology& node) {
   if (least_pix >= 1) {
     text += ": rail-aligned, every GPU has a NIC behind its own PCIe switch";
   } else if (most == 0) {
-    text += ": no NIC is within PXB of a GPU, so NCCL does not use GPUDirect RDMA by default "
-            "(NCCL_NET_GDR_LEVEL)";
+    text += ": by PCIe distance NCCL would not use GPUDirect RDMA (NCCL_NET_GDR_LEVEL), but the "
+            "matrix does not show every path (Grace's NVLink-C2C): NCCL_DEBUG=INFO says what "
+            "NCCL chose";
   }
   return text;
 }
 
-std::vector<std::string> consequences(const TopoReport& r) {
+/// What the matrix cannot show of the GPU's NVLink: links that do not add up to the GPU's, or
+/// a domain larger than the node (a GB200 tray of a 72-GPU rack).
+void nvlink_notes(const Catalog& catalog, const TopoReport& r, std::vector<std::string>& lines) {
+  const Link& link = catalog.link(r.gpu->scale_up_link);
+  if (std::optional<std::string> note = nvlink_count_note(r.node, link, *r.gpu)) {
+    lines.push_back(std::move(*note));
+  }
+  const int shown = static_cast<int>(r.node.gpus.size());
+  if (r.node.wiring == ScaleUpWiring::switched && r.node.scale_up_domains.size() == 1 &&
+      r.gpu->scale_up_domain > shown) {
+    lines.push_back(fmt::format("the matrix shows {} GPUs, where a {} NVLink domain holds {}: the "
+                                "rest of the domain is beyond this node's view (-o takes it from "
+                                "--system or --domain)",
+                                shown, r.gpu->id, r.gpu->scale_up_domain));
+  }
+}
+
+std::vector<std::string> consequences(const Catalog& catalog, const TopoReport& r) {
   const NodeTopology& node = r.node;
   std::vector<std::string> lines{domains_sentence(r)};
+  if (r.gpu != nullptr) {
+    nvlink_notes(catalog, r, lines);
+  }
   if (r.crossing) {
     lines.push_back(crossing_sentence(r));
   } else if (node.worst_pcie_path) {
     lines.push_back(
-        fmt::format("the farthest PCIe path between GPUs is {}", to_string(*node.worst_pcie_path)));
+        fmt::format("the farthest PCIe path between GPUs is {}{}", to_string(*node.worst_pcie_path),
+                    *node.worst_pcie_path == PathKind::sys
+                        ? ": give --pcie (or --system) to price an all-reduce across the sockets"
+                        : ""));
   }
   if (node.source == TopoSource::nvidia_smi) {
     lines.push_back(nics_sentence(node));
@@ -166,6 +194,9 @@ std::vector<std::string> consequences(const TopoReport& r) {
 
 TopoReport topo_report(const Catalog& catalog, const NodeTopology& node,
                        const TopoReportRequest& request) {
+  if (node.gpus.empty()) {
+    throw InputError("the matrix shows no GPU");
+  }
   TopoReport r;
   r.file = request.file;
   r.node = node;
@@ -181,7 +212,7 @@ TopoReport topo_report(const Catalog& catalog, const NodeTopology& node,
   if (request.system) {
     r.system = topo_system(catalog, node, *request.system);
   }
-  r.consequences = consequences(r);
+  r.consequences = consequences(catalog, r);
   return r;
 }
 
@@ -200,7 +231,8 @@ Json all_reduce_json(const TopoAllReduce& a) {
   return {{"gpus", a.gpus},
           {"link", a.link->id},
           {"topology", a.topology.empty() ? Json() : Json(a.topology)},
-          {"seconds", json_number(a.seconds.value())}};
+          {"seconds", json_number(a.seconds.value())},
+          {"model", a.expected ? "expected" : "headline"}};
 }
 
 Json pairs_json(const TopoReport& r) {

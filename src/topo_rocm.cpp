@@ -328,10 +328,7 @@ bool is_rocm_output(std::string_view text) {
 }
 
 TopoMatrix read_rocm_smi(std::string_view text) {
-  RocmReader reader;
-  for_each_line(text,
-                [&](std::string_view line, std::size_t number) { reader.line(line, number); });
-  return reader.finish();
+  return read_lines<RocmReader>(text);
 }
 
 } // namespace icx::topo_read

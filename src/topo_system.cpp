@@ -14,22 +14,6 @@ namespace icx {
 
 namespace {
 
-int distance_rank(PathKind kind) {
-  return static_cast<int>(kind);
-}
-
-/// The topology of `link` whose nvidia-smi path classes include `kind`.
-const LinkTopology* topology_for(const Link& link, PathKind kind) {
-  for (const LinkTopology& topology : link.topologies) {
-    for (const std::string& path : topology.topo_paths) {
-      if (pcie_path_class(path) == kind) {
-        return &topology;
-      }
-    }
-  }
-  return nullptr;
-}
-
 /// `pcie` with each topology's default group size set from the matrix: a group of consecutive
 /// GPUs takes the topology of the farthest PCIe class inside it. The widest group's topology
 /// keeps the catalog's bound too (GPUs of other nodes are farther still).
@@ -45,7 +29,7 @@ Link node_pcie_link(const NodeTopology& node, const Link& pcie, const TopoSystem
   for (int size = 2; size <= gpus; ++size) {
     const std::optional<PathKind> worst =
         gpus % size == 0 ? worst_path_in_groups(node, size) : std::nullopt;
-    const LinkTopology* topology = worst ? topology_for(pcie, *worst) : nullptr;
+    const LinkTopology* topology = worst ? topology_of_path(pcie, *worst) : nullptr;
     if (topology != nullptr) {
       bound[topology->id] = size;
       widest = topology->id;
@@ -96,23 +80,8 @@ const Link& fabric_link(const Catalog& catalog, const NodeTopology& node, const 
   if (const Check check = check_group_link(&gpu, domain, link); !check) {
     throw InputError(fmt::format("gpu '{}': {}", gpu.id, check.reason()));
   }
-  int most = 0;
-  for (std::size_t g = 0; g < node.gpus.size(); ++g) {
-    int links = 0;
-    for (const GpuPair& pair : node.pairs) {
-      links += pair.kind == PathKind::nvlink &&
-                       (pair.a == static_cast<int>(g) || pair.b == static_cast<int>(g))
-                   ? pair.links
-                   : 0;
-    }
-    most = std::max(most, node.wiring == ScaleUpWiring::switched
-                              ? links / std::max<int>(1, static_cast<int>(node.gpus.size()) - 1)
-                              : links);
-  }
-  if (link.links_per_gpu && most > 0 && most != *link.links_per_gpu) {
-    assumed.push_back(fmt::format("the matrix shows {} NVLinks per GPU where {} has {} ({}): check "
-                                  "--gpu; the scale-up link is priced as the catalog's",
-                                  most, link.id, *link.links_per_gpu, gpu.id));
+  if (std::optional<std::string> note = nvlink_count_note(node, link, gpu)) {
+    assumed.push_back(*note + "; the scale-up link is priced as the catalog's");
   }
   return link;
 }
@@ -175,6 +144,39 @@ std::optional<int> domain_beyond(const NodeTopology& node, const TopoSystemReque
 
 } // namespace
 
+std::optional<std::string> nvlink_count_note(const NodeTopology& node, const Link& link,
+                                             const Gpu& gpu) {
+  // On NVSwitch every cell is the GPU's whole budget; on a mesh a GPU's cells add up to it.
+  int most = 0;
+  for (std::size_t g = 0; g < node.gpus.size(); ++g) {
+    int links = 0;
+    for (const GpuPair& pair : node.pairs) {
+      const bool mine = pair.a == static_cast<int>(g) || pair.b == static_cast<int>(g);
+      if (pair.kind == PathKind::nvlink && mine) {
+        links = node.wiring == ScaleUpWiring::switched ? std::max(links, pair.links)
+                                                       : links + pair.links;
+      }
+    }
+    most = std::max(most, links);
+  }
+  if (!link.links_per_gpu || most == 0 || most == *link.links_per_gpu) {
+    return std::nullopt;
+  }
+  return fmt::format("the matrix shows {} NVLinks per GPU where {}'s link {} has {}: check --gpu",
+                     most, gpu.id, link.id, *link.links_per_gpu);
+}
+
+const LinkTopology* topology_of_path(const Link& link, PathKind kind) {
+  for (const LinkTopology& topology : link.topologies) {
+    if (std::ranges::any_of(topology.topo_paths, [&](const std::string& path) {
+          return pcie_path_class(path) == kind;
+        })) {
+      return &topology;
+    }
+  }
+  return nullptr;
+}
+
 std::optional<PathKind> worst_path_in_groups(const NodeTopology& node, int size) {
   std::optional<PathKind> worst;
   for (const GpuPair& pair : node.pairs) {
@@ -207,6 +209,9 @@ std::optional<BytesPerSecond> per_link_each_way(const Link& scale_up) {
 
 TopoSystem topo_system(const Catalog& catalog, const NodeTopology& node,
                        const TopoSystemRequest& request) {
+  if (node.gpus.empty()) {
+    throw InputError("the matrix shows no GPU");
+  }
   if (request.gpu == nullptr) {
     throw InputError("the matrix does not name its GPU: give --gpu ID ('icx gpus' lists them)");
   }
@@ -248,9 +253,15 @@ TopoSystem topo_system(const Catalog& catalog, const NodeTopology& node,
     if (domain < s.gpus_per_node) {
       s.between_domains_link = out.links.front().id;
     }
-  } else {
+  } else if (!out.links.empty()) {
     s.scale_up_link = out.links.front().id;
     domain = shown;
+    if (const Check check = check_domain_size(out.links.front(), domain); !check) {
+      throw InputError(check.reason());
+    }
+  } else {
+    // One GPU: no pair, so nothing to join; the GPU's own link stands in the entry.
+    s.scale_up_link = request.gpu->scale_up_link;
   }
   s.scale_up_domain = domain;
   if (!consecutive(node.scale_up_domains, static_cast<int>(node.scale_up_domains.front().size()))) {

@@ -108,7 +108,8 @@ struct PlanReport {
   bool disaggregate = false;
   /// Cheapest first; candidates without a price last.
   std::vector<PlanCandidate> candidates;
-  /// The cheapest candidate that meets the targets, an index of `candidates`.
+  /// The cheapest candidate that meets the targets, an index of `candidates`; when none that
+  /// meets has a price, the one with the fewest GPUs.
   std::optional<std::size_t> winner;
   /// Without a winner: the candidate that serves the load closest to the targets (the
   /// smallest miss factor), when any serves it at all.

@@ -53,6 +53,11 @@ constexpr std::array<EnumName<PathKind>, 11> enum_names(PathKind /*unused*/) {
            {PathKind::unknown, "N/A"}}};
 }
 
+/// The rank of a path as NCCL orders distances: closer is lower (the enum's order).
+constexpr int distance_rank(PathKind kind) {
+  return static_cast<int>(kind);
+}
+
 /// Whether `kind` is a GPU-to-GPU fabric link (NVLink or XGMI) rather than a PCIe path.
 constexpr bool is_scale_up(PathKind kind) {
   return kind == PathKind::nvlink || kind == PathKind::xgmi;

@@ -27,13 +27,15 @@ struct TopoReportRequest {
   std::optional<TopoSystemRequest> system;
 };
 
-/// One all-reduce by the expected model (headline where the link has none).
+/// One all-reduce by NCCL: the expected model, or the headline model where the link has none.
 struct TopoAllReduce {
   int gpus = 0;
   const Link* link = nullptr;
   /// The link topology priced; empty for a link without topologies.
   std::string topology;
   Seconds seconds;
+  /// Priced by the expected model (false: the link has none, so the headline model).
+  bool expected = false;
 };
 
 /// GPUs on different sockets (SYS): an all-reduce over the whole node against one over the

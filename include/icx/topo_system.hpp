@@ -40,6 +40,15 @@ struct TopoSystem {
   std::vector<std::string> assumed;
 };
 
+/// When the NVLinks per GPU the matrix shows differ from what `gpu`'s scale-up `link` has
+/// (links_per_gpu), a sentence saying so (the matrix is of another GPU, or links are down).
+std::optional<std::string> nvlink_count_note(const NodeTopology& node, const Link& link,
+                                             const Gpu& gpu);
+
+/// The topology of a PCIe `link` whose nvidia-smi path classes (topo_paths) include `kind`;
+/// nullptr when none does.
+const LinkTopology* topology_of_path(const Link& link, PathKind kind);
+
 /// The GPUs of the largest group of consecutive GPUs (starting at multiples of its size) in
 /// which no two GPUs are farther apart than `limit` over PCIe (NVLink pairs always qualify);
 /// 1 when no two are.

@@ -83,11 +83,15 @@ void print_price(const PlanCandidate& c) {
 void print_outcome(const PlanReport& r) {
   if (r.winner) {
     const PlanCandidate& w = r.candidates[*r.winner];
-    print_out("winner   {}: {} node{} × {} {}, {}, {} requests in flight; {}/hour, {} per "
-              "million output tokens\n",
-              w.system->id, w.nodes, w.nodes == 1 ? "" : "s", w.system->gpus_per_node,
-              w.system->gpu, layout_cell(w), w.step.batch, usd(w.cost_per_hour()),
-              usd(w.cost_per_million_output_tokens(r.load)));
+    print_out("winner   {}: {} node{} × {} {}, {}, {} requests in flight; {}\n", w.system->id,
+              w.nodes, w.nodes == 1 ? "" : "s", w.system->gpus_per_node, w.system->gpu,
+              layout_cell(w), w.step.batch,
+              w.cost_per_hour()
+                  ? fmt::format("{}/hour, {} per million output tokens", usd(w.cost_per_hour()),
+                                usd(w.cost_per_million_output_tokens(r.load)))
+                  : fmt::format("no candidate that meets has a price, so the fewest GPUs "
+                                "(--price {}=USD ranks by cost)",
+                                w.system->id));
     print_price(w);
     print_out("         {}\n", w.reason);
     return;

@@ -68,6 +68,17 @@ TEST(Plan, AGivenPriceReplacesTheCatalogsAndCanWin) {
   EXPECT_EQ(*winner.usd_per_node_hour, 1.0);
 }
 
+TEST(Plan, WithoutPricesTheFewestGpusThatMeetWin) {
+  // Neither has a list price in the catalog; both serve a 70B model at TPOT 50 ms on one node.
+  PlanRequest request = seventy_b();
+  request.systems = {&shipped().system("gb200-nvl72"), &shipped().system("dgx-h100")};
+  const PlanReport report = plan(shipped(), request);
+  ASSERT_TRUE(report.winner.has_value());
+  const PlanCandidate& winner = report.candidates[*report.winner];
+  EXPECT_EQ(winner.system->id, "dgx-h100") << "8 GPUs, not a 72-GPU rack";
+  EXPECT_FALSE(winner.cost_per_hour().has_value());
+}
+
 TEST(Plan, TheWinnerIsTheFewestNodesThatMeet) {
   // aws-p4d's 40 GB A100s: the plan's node count meets, one node fewer does not.
   PlanRequest request = seventy_b();
