@@ -91,9 +91,11 @@ std::string domains_sentence(const TopoReport& r) {
     domains.push_back(gpu_list(d));
   }
   const std::size_t count = node.scale_up_domains.size();
-  const std::string where = count == 1 ? fmt::format("one {}-GPU domain", node.gpus.size())
-                                       : fmt::format("{} domains ({}), so larger groups leave it",
-                                                     count, fmt::join(domains, "; "));
+  const std::string_view fabric = node.source == TopoSource::rocm_smi ? "XGMI" : "NVLink";
+  const std::string where = count == 1
+                                ? fmt::format("one {}-GPU {} domain", node.gpus.size(), fabric)
+                                : fmt::format("{} {} domains ({}): a group spanning two leaves {}",
+                                              count, fabric, fmt::join(domains, "; "), fabric);
   if (node.wiring == ScaleUpWiring::switched) {
     return fmt::format("{} through NVSwitch: {} is each GPU's budget to the switches{}, shared by "
                        "all its peers",
@@ -201,6 +203,7 @@ TopoReport topo_report(const Catalog& catalog, const NodeTopology& node,
   r.file = request.file;
   r.node = node;
   r.gpu = request.gpu;
+  r.gpu_from = request.gpu_from;
   r.size = request.size;
   const std::optional<BytesPerSecond> per_link =
       request.gpu != nullptr ? per_link_each_way(catalog.link(request.gpu->scale_up_link))
@@ -256,6 +259,7 @@ void to_json(Json& json, const TopoReport& r) {
   json["file"] = r.file;
   json["source"] = to_string(node.source);
   json["gpu"] = r.gpu != nullptr ? Json(r.gpu->id) : Json();
+  json["gpu_from"] = r.gpu_from.empty() ? Json() : Json(r.gpu_from);
   json["gpus"] = node.gpus.size();
   json["wiring"] = to_string(node.wiring);
   json["pairs"] = pairs_json(r);

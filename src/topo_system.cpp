@@ -142,6 +142,65 @@ std::optional<int> domain_beyond(const NodeTopology& node, const TopoSystemReque
   return std::nullopt;
 }
 
+/// The scale-up link and domain, the PCIe link the matrix makes, and the node's GPUs (a tray
+/// of a larger domain is taken as the whole domain).
+void set_scale_up(const Catalog& catalog, const NodeTopology& node,
+                  const TopoSystemRequest& request, TopoSystem& out) {
+  System& s = out.system;
+  const int shown = static_cast<int>(node.gpus.size());
+  int domain = shown;
+  for (const std::vector<int>& d : node.scale_up_domains) {
+    domain = std::min(domain, static_cast<int>(d.size()));
+  }
+  if (node.worst_pcie_path) {
+    if (request.pcie == nullptr) {
+      throw InputError("some GPUs talk over PCIe: name their PCIe link with --pcie "
+                       "(pcie4, pcie5) or --system ID");
+    }
+    out.links.push_back(node_pcie_link(node, *request.pcie, request));
+  }
+  if (domain > 1) {
+    const Link& link = fabric_link(catalog, node, *request.gpu, domain, out.assumed);
+    s.scale_up_link = link.id;
+    if (const std::optional<int> beyond = domain_beyond(node, request, link);
+        beyond && domain == shown) {
+      domain = *beyond;
+      s.gpus_per_node = domain;
+      out.assumed.push_back(fmt::format(
+          "the matrix shows {} GPUs of a {}-GPU NVLink domain, "
+          "taken as one node{}",
+          shown, domain,
+          request.domain ? " (--domain)" : fmt::format(" (--system {})", request.base->id)));
+    }
+    if (domain < s.gpus_per_node) {
+      s.between_domains_link = out.links.front().id;
+    }
+  } else if (!out.links.empty()) {
+    s.scale_up_link = out.links.front().id;
+    domain = shown;
+    if (const Check check = check_domain_size(out.links.front(), domain); !check) {
+      throw InputError(check.reason());
+    }
+  } else {
+    // One GPU: no pair, so nothing to join; the GPU's own link stands in the entry.
+    s.scale_up_link = request.gpu->scale_up_link;
+  }
+  s.scale_up_domain = domain;
+  const auto [smallest, largest] = std::ranges::minmax(
+      node.scale_up_domains, {}, [](const std::vector<int>& d) { return d.size(); });
+  if (smallest.size() != largest.size()) {
+    out.assumed.push_back(fmt::format("the NVLink domains differ in size ({}): every group is "
+                                      "priced as if they held {} GPUs",
+                                      node.scale_up_domains, smallest.size()));
+  }
+  if (!consecutive(node.scale_up_domains, static_cast<int>(node.scale_up_domains.front().size()))) {
+    out.assumed.push_back(fmt::format("the NVLink domains {} are not consecutive GPU indices: icx "
+                                      "places groups on consecutive ranks, so order the GPUs "
+                                      "(CUDA_VISIBLE_DEVICES) domain by domain",
+                                      node.scale_up_domains));
+  }
+}
+
 } // namespace
 
 std::optional<std::string> nvlink_count_note(const NodeTopology& node, const Link& link,
@@ -226,50 +285,7 @@ TopoSystem topo_system(const Catalog& catalog, const NodeTopology& node,
   s.gpu = request.gpu->id;
   s.gpus_per_node = shown;
   s.scale_out_link = request.scale_out->id;
-  int domain = shown;
-  for (const std::vector<int>& d : node.scale_up_domains) {
-    domain = std::min(domain, static_cast<int>(d.size()));
-  }
-  if (node.worst_pcie_path) {
-    if (request.pcie == nullptr) {
-      throw InputError("some GPUs talk over PCIe: name their PCIe link with --pcie "
-                       "(pcie4, pcie5) or --system ID");
-    }
-    out.links.push_back(node_pcie_link(node, *request.pcie, request));
-  }
-  if (domain > 1) {
-    const Link& link = fabric_link(catalog, node, *request.gpu, domain, out.assumed);
-    s.scale_up_link = link.id;
-    if (const std::optional<int> beyond = domain_beyond(node, request, link);
-        beyond && domain == shown) {
-      domain = *beyond;
-      s.gpus_per_node = domain;
-      out.assumed.push_back(fmt::format(
-          "the matrix shows {} GPUs of a {}-GPU NVLink domain, "
-          "taken as one node{}",
-          shown, domain,
-          request.domain ? " (--domain)" : fmt::format(" (--system {})", request.base->id)));
-    }
-    if (domain < s.gpus_per_node) {
-      s.between_domains_link = out.links.front().id;
-    }
-  } else if (!out.links.empty()) {
-    s.scale_up_link = out.links.front().id;
-    domain = shown;
-    if (const Check check = check_domain_size(out.links.front(), domain); !check) {
-      throw InputError(check.reason());
-    }
-  } else {
-    // One GPU: no pair, so nothing to join; the GPU's own link stands in the entry.
-    s.scale_up_link = request.gpu->scale_up_link;
-  }
-  s.scale_up_domain = domain;
-  if (!consecutive(node.scale_up_domains, static_cast<int>(node.scale_up_domains.front().size()))) {
-    out.assumed.push_back(fmt::format("the NVLink domains {} are not consecutive GPU indices: icx "
-                                      "places groups on consecutive ranks, so order the GPUs "
-                                      "(CUDA_VISIBLE_DEVICES) domain by domain",
-                                      node.scale_up_domains));
-  }
+  set_scale_up(catalog, node, request, out);
   set_nics(s, node, request, out.assumed);
   s.rail_optimized = request.base != nullptr && request.base->rail_optimized;
   out.assumed.push_back(

@@ -128,6 +128,20 @@ struct TopoMatrix {
 /// "no GPU topology matrix …" when the text holds none.
 TopoMatrix parse_topo(std::string_view text);
 
+/// A GPU's product name printed in the same paste as the matrix (vLLM's collect_env, SGLang's
+/// check_env, nvidia-smi -L: "GPU 0: NVIDIA H100 80GB HBM3", "AMD Instinct MI300X").
+struct GpuMention {
+  std::size_t line = 0;
+  /// As printed: "NVIDIA A100-SXM4-40GB".
+  std::string product;
+  /// Catalog ids or aliases to try, most specific first: "a100-sxm4-40gb", "a100-sxm4",
+  /// "a100".
+  std::vector<std::string> candidates;
+};
+
+/// The first GPU product name in `text`, or nothing.
+std::optional<GpuMention> gpu_mentioned(std::string_view text);
+
 /// How a node's scale-up links are wired, which decides what a pair's NV<n> means.
 enum class ScaleUpWiring {
   none,     ///< no NVLink or XGMI pair

@@ -19,6 +19,9 @@ struct TopoReportRequest {
   std::string file;
   /// The GPU, for per-pair bandwidth; nullptr: unknown (bandwidths are null).
   const Gpu* gpu = nullptr;
+  /// Where the GPU came from ("--gpu", "--system dgx-h100", "line 3: NVIDIA A30"), or why none
+  /// did; empty when nothing named one.
+  std::string gpu_from;
   /// The GPUs' PCIe link, for the all-reduce across sockets; nullptr: not priced.
   const Link* pcie = nullptr;
   /// The all-reduce message the comparison prices.
@@ -50,6 +53,7 @@ struct TopoReport {
   std::string file;
   NodeTopology node;
   const Gpu* gpu = nullptr;
+  std::string gpu_from;
   /// Each pair's bandwidth each way over its NVLinks (or XGMI), as node.pairs.
   std::vector<std::optional<BytesPerSecond>> pair_bandwidth;
   Bytes size;

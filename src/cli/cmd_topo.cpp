@@ -1,29 +1,26 @@
 // icx topo: reads a node's `nvidia-smi topo -m` or `rocm-smi --showtopo` output, says what its
 // wiring means for collectives and NICs, and writes it as a catalog system (-o).
-#include <algorithm>
 #include <filesystem>
 #include <iostream>
 #include <iterator>
 #include <memory>
 #include <optional>
-#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <fmt/format.h>
-#include <fmt/ranges.h>
 
 #include "commands.hpp"
 #include "common.hpp"
+#include "icx/error.hpp"
 #include "icx/limits.hpp"
 #include "icx/topo_report.hpp"
-#include "icx/units_format.hpp"
-#include "icx/util/table.hpp"
 #include "icx/util/text_file.hpp"
 #include "json_output.hpp"
 #include "output.hpp"
 #include "size_option.hpp"
-#include "terminal.hpp"
+#include "topo_view.hpp"
 
 namespace icx::cli {
 
@@ -81,16 +78,47 @@ const Link* pcie_link(const Catalog& catalog, const TopoOptions& o, const System
   return pcie;
 }
 
-TopoReportRequest request_of(const Catalog& catalog, const TopoOptions& o) {
+/// The GPU a product name printed beside the matrix names, when the catalog knows it.
+const Gpu* gpu_in_text(const Catalog& catalog, std::string_view text, std::string& from) {
+  const std::optional<GpuMention> mention = gpu_mentioned(text);
+  if (!mention) {
+    return nullptr;
+  }
+  for (const std::string& candidate : mention->candidates) {
+    try {
+      const Gpu& gpu = catalog.gpu(candidate);
+      from = fmt::format("line {}: {}", mention->line, mention->product);
+      return &gpu;
+    } catch (const LookupError&) {
+      continue;
+    }
+  }
+  from =
+      fmt::format("line {} names '{}', which the catalog lacks", mention->line, mention->product);
+  return nullptr;
+}
+
+/// --gpu, else --system's GPU, else one the file names.
+void set_gpu(const Catalog& catalog, const TopoOptions& o, const System* base,
+             std::string_view text, TopoReportRequest& request) {
+  if (!o.gpu.empty()) {
+    request.gpu = &for_flag("--gpu", [&]() -> const Gpu& { return catalog.gpu(o.gpu); });
+    request.gpu_from = "--gpu";
+  } else if (base != nullptr) {
+    request.gpu = &catalog.gpu(base->gpu);
+    request.gpu_from = "--system " + base->id;
+  } else {
+    request.gpu = gpu_in_text(catalog, text, request.gpu_from);
+  }
+}
+
+TopoReportRequest request_of(const Catalog& catalog, const TopoOptions& o, std::string_view text) {
   TopoReportRequest request;
   request.file = o.file == "-" ? "standard input" : o.file;
   const System* base = o.system.empty() ? nullptr : &for_flag("--system", [&]() -> const System& {
     return catalog.system(o.system);
   });
-  const std::string gpu = !o.gpu.empty() ? o.gpu : base != nullptr ? base->gpu : std::string();
-  if (!gpu.empty()) {
-    request.gpu = &for_flag("--gpu", [&]() -> const Gpu& { return catalog.gpu(gpu); });
-  }
+  set_gpu(catalog, o, base, text, request);
   request.pcie = pcie_link(catalog, o, base, request.gpu);
   const std::optional<Bytes> size = size_value(o.size);
   if (!size) {
@@ -132,61 +160,10 @@ void write_overlay(const Catalog& catalog, const TopoOptions& o, const TopoSyste
   }
 }
 
-/// One row per kind of pair (path, links, bandwidth), naming its pairs (the first few).
-void print_pairs(const Style& style, const TopoReport& r) {
-  struct Row {
-    std::vector<std::string> pairs;
-    std::vector<std::string> cells;
-  };
-  std::vector<Row> rows;
-  for (std::size_t i = 0; i < r.node.pairs.size(); ++i) {
-    const GpuPair& p = r.node.pairs[i];
-    std::vector<std::string> cells{p.path, is_scale_up(p.kind) ? std::to_string(p.links) : "-",
-                                   r.pair_bandwidth[i] ? format_rate(*r.pair_bandwidth[i]) : "-"};
-    auto row = std::ranges::find_if(rows, [&](const Row& x) { return x.cells == cells; });
-    if (row == rows.end()) {
-      row = rows.insert(rows.end(), Row{{}, std::move(cells)});
-    }
-    row->pairs.push_back(fmt::format("{}–{}", p.a, p.b));
-  }
-  constexpr std::size_t named = 4;
-  TextTable table({{"path"},
-                   {"pairs", Align::right},
-                   {"GPUs"},
-                   {"links", Align::right},
-                   {"each way", Align::right}});
-  for (const Row& row : rows) {
-    const std::span<const std::string> shown(row.pairs.data(), std::min(named, row.pairs.size()));
-    table.add_row({row.cells[0], std::to_string(row.pairs.size()),
-                   fmt::format("{}{}", fmt::join(shown, " "), row.pairs.size() > named ? " …" : ""),
-                   row.cells[1], row.cells[2]});
-  }
-  print_out("{}\n", table.render(style.width));
-}
-
-void print_report(const Style& style, const TopoReport& r, const TopoOptions& o) {
-  print_out("{}: {} GPUs, {} NIC{} ({}){}\n\n", r.file, r.node.gpus.size(), r.node.nics.size(),
-            r.node.nics.size() == 1 ? "" : "s", to_string(r.node.source),
-            r.gpu != nullptr ? fmt::format(", GPU {} (the matrix names none: --gpu)", r.gpu->id)
-                             : std::string(", GPU unknown (give --gpu for bandwidths)"));
-  print_pairs(style, r);
-  for (const std::string& line : r.consequences) {
-    print_out("- {}\n", line);
-  }
-  if (r.system) {
-    print_out("\nassumed:\n");
-    for (const std::string& line : r.system->assumed) {
-      print_out("  {}\n", line);
-    }
-    print_out("\nsystem '{}' written to {}: use it with --catalog {} --system {}\n", o.id,
-              *o.output, *o.output, o.id);
-  }
-}
-
 int run_topo(const TopoOptions& options) {
   const Catalog catalog = load_catalog(options.common);
-  const TopoReportRequest request = request_of(catalog, options);
   const std::string text = read_input(options.file);
+  const TopoReportRequest request = request_of(catalog, options, text);
   NodeTopology node;
   try {
     node = describe_topology(parse_topo(text));
@@ -198,7 +175,8 @@ int run_topo(const TopoOptions& options) {
     write_overlay(catalog, options, *report.system);
   }
   const Style style = style_of(options.common);
-  emit(style, Json(report), "pairs", {}, [&] { print_report(style, report, options); });
+  emit(style, Json(report), "pairs", {},
+       [&] { print_topo(style, report, options.output, options.id); });
   return 0;
 }
 

@@ -470,5 +470,23 @@ TEST(Topo, RocmSmiErrorsNameLineAndColumn) {
             "of `rocm-smi --showtopo`");
 }
 
+TEST(Topo, AGpuNamedBesideTheMatrixIsFound) {
+  // vLLM's collect_env prints "GPU 0: NVIDIA A30" before the matrix; nvidia-smi names an
+  // SXM A100 "NVIDIA A100-SXM4-40GB", which the catalog knows by its alias.
+  const auto a30 = gpu_mentioned("GPU models and configuration:\nGPU 0: NVIDIA A30\n");
+  ASSERT_TRUE(a30.has_value());
+  EXPECT_EQ(a30->line, 2U);
+  EXPECT_EQ(a30->product, "NVIDIA A30");
+  EXPECT_EQ(a30->candidates, std::vector<std::string>{"a30"});
+  const auto a100 = gpu_mentioned("GPU 0: NVIDIA A100-SXM4-40GB (UUID: GPU-1)\n");
+  ASSERT_TRUE(a100.has_value());
+  EXPECT_EQ(a100->candidates, (std::vector<std::string>{"a100-sxm4-40gb-(uuid:", "a100-sxm4-40gb",
+                                                        "a100-sxm4", "a100"}));
+  const auto mi = gpu_mentioned("Card series: AMD Instinct MI300X OAM\n");
+  ASSERT_TRUE(mi.has_value());
+  EXPECT_EQ(mi->candidates.front(), "mi300x-oam");
+  EXPECT_FALSE(gpu_mentioned("NVIDIA-SMI 550.54.15   Driver Version: 550.54.15\n").has_value());
+}
+
 } // namespace
 } // namespace icx

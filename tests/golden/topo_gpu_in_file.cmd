@@ -1,0 +1,2 @@
+args: topo topo/collect-env-bridged.txt --pcie pcie4
+exit: 0
