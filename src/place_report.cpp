@@ -36,10 +36,12 @@ std::string strategy_reason(const Cluster& cluster, const StrategyCost& cost, Ph
   if (!cost.crosses_domain || cost.wire == cluster.scale_up) {
     return reason;
   }
-  return fmt::format("{} crosses the node boundary onto {}: {} vs {} on {}; {}",
-                     name_in(short_names, cost.strategy), cost.wire->id,
-                     format_seconds(cost.verdict.comm), format_seconds(cost.seconds_on_scale_up),
-                     cluster.scale_up->id, reason);
+  const std::string_view boundary = cost.wire == cluster.between_domains
+                                        ? "leaves its NVLink domain"
+                                        : "crosses the node boundary";
+  return fmt::format("{} {} onto {}: {} vs {} on {}; {}", name_in(short_names, cost.strategy),
+                     boundary, cost.wire->id, format_seconds(cost.verdict.comm),
+                     format_seconds(cost.seconds_on_scale_up), cluster.scale_up->id, reason);
 }
 
 /// "the dtype's name (--flag)" lines: what the step model took that icx cannot know.
