@@ -279,6 +279,13 @@ TopoSystem topo_system(const Catalog& catalog, const NodeTopology& node,
                      "('icx links' lists them) or --system ID");
   }
   const int shown = static_cast<int>(node.gpus.size());
+  if (request.domain &&
+      (node.scale_up_domains.size() != 1 || shown < 2 || *request.domain < shown)) {
+    throw InputError(fmt::format("--domain {}: it extends a matrix of one NVLink domain (a tray "
+                                 "of a rack) to at least its GPUs; this one shows {} GPUs in {} "
+                                 "domains",
+                                 *request.domain, shown, node.scale_up_domains.size()));
+  }
   TopoSystem out;
   System& s = out.system;
   s.id = request.id;

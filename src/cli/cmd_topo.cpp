@@ -209,7 +209,7 @@ Command setup_topo(CLI::App& app) {
       ->type_name("SIZE")
       ->default_str(options->size);
   sub->add_option("-o,--output", options->output,
-                  "Write the node as a catalog system (a --catalog file) for place, plan, tp, …")
+                  "Write the node as a catalog system (a --catalog file) for place and plan")
       ->type_name("FILE");
   sub->add_option("--id", options->id, "The system's id in the -o file")->type_name("ID");
   sub->add_option("--scale-out", options->scale_out,

@@ -474,6 +474,7 @@ expect_rejected --pcie topo "$topo_matrix" --pcie nvlink4
 expect_rejected --gpu topo "$topo_matrix" --gpu h101
 expect_rejected --size topo "$topo_matrix" --size 0
 expect_rejected --domain topo "$topo_matrix" --domain 0 -o "$scratch/t.json" --id x
+expect_rejected --domain topo "$topo_matrix" --gpu l40s --scale-out roce --domain 8 -o "$scratch/t.json" --id x
 expect_rejected --scale-out topo "$topo_matrix" --gpu l40s -o "$scratch/t.json" --id x
 expect_rejected --pcie topo "$topo_matrix" --gpu h100 -o "$scratch/t.json" --id x --scale-out roce
 
