@@ -15,32 +15,27 @@ namespace icx {
 namespace {
 
 /// Whether every group of `size` consecutive ranks (groups start at multiples of `size`)
-/// lies inside one scale-up domain of `domain` consecutive ranks.
-bool inside_domain(const Cluster& cluster, int size) {
+/// lies inside one block of `block` consecutive ranks (a scale-up domain, a node).
+bool inside_blocks(const Cluster& cluster, int size, int block) {
   for (int first = 0; first + size <= cluster.gpus; first += size) {
-    if (first / cluster.domain != (first + size - 1) / cluster.domain) {
+    if (first / block != (first + size - 1) / block) {
       return false;
     }
   }
   return size <= cluster.gpus;
 }
 
-/// Whether every group of `size` consecutive ranks lies inside one node.
-bool inside_node(const Cluster& cluster, int size) {
-  for (int first = 0; first + size <= cluster.gpus; first += size) {
-    if (first / cluster.gpus_per_node != (first + size - 1) / cluster.gpus_per_node) {
-      return false;
-    }
-  }
-  return true;
+bool inside_domain(const Cluster& cluster, int size) {
+  return inside_blocks(cluster, size, cluster.domain);
 }
 
 /// The wire a group of `span` consecutive ranks crosses when it leaves its scale-up domain:
 /// the node's link between its domains when the group stays in one node and the node has one,
 /// else the scale-out link.
 const Link* crossing_wire(const Cluster& cluster, int span) {
-  return cluster.between_domains != nullptr && inside_node(cluster, span) ? cluster.between_domains
-                                                                          : cluster.scale_out;
+  return cluster.between_domains != nullptr && inside_blocks(cluster, span, cluster.gpus_per_node)
+             ? cluster.between_domains
+             : cluster.scale_out;
 }
 
 /// Cost of `count` collectives like `one` in a group of `span` consecutive ranks: on the

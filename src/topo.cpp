@@ -118,7 +118,7 @@ NodeTopology describe_topology(const TopoMatrix& matrix) {
       } else if (kind == nic.path) {
         nic.nearest_gpus.push_back(gpu);
       }
-      if (kind == PathKind::pix || kind == PathKind::pxb) {
+      if (within_gdr_reach(kind)) {
         ++node.nics_per_gpu[static_cast<std::size_t>(gpu)];
       }
       if (kind == PathKind::pix) {

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "icx/topo.hpp"
+#include "icx/util/spelling.hpp"
 #include "icx/util/text_file.hpp"
 #include "topo_read.hpp"
 
@@ -31,14 +32,6 @@ std::size_t product_start(std::string_view line) {
     }
   }
   return std::string_view::npos;
-}
-
-std::string lower(std::string_view text) {
-  std::string folded(text);
-  std::ranges::transform(folded, folded.begin(), [](char c) {
-    return c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c;
-  });
-  return folded;
 }
 
 } // namespace
@@ -67,9 +60,9 @@ std::optional<GpuMention> gpu_mentioned(std::string_view text) {
     while (!mention.product.empty() && mention.product.back() == ' ') {
       mention.product.pop_back();
     }
-    std::string first = lower(words.front());
+    std::string first = fold_case(words.front());
     if (words.size() > 1) {
-      mention.candidates.push_back(first + "-" + lower(words[1]));
+      mention.candidates.push_back(first + "-" + fold_case(words[1]));
     }
     for (; !first.empty(); first = first.substr(0, std::min(first.rfind('-'), first.size()))) {
       mention.candidates.push_back(first);

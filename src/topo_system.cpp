@@ -89,7 +89,7 @@ const Link& fabric_link(const Catalog& catalog, const NodeTopology& node, const 
 /// NICs within PXB of some GPU: those NCCL uses for GPUDirect RDMA by default.
 int nics_near_gpus(const NodeTopology& node) {
   return static_cast<int>(std::ranges::count_if(node.nics, [](const TopoNic& nic) {
-    return !nic.nearest_gpus.empty() && distance_rank(nic.path) <= distance_rank(PathKind::pxb);
+    return !nic.nearest_gpus.empty() && within_gdr_reach(nic.path);
   }));
 }
 

@@ -58,6 +58,12 @@ constexpr int distance_rank(PathKind kind) {
   return static_cast<int>(kind);
 }
 
+/// Whether a NIC at `kind` from a GPU is one NCCL uses for GPUDirect RDMA by default: PXB or
+/// closer (NCCL_NET_GDR_LEVEL).
+constexpr bool within_gdr_reach(PathKind kind) {
+  return kind == PathKind::pix || kind == PathKind::pxb;
+}
+
 /// Whether `kind` is a GPU-to-GPU fabric link (NVLink or XGMI) rather than a PCIe path.
 constexpr bool is_scale_up(PathKind kind) {
   return kind == PathKind::nvlink || kind == PathKind::xgmi;
