@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -113,79 +114,136 @@ template <class Entries> bool known(const Entries& entries, std::string_view nam
            std::ranges::any_of(e.aliases, [&](const auto& a) { return fold_case(a) == folded; });
   });
 }
+
+/// Why `link` cannot join the GPUs of a scale-up domain, or nothing: a scale-out link joins
+/// nodes, and a CPU↔GPU link joins no GPUs.
+std::string scale_up_problem(const Link& link) {
+  if (link.tier == Tier::scale_out) {
+    return fmt::format("'{}' is a scale-out link; a domain's GPUs are joined by a scale-up or "
+                       "PCIe link",
+                       link.id);
+  }
+  if (const Check wire = check_collective_wire(link); !wire) {
+    return wire.reason();
+  }
+  return {};
+}
+
+} // namespace
+
+namespace {
+
+/// A GPU's references: its scale-up link joins GPUs and holds its domain, its peaks name
+/// known dtypes.
+void check_gpu_references(const Catalog& catalog, const Gpu& gpu) {
+  if (!known(catalog.links(), gpu.scale_up_link)) {
+    throw CatalogError(fmt::format("{}: gpu '{}': scale_up_link '{}' is not a known link id",
+                                   gpu.origin, gpu.id, gpu.scale_up_link));
+  }
+  const Link& up = catalog.link(gpu.scale_up_link);
+  if (const std::string problem = scale_up_problem(up); !problem.empty()) {
+    throw CatalogError(fmt::format("{}: gpu '{}': scale_up_link: {}", gpu.origin, gpu.id, problem));
+  }
+  if (const Check check = check_domain_size(up, gpu.scale_up_domain); !check) {
+    throw CatalogError(fmt::format("{}: gpu '{}': scale_up_domain {}: {}", gpu.origin, gpu.id,
+                                   gpu.scale_up_domain, check.reason()));
+  }
+  for (const auto& [dtype, peak] : gpu.dense_peak) {
+    if (!known(catalog.dtypes(), dtype)) {
+      throw CatalogError(fmt::format("{}: gpu '{}': dense_tflops names unknown dtype '{}'",
+                                     gpu.origin, gpu.id, dtype));
+    }
+  }
+}
+
+/// The node's own links between its domains: its PCIe, for a node of several domains.
+Check check_between_domains(const Catalog& catalog, const System& system) {
+  if (system.between_domains_link.empty()) {
+    return {};
+  }
+  if (!known(catalog.links(), system.between_domains_link) ||
+      catalog.link(system.between_domains_link).tier != Tier::host) {
+    return unexpected(fmt::format("between_domains_link '{}' is not a known host link id (tier "
+                                  "\"host\"): the domains of one node are joined by its PCIe",
+                                  system.between_domains_link));
+  }
+  if (system.scale_up_domain >= system.gpus_per_node) {
+    return unexpected(fmt::format("between_domains_link is given but the {}-GPU node is one "
+                                  "{}-GPU scale-up domain",
+                                  system.gpus_per_node, system.scale_up_domain));
+  }
+  return {};
+}
+
+/// The parts of a system must agree: its GPU has its scale-up link, the link joins its
+/// domain, the domains fill the node, and separate domains are joined by a scale-out link.
+Check check_system_parts(const Catalog& catalog, const System& system, std::string host_problem) {
+  const Link& up = catalog.link(system.scale_up_link);
+  const Link& out = catalog.link(system.scale_out_link);
+  if (Check check = check_group_link(&catalog.gpu(system.gpu), system.scale_up_domain, up);
+      !check) {
+    return check;
+  }
+  if (const std::string problem = scale_up_problem(up); !problem.empty()) {
+    return unexpected("scale_up_link: " + problem);
+  }
+  if (system.scale_up_domain < system.gpus_per_node &&
+      system.gpus_per_node % system.scale_up_domain != 0) {
+    return unexpected(fmt::format("scale_up_domain {} does not divide the {}-GPU node; a node "
+                                  "holds whole domains",
+                                  system.scale_up_domain, system.gpus_per_node));
+  }
+  if (out.tier != Tier::scale_out) {
+    return unexpected(fmt::format("scale_out_link '{}' is a {} link; nodes are joined by a "
+                                  "scale-out link",
+                                  system.scale_out_link, to_string(out.tier)));
+  }
+  if (Check check = check_between_domains(catalog, system); !check) {
+    return check;
+  }
+  if (!host_problem.empty()) {
+    return unexpected(std::move(host_problem));
+  }
+  return {};
+}
+
+/// `host_problem`: what is wrong with the system's host side (Catalog::host_side_problem).
+void check_system_references(const Catalog& catalog, const System& system,
+                             std::string host_problem) {
+  if (!known(catalog.gpus(), system.gpu)) {
+    throw CatalogError(fmt::format("{}: system '{}': gpu '{}' is not a known gpu id", system.origin,
+                                   system.id, system.gpu));
+  }
+  for (const std::string& link : {system.scale_up_link, system.scale_out_link}) {
+    if (!known(catalog.links(), link)) {
+      throw CatalogError(fmt::format("{}: system '{}': link '{}' is not a known link id",
+                                     system.origin, system.id, link));
+    }
+  }
+  if (const Check check = check_system_parts(catalog, system, std::move(host_problem)); !check) {
+    throw CatalogError(
+        fmt::format("{}: system '{}': {}", system.origin, system.id, check.reason()));
+  }
+}
+
 } // namespace
 
 void Catalog::check_references() const {
   // Dtypes may come from a later file only if nothing refers to them yet; the shipped
   // catalog lists dtypes first for that reason.
   // A reference may use an id or an alias, as a user would on the command line.
-  auto known_dtype = [&](std::string_view id) { return known(dtypes(), id); };
   for (const Gpu& gpu : gpus()) {
-    if (!known(links(), gpu.scale_up_link)) {
-      throw CatalogError(fmt::format("{}: gpu '{}': scale_up_link '{}' is not a known link id",
-                                     gpu.origin, gpu.id, gpu.scale_up_link));
-    }
-    if (const Check check = check_domain_size(link(gpu.scale_up_link), gpu.scale_up_domain);
-        !check) {
-      throw CatalogError(fmt::format("{}: gpu '{}': scale_up_domain {}: {}", gpu.origin, gpu.id,
-                                     gpu.scale_up_domain, check.reason()));
-    }
-    for (const auto& [dtype, peak] : gpu.dense_peak) {
-      if (!known_dtype(dtype)) {
-        throw CatalogError(fmt::format("{}: gpu '{}': dense_tflops names unknown dtype '{}'",
-                                       gpu.origin, gpu.id, dtype));
-      }
-    }
+    check_gpu_references(*this, gpu);
   }
   for (const Model& model : models()) {
-    if (!known_dtype(model.default_dtype)) {
+    if (!known(dtypes(), model.default_dtype)) {
       throw CatalogError(fmt::format("{}: model '{}': default_dtype '{}' is not a known dtype id",
                                      model.origin, model.id, model.default_dtype));
     }
   }
   for (const System& system : systems()) {
-    if (!known(gpus(), system.gpu)) {
-      throw CatalogError(fmt::format("{}: system '{}': gpu '{}' is not a known gpu id",
-                                     system.origin, system.id, system.gpu));
-    }
-    for (const std::string& link : {system.scale_up_link, system.scale_out_link}) {
-      if (!known(links(), link)) {
-        throw CatalogError(fmt::format("{}: system '{}': link '{}' is not a known link id",
-                                       system.origin, system.id, link));
-      }
-    }
-    // The parts of a system must agree: its GPU has its scale-up link, the link joins its
-    // domain, and separate domains are joined by a scale-out link.
-    const Link& up = link(system.scale_up_link);
-    Check check = check_group_link(&gpu(system.gpu), system.scale_up_domain, up);
-    if (check && link(system.scale_out_link).tier != Tier::scale_out) {
-      check = unexpected(fmt::format("scale_out_link '{}' is a {} link; nodes are joined by a "
-                                     "scale-out link",
-                                     system.scale_out_link,
-                                     to_string(link(system.scale_out_link).tier)));
-    }
-    if (check && !system.between_domains_link.empty()) {
-      if (!known(links(), system.between_domains_link) ||
-          link(system.between_domains_link).tier != Tier::host) {
-        check = unexpected(fmt::format("between_domains_link '{}' is not a known host link id "
-                                       "(tier \"host\"): the domains of one node are joined by "
-                                       "its PCIe",
-                                       system.between_domains_link));
-      } else if (system.scale_up_domain >= system.gpus_per_node) {
-        check = unexpected(fmt::format("between_domains_link is given but the {}-GPU node is one "
-                                       "{}-GPU scale-up domain",
-                                       system.gpus_per_node, system.scale_up_domain));
-      }
-    }
-    if (check && system.host) {
-      if (std::string problem = host_side_problem(*system.host); !problem.empty()) {
-        check = unexpected(std::move(problem));
-      }
-    }
-    if (!check) {
-      throw CatalogError(
-          fmt::format("{}: system '{}': {}", system.origin, system.id, check.reason()));
-    }
+    check_system_references(*this, system,
+                            system.host ? host_side_problem(*system.host) : std::string());
   }
 }
 
@@ -195,6 +253,11 @@ std::string Catalog::host_side_problem(const HostSide& host) const {
   }
   if (host.nvme_drives > 0 && !known(storage_tiers(), host.nvme_tier)) {
     return fmt::format("host.nvme '{}' is not a known storage tier id", host.nvme_tier);
+  }
+  if (host.nvme_drives > 0 && storage(host.nvme_tier).scope != StorageScope::per_node) {
+    return fmt::format("host.nvme '{}' is a shared storage tier; the node's own drives are a "
+                       "per-node tier (scope \"per-node\")",
+                       host.nvme_tier);
   }
   return {};
 }

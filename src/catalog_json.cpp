@@ -126,6 +126,9 @@ void to_json(Json& json, const ExpectedModel& model) {
 void to_json(Json& json, const Link& link) {
   json = entry_head(link);
   json["connects"] = link.connects;
+  if (!link.gpu_to_gpu) {
+    json["gpu_to_gpu"] = false;
+  }
   json["tier"] = link.tier;
   json["headline_GBps"] = in_unit(link.headline_bandwidth, giga);
   json["headline_convention"] = link.headline_convention;

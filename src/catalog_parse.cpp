@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -15,6 +16,7 @@
 #include "icx/limits.hpp"
 #include "icx/topo.hpp"
 #include "icx/util/spelling.hpp"
+#include "icx/util/text.hpp"
 #include "json_reader.hpp"
 
 namespace icx::detail {
@@ -30,10 +32,41 @@ using limits::max_hidden;
 using limits::max_layers;
 using limits::max_vocab;
 
+/// Refuses a name a terminal would not print as itself (a control character, a bidirectional
+/// override): ids, names and aliases are printed and typed back.
+void check_printable(ObjectReader& reader, std::string_view key, std::string_view text) {
+  if (const std::optional<std::size_t> at = first_hidden_character(text)) {
+    reader.fail(key, fmt::format("byte {} is a control character or a bidirectional override; "
+                                 "names hold only printable characters",
+                                 *at + 1));
+  }
+}
+
+/// Refuses an id a flag could not name: one that starts with '-' (read as a flag) or holds a
+/// comma (lists of ids split at commas), a blank or a character outside letters, digits and
+/// ". _ + -".
+void check_addressable(ObjectReader& reader, std::string_view id) {
+  const bool allowed = std::ranges::all_of(id, [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '.' || c == '_' || c == '+' ||
+           c == '-';
+  });
+  if (!allowed || id.starts_with('-')) {
+    reader.fail("id", fmt::format("'{}' cannot be given to a flag; an id is letters, digits, '.', "
+                                  "'_', '+' and '-', not starting with '-'",
+                                  id));
+  }
+}
+
 void read_entry(ObjectReader& reader, Entry& entry, const std::string& origin) {
   entry.id = reader.text("id");
+  check_printable(reader, "id", entry.id);
+  check_addressable(reader, entry.id);
   entry.name = reader.text("name");
+  check_printable(reader, "name", entry.name);
   entry.aliases = reader.text_list("aliases");
+  for (const std::string& alias : entry.aliases) {
+    check_printable(reader, "aliases", alias);
+  }
   entry.source = reader.text("source");
   entry.origin = origin;
 }
@@ -154,6 +187,7 @@ Link read_link(ObjectReader& reader, const std::string& origin) {
   read_entry(reader, link, origin);
   link.connects = reader.text("connects");
   link.tier = reader.choice<Tier>("tier");
+  link.gpu_to_gpu = reader.flag_or("gpu_to_gpu", true);
   const Range<double> headline = reader.positive_range("headline_GBps", limits::bandwidth_GBps);
   link.headline_convention = reader.choice<Convention>("headline_convention");
   const Range<double> per_direction =
@@ -243,6 +277,13 @@ Model read_model(ObjectReader& reader, const std::string& origin) {
   model.default_dtype = reader.text("default_dtype");
   model.attention_heads = reader.whole("attention_heads", 1, max_heads);
   model.kv_heads = reader.whole("kv_heads", 1, max_heads);
+  if (model.attention_heads % model.kv_heads != 0) {
+    // Grouped-query attention shares each KV head among a whole group of query heads.
+    reader.fail("kv_heads", fmt::format("{} KV heads do not divide the {} attention heads "
+                                        "(attention_heads); each KV head serves a whole group of "
+                                        "query heads",
+                                        model.kv_heads, model.attention_heads));
+  }
   model.head_dim = reader.whole("head_dim", 1, max_hidden);
   model.intermediate_size = reader.whole("intermediate_size", 1, max_hidden);
   model.vocab_size = reader.whole("vocab_size", 1, max_vocab);

@@ -10,6 +10,7 @@
 
 #include "collective_detail.hpp"
 #include "icx/error.hpp"
+#include "icx/topology.hpp"
 
 namespace icx {
 
@@ -127,15 +128,21 @@ void check_span(const Fabric& fabric, const CollectiveRequest& request) {
   }
 }
 
+/// The span without the scale-up link's model.
+Span span_of_models(const Fabric& fabric, const ExpectedModel& out,
+                    const CollectiveRequest& request) {
+  return {fabric,
+          out,
+          std::nullopt,
+          nullptr,
+          request.gpus,
+          fabric.gpus_per_node,
+          fabric_nodes(fabric, request.gpus),
+          request.size};
+}
+
 Span span_of(const Fabric& fabric, const ExpectedModel& out, const CollectiveRequest& request) {
-  Span s{fabric,
-         out,
-         std::nullopt,
-         nullptr,
-         request.gpus,
-         fabric.gpus_per_node,
-         fabric_nodes(fabric, request.gpus),
-         request.size};
+  Span s = span_of_models(fabric, out, request);
   if (s.g >= min_collective_gpus) {
     std::tie(s.up, s.topology) = detail::model_for(*fabric.scale_up, request, s.g);
   }
@@ -181,14 +188,7 @@ int fabric_nodes(const Fabric& fabric, int gpus) {
     throw InputError(fmt::format("a node needs at least one GPU and one NIC (given {} and {})",
                                  fabric.gpus_per_node, fabric.nics_per_node));
   }
-  if (gpus <= fabric.gpus_per_node) {
-    return 1;
-  }
-  if (gpus % fabric.gpus_per_node != 0) {
-    throw InputError(
-        fmt::format("{} GPUs are not a whole number of {}-GPU nodes", gpus, fabric.gpus_per_node));
-  }
-  return gpus / fabric.gpus_per_node;
+  return node_count(gpus, fabric.gpus_per_node);
 }
 
 Check check_fabric_algorithm(const Fabric& fabric, Collective op, Algorithm algorithm, int gpus) {
@@ -270,23 +270,41 @@ Seconds fabric_time(const Fabric& fabric, const ExpectedModel& scale_out_model,
   return detail::fastest(fabric_lines(fabric, scale_out_model, request)).time();
 }
 
-BytesPerSecond fabric_headline_bandwidth(const Fabric& fabric) {
-  const BytesPerSecond share = fabric.scale_out->headline_bandwidth.high *
-                               (static_cast<double>(fabric.nics_per_node) / fabric.gpus_per_node);
-  if (fabric.gpus_per_node < min_collective_gpus) {
-    return share;
+namespace {
+
+/// `model` with nothing lost: the full per-direction bandwidth (or more, where in-network
+/// reduction exceeds it), no latency, no protocol slowdown.
+ExpectedModel lossless(const ExpectedModel* model) {
+  ExpectedModel ideal;
+  ideal.efficiency = std::max(1.0, model != nullptr ? model->efficiency : 0.0);
+  if (model != nullptr && model->in_network_reduction) {
+    ideal.in_network_reduction =
+        InNetworkReduction{std::max(1.0, model->in_network_reduction->efficiency), Seconds{}};
   }
-  return std::min(share, fabric.scale_up->headline_bandwidth.high);
+  return ideal;
 }
+
+} // namespace
 
 CollectiveCost fabric_headline(const Fabric& fabric, const CollectiveRequest& request) {
   if (one_node(fabric, request.gpus)) {
     return headline_collective(*fabric.scale_up, request);
   }
   detail::check_collective_request(*fabric.scale_out, request);
-  (void)fabric_nodes(fabric, request.gpus);
-  return detail::collective_cost(request, request.size * headline_traffic_factor(request.op) /
-                                              fabric_headline_bandwidth(fabric));
+  if (const Check check =
+          check_fabric_algorithm(fabric, request.op, request.algorithm, request.gpus);
+      !check) {
+    throw InputError(check.reason());
+  }
+  // The expected model's own algorithms over every NIC of the node, each link at its vendor
+  // figure each way and nothing lost: never slower than the expected time.
+  const ExpectedModel out =
+      lossless(fabric.scale_out->expected ? &*fabric.scale_out->expected : nullptr);
+  Span s = span_of_models(fabric, out, request);
+  if (s.g >= min_collective_gpus) {
+    s.up = lossless(fabric.scale_up->expected ? &*fabric.scale_up->expected : nullptr);
+  }
+  return detail::collective_cost(request, detail::fastest(lines_across(s, request)).bandwidth);
 }
 
 } // namespace icx

@@ -106,6 +106,30 @@ std::vector<std::string> assumptions_of(const CollectiveReport& report) {
   return assumptions;
 }
 
+/// The headline formula, headline_factor × S / headline_bandwidth: on one link its traffic at
+/// its vendor figure; across nodes the fabric's headline at the node's NICs together (one
+/// NIC for a send), its factor read off one size (the headline has no latency, so the time
+/// is S times a constant).
+void set_headline_formula(const Fabric& fabric, const CollectiveReportRequest& request,
+                          CollectiveReport& report) {
+  report.headline_convention = report.link->headline_convention;
+  if (!report.fabric) {
+    report.headline_factor = headline_traffic_factor(request.op, request.gpus);
+    report.headline_bandwidth = headline_bandwidth_for(*fabric.scale_up, request.op);
+    if (request.op == Collective::point_to_point) {
+      report.headline_convention = Convention::each_way;
+    }
+    return;
+  }
+  const int nics = request.op == Collective::point_to_point ? 1 : fabric.nics_per_node;
+  report.headline_bandwidth = fabric.scale_out->per_direction_bandwidth.high * nics;
+  report.headline_convention = Convention::each_way;
+  const Bytes size = request.sizes.front();
+  const CollectiveRequest one{request.op, request.algorithm, request.gpus, size, request.setup};
+  report.headline_factor =
+      fabric_headline(fabric, one).time.value() * report.headline_bandwidth.value() / size.value();
+}
+
 Check expected_check(const Fabric& fabric, const CollectiveReportRequest& request) {
   if (spans(fabric, request.gpus)) {
     return check_fabric(fabric, request.op, request.algorithm, request.gpus);
@@ -133,10 +157,7 @@ CollectiveReport collective_report(const Fabric& fabric, const CollectiveReportR
     report.link = fabric.scale_out;
   }
   report.sweep = request.sizes.size() > 1;
-  report.headline_factor = headline_traffic_factor(request.op);
-  report.headline_bandwidth =
-      report.fabric ? fabric_headline_bandwidth(fabric) : fabric.scale_up->headline_bandwidth.high;
-  report.headline_convention = report.link->headline_convention;
+  set_headline_formula(fabric, request, report);
   report.busbw_factor = busbw_factor(request.op, request.gpus);
   report.expected_model = expected_check(fabric, request);
   CollectiveRequest one{request.op, request.algorithm, request.gpus, request.sizes.front(),

@@ -43,6 +43,9 @@ void check_collective_request(const Link& link, const CollectiveRequest& request
     throw InputError(fmt::format("a collective needs from {} to {} GPUs, got {}",
                                  min_collective_gpus, limits::max_domain, request.gpus));
   }
+  if (const Check wire = check_collective_wire(link); !wire) {
+    throw GroupError(wire.reason());
+  }
   if (const Check check = check_domain_size(link, request.gpus); !check) {
     throw GroupError(check.reason());
   }
@@ -131,9 +134,11 @@ std::string in_network_collectives_text() {
   return and_list(served);
 }
 
-double headline_traffic_factor(Collective op) {
-  // The textbook arithmetic: an all-reduce moves ~2·S bytes per GPU, other operations S.
-  return op == Collective::all_reduce ? 2.0 : 1.0;
+double headline_traffic_factor(Collective op, int gpus) {
+  // The bytes each GPU must send, exactly as nccl-tests' bus bandwidth counts them: the
+  // textbook's ~2·S of an all-reduce is 2(n-1)/n · S. Fewer cannot carry the result, so the
+  // headline stays a lower bound on time for every group size.
+  return busbw_factor(op, gpus);
 }
 
 std::int64_t ring_steps(Collective op, int gpus) {
@@ -152,10 +157,17 @@ std::int64_t ring_steps(Collective op, int gpus) {
   return 1;
 }
 
+BytesPerSecond headline_bandwidth_for(const Link& link, Collective op) {
+  // A send goes one way: it gets the one-way figure, whatever the vendor sums.
+  return op == Collective::point_to_point ? link.per_direction_bandwidth.high
+                                          : link.headline_bandwidth.high;
+}
+
 CollectiveCost headline_collective(const Link& link, const CollectiveRequest& request) {
   detail::check_collective_request(link, request);
-  return detail::collective_cost(request, request.size * headline_traffic_factor(request.op) /
-                                              link.headline_bandwidth.high);
+  return detail::collective_cost(request, request.size *
+                                              headline_traffic_factor(request.op, request.gpus) /
+                                              headline_bandwidth_for(link, request.op));
 }
 
 Check check_algorithm(const Link& link, Collective op, Algorithm algorithm) {

@@ -30,7 +30,10 @@ CommTime comm_time(const Fabric& fabric, Bytes headline_bytes, const CollectiveR
     return comm_time(*fabric.scale_up, headline_bytes, one, count);
   }
   CommTime time;
-  time.headline = headline_bytes / fabric_headline_bandwidth(fabric);
+  // Across nodes the headline is the fabric's own (fabric_headline), not the textbook bytes.
+  if (one.size.value() > 0) {
+    time.headline = fabric_headline(fabric, one).time * count;
+  }
   if (one.size.value() > 0 && check_fabric(fabric, one.op, one.algorithm, one.gpus)) {
     const CollectiveCost cost = fabric_collective(fabric, one);
     time.expected = cost.time * count;

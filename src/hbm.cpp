@@ -17,4 +17,12 @@ Bytes usable_hbm(const Gpu& gpu, int gpus, double reserve) {
   return gpu.hbm_capacity * (static_cast<double>(gpus) * (1.0 - reserve));
 }
 
+double achieved_hbm_fraction(const Gpu& gpu, std::optional<double> given) {
+  return given.value_or(gpu.achievable_hbm_fraction.value_or(1.0));
+}
+
+Seconds hbm_read_time(const Gpu& gpu, int gpus, Bytes bytes, double fraction) {
+  return bytes / (gpu.hbm_bandwidth * (static_cast<double>(gpus) * fraction));
+}
+
 } // namespace icx

@@ -288,10 +288,12 @@ Offload offload(const OffloadInput& input) {
   result.spilled = std::max(result.needed - result.hbm, Bytes::of(0));
   result.resident = result.needed - result.spilled;
   // Decode is memory-bound: a step reads every byte of weights and KV once, spread evenly
-  // over the GPUs, each at its HBM bandwidth.
-  const BytesPerSecond hbm_rate = input.gpu->hbm_bandwidth * static_cast<double>(input.gpus);
-  result.step_all_hbm = result.needed / hbm_rate;
-  result.step_hbm_part = result.resident / hbm_rate;
+  // over the GPUs, each at the fraction of its HBM bandwidth reads reach (the step model's
+  // rule).
+  const double fraction = achieved_hbm_fraction(*input.gpu, input.hbm_fraction);
+  result.hbm_fraction = fraction;
+  result.step_all_hbm = hbm_read_time(*input.gpu, input.gpus, result.needed, fraction);
+  result.step_hbm_part = hbm_read_time(*input.gpu, input.gpus, result.resident, fraction);
   result.engine = input.engine;
   result.host_memory = input.host_memory;
   if (input.host_memory) {

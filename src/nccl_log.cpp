@@ -42,6 +42,8 @@ struct Columns {
   std::size_t size = 0;
   /// Index of "time" in each group (one or two groups).
   std::vector<std::size_t> groups;
+  /// Index of each group's "#wrong" count (results that failed nccl-tests' check).
+  std::vector<std::size_t> wrong;
   /// Seconds per printed time unit.
   double time_unit = micro;
 };
@@ -57,6 +59,9 @@ std::optional<Columns> read_header(const std::vector<std::string_view>& words, s
   for (std::size_t i = 0; i + 2 < words.size(); ++i) {
     if (words[i] == "time" && words[i + 1] == "algbw" && words[i + 2] == "busbw") {
       columns.groups.push_back(i);
+      if (i + 3 < words.size() && words[i + 3] == "#wrong") {
+        columns.wrong.push_back(i + 3);
+      }
     }
   }
   if (columns.groups.empty()) {
@@ -87,6 +92,10 @@ public:
     }
     if (words.size() >= 2 && words[0] == "Rank") {
       rank(words, line);
+      return;
+    }
+    if (const auto gpus = std::ranges::find(words, "nGpus"); gpus != words.end()) {
+      threads_per_process(words, gpus, line);
       return;
     }
     if (columns_ && std::ranges::find(words, "(ms)") != words.end()) {
@@ -123,6 +132,36 @@ public:
     }
   }
 
+  /// "# nThread 1 nGpus 8 minBytes …": each process runs nThread × nGpus ranks.
+  void threads_per_process(const std::vector<std::string_view>& words,
+                           std::vector<std::string_view>::const_iterator gpus, std::size_t line) {
+    const auto value_after = [&](std::vector<std::string_view>::const_iterator at) {
+      return at != words.end() && at + 1 != words.end() ? parse_decimal(*(at + 1))
+                                                        : std::optional<double>();
+    };
+    const std::optional<double> per_thread = value_after(gpus);
+    const std::optional<double> threads = value_after(std::ranges::find(words, "nThread"));
+    if (per_thread && *per_thread >= 1 && *per_thread <= limits::max_domain) {
+      ranks_per_process_ =
+          static_cast<int>(*per_thread) *
+          (threads && *threads >= 1 && *threads <= limits::max_domain ? static_cast<int>(*threads)
+                                                                      : 1);
+      ranks_line_ = line;
+    }
+  }
+
+  /// A result nccl-tests' own check found wrong (-c 1): the run measured a broken collective.
+  void check_wrong(const std::vector<std::string_view>& words, std::size_t line) const {
+    for (const std::size_t at : columns_->wrong) {
+      const auto wrong = parse_decimal(words[at]);
+      if (wrong && *wrong > 0) {
+        fail(line, fmt::format("nccl-tests counted {} wrong result{} (#wrong): the run's data "
+                               "was corrupted, so its times are not a measurement; rerun it",
+                               words[at], *wrong == 1 ? "" : "s"));
+      }
+    }
+  }
+
   void row(std::string_view text, std::size_t line) {
     const std::vector<std::string_view> words = split_words(text);
     if (finished_) {
@@ -132,6 +171,7 @@ public:
       fail(line, fmt::format("expected {} fields as in the column header on line {}, got {}",
                              columns_->count, columns_->header_line, words.size()));
     }
+    check_wrong(words, line);
     NcclTestRow row;
     row.line = line;
     const auto size = parse_decimal(words[columns_->size]);
@@ -162,6 +202,12 @@ public:
     }
     if (!finished_) {
       fail(last_line, "the log ends before its '# Avg bus bandwidth' line; it looks truncated");
+    }
+    if (ranks_per_process_ && log_.ranks && *log_.ranks % *ranks_per_process_ != 0) {
+      fail(ranks_line_, fmt::format("the header runs {} ranks per process (nThread × nGpus), but "
+                                    "{} ranks are listed, not a whole number of processes; give "
+                                    "the log of one run as nccl-tests printed it",
+                                    *ranks_per_process_, *log_.ranks));
     }
     return log_;
   }
@@ -204,6 +250,8 @@ private:
   std::optional<Columns> columns_;
   NcclTestLog log_;
   bool finished_ = false;
+  std::optional<int> ranks_per_process_;
+  std::size_t ranks_line_ = 0;
 };
 
 /// NCCL's own diagnostics, printed into the same stream with NCCL_DEBUG=INFO or WARN.

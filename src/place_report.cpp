@@ -39,9 +39,13 @@ std::string strategy_reason(const Cluster& cluster, const StrategyCost& cost, Ph
   const std::string_view boundary = cost.wire == cluster.between_domains
                                         ? "leaves its NVLink domain"
                                         : "crosses the node boundary";
-  return fmt::format("{} {} onto {}: {} vs {} on {}; {}", name_in(short_names, cost.strategy),
-                     boundary, cost.wire->id, format_seconds(cost.verdict.comm),
-                     format_seconds(cost.seconds_on_scale_up), cluster.scale_up->id, reason);
+  const std::string inside =
+      cost.seconds_on_scale_up
+          ? fmt::format("{} on {}", format_seconds(*cost.seconds_on_scale_up), cluster.scale_up->id)
+          : fmt::format("{} joins at most {} GPUs", cluster.scale_up->id,
+                        cluster.scale_up->max_domain_gpus.value_or(cluster.domain));
+  return fmt::format("{} {} onto {}: {} vs {}; {}", name_in(short_names, cost.strategy), boundary,
+                     cost.wire->id, format_seconds(cost.verdict.comm), inside, reason);
 }
 
 /// "the dtype's name (--flag)" lines: what the step model took that icx cannot know.
@@ -166,10 +170,8 @@ Cluster resolve_cluster(const ClusterRequest& request, std::span<const Link> lin
   }
   const int domain = system != nullptr ? system->scale_up_domain : c.gpu->scale_up_domain;
   c.domain = std::min(domain, c.gpus_per_node);
-  if (c.gpus > c.gpus_per_node && c.gpus % c.gpus_per_node != 0) {
-    throw ClusterError(
-        ClusterIssue::ragged_nodes, ClusterPart::scale_out, c,
-        fmt::format("{} GPUs are not a whole number of {}-GPU nodes", c.gpus, c.gpus_per_node));
+  if (const Check whole = check_whole_nodes(c.gpus, c.gpus_per_node); !whole) {
+    throw ClusterError(ClusterIssue::ragged_nodes, ClusterPart::scale_out, c, whole.reason());
   }
   c.scale_out = request.scale_out != nullptr ? request.scale_out : c.scale_up;
   if (request.scale_out == nullptr && c.gpus > c.domain) {

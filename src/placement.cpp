@@ -59,7 +59,9 @@ StrategyCost group_cost(const Cluster& cluster, Strategy strategy, int span, Byt
                             : comm_time(*cost.wire, bytes, one, count);
   cost.seconds = time.headline;
   cost.expected_seconds = time.expected;
-  cost.seconds_on_scale_up = comm_time(*cluster.scale_up, bytes, one, count).judged();
+  if (check_domain_size(*cluster.scale_up, one.gpus)) {
+    cost.seconds_on_scale_up = comm_time(*cluster.scale_up, bytes, one, count).judged();
+  }
   return cost;
 }
 
@@ -81,11 +83,16 @@ StrategyCost expert_cost(const Cluster& cluster, const Workload& w, const Layout
                     layout.ep,      static_cast<double>(tokens),
                     w.ep_kernels(), &w.ep_dispatch_dtype(),
                     w.act_dtype,    w.ep_routing};
-  const EpLayerCost inside = ep_layer_cost(request);
-  cost.seconds_on_scale_up = inside.expected(moe_layers).value_or(inside.headline(moe_layers));
+  // The same dispatch inside one domain, where the scale-up link can join the group.
+  const std::optional<EpLayerCost> inside = check_domain_size(*cluster.scale_up, layout.ep)
+                                                ? std::optional(ep_layer_cost(request))
+                                                : std::nullopt;
+  if (inside) {
+    cost.seconds_on_scale_up = inside->expected(moe_layers).value_or(inside->headline(moe_layers));
+  }
   const EpLayerCost layer = [&] {
     if (!cost.crosses_domain) {
-      return inside;
+      return *inside;
     }
     request.fabric = cost.wire == cluster.scale_out ? group_fabric(cluster, layout.ep, span)
                                                     : Fabric{cost.wire, layout.ep, nullptr, 1};
@@ -128,6 +135,7 @@ StrategyCost pipeline_cost(const Cluster& cluster, const Layout& layout,
     const CommTime time = comm_time(crosses ? *between : *cluster.scale_up, activation, send, 1);
     cost.seconds += time.headline;
     judged += time.judged();
+    cost.slowest_send = std::max(cost.slowest_send, time.judged());
     all_expected = all_expected && time.expected.has_value();
   }
   cost.wire = cost.crosses_domain ? crossing_wire(cluster, stages * stage_size) : cluster.scale_up;
@@ -201,11 +209,13 @@ void price_collectives(const Cluster& cluster, const Workload& w, Placement& p) 
 /// The step the work and collectives make, and each split's verdict against it.
 void time_step(const Cluster& cluster, const Workload& w, Placement& p) {
   StepTime& step = p.step;
+  Seconds slowest_send;
   for (const StrategyCost& cost : p.strategies) {
     if (cost.strategy == Strategy::tensor || cost.strategy == Strategy::expert) {
       step.comm += judged(cost);
     } else if (cost.strategy == Strategy::pipeline) {
       step.pipeline = judged(cost);
+      slowest_send = cost.slowest_send;
     }
   }
   // Engines run the tensor and expert collectives between the layers' GEMMs: exposed unless
@@ -216,24 +226,32 @@ void time_step(const Cluster& cluster, const Workload& w, Placement& p) {
   step.latency = step.stage * static_cast<double>(p.layout.pp) + step.pipeline;
   const double tokens = static_cast<double>(step.batch.total * step.batch.tokens_per_sequence);
   step.tokens_per_second_per_gpu =
-      tokens / (step.stage * static_cast<double>(p.layout.pp)).value() / cluster.gpus;
+      tokens / ((step.stage + slowest_send) * static_cast<double>(p.layout.pp)).value() /
+      cluster.gpus;
   for (StrategyCost& cost : p.strategies) {
     const bool pipeline = cost.strategy == Strategy::pipeline;
     const Seconds exposed = pipeline ? judged(cost) : judged(cost) * (1.0 - w.overlap);
     cost.verdict = judge(cost.strategy, cost.degree > 1 ? cost.wire : nullptr, exposed,
                          pipeline ? step.latency : step.stage);
     cost.verdict.expected_model = cost.expected_seconds.has_value();
-    if (cost.verdict.breaks_rule && cost.crosses_domain && cost.verdict.expected_model) {
-      // Across nodes the fabric model prices the split (fabric.hpp), so the layout is judged
-      // on its numbers against the best one that stays inside nodes (ranking.cpp); leaving
-      // the node is never better than marginal.
+    if (cost.verdict.breaks_rule && cost.verdict.expected_model) {
+      // The expected model (across nodes, the fabric's) prices the split, so the layout is
+      // judged on its numbers against the best one that keeps to the rule (ranking.cpp);
+      // breaking the rule is never better than marginal.
       cost.verdict.level = worst(Level::marginal, level_for_share(cost.verdict.share));
     }
     p.level = worst(p.level, cost.verdict.level);
   }
+  // A stage waits for its all-reduces and its all-to-alls alike: the layout is judged on
+  // their sum, not on each alone.
+  p.level = worst(p.level, level_for_share(stage_comm_share(step)));
 }
 
 } // namespace
+
+double stage_comm_share(const StepTime& step) {
+  return step.stage.value() > 0 ? step.exposed_comm / step.stage : 0.0;
+}
 
 Fabric group_fabric(const Cluster& cluster, int members, int span) {
   const int domain = cluster.domain;

@@ -70,6 +70,12 @@ void price_candidate(const PlanRequest& request, const System& system, PlanCandi
   }
 }
 
+/// Every group of the step is priced by the expected model where it leaves its node: a
+/// plan never rests on the headline's lower bound (unpriced_crossing).
+bool priced(const LoadedStep& step) {
+  return !unpriced_crossing(step.prefill) && !unpriced_crossing(step.decode);
+}
+
 struct Pool {
   int nodes = 0;
   Cluster cluster;
@@ -96,7 +102,8 @@ std::optional<Pool> smallest_pool(const Catalog& catalog, const PlanRequest& req
       try {
         const LoadedStep step = serve(*cluster, layout);
         const double headroom = within(step);
-        if (step.serves() && headroom >= 1 && (!best || headroom > best->headroom)) {
+        if (step.serves() && headroom >= 1 && priced(step) &&
+            (!best || headroom > best->headroom)) {
           best = Pool{nodes, *cluster, step, headroom};
         }
       } catch (const InputError&) {
@@ -189,6 +196,9 @@ PlanCandidate plan_system(const Catalog& catalog, const PlanRequest& request,
         continue;
       }
       ++candidate.layouts_evaluated;
+      if (!priced(step)) {
+        continue;
+      }
       const double d = distance(step, request.targets);
       if (meets(step, request.targets)) {
         // Among layouts that meet on these nodes (one price), the most headroom.

@@ -59,15 +59,6 @@ bool group_leaves_node(const StrategyCost& c) {
   return c.crosses_domain && c.strategy != Strategy::pipeline;
 }
 
-/// A group leaves the node over a link the expected model cannot price across nodes: its
-/// headline time (no latency, vendor bandwidth) would flatter it against layouts priced by
-/// the expected model, so such a layout is judged but not ranked among the fitting ones.
-bool unpriced_crossing(const Placement& p) {
-  return std::ranges::any_of(p.strategies, [](const StrategyCost& c) {
-    return (c.verdict.breaks_rule || group_leaves_node(c)) && !c.verdict.expected_model;
-  });
-}
-
 /// Some tensor or expert group leaves its node.
 bool leaves_node(const Placement& p) {
   return std::ranges::any_of(p.strategies, group_leaves_node);
@@ -131,6 +122,27 @@ LayoutVerdict judge_crossing(const Placement& p, const Placement* inside, const 
   return verdict;
 }
 
+/// "all-reduce takes 12 % of the step", or the tensor and expert collectives together when
+/// a stage has both (they add up in the step, and the verdict weighs their sum).
+std::string share_text(const Placement& p, const StrategyCost& worst) {
+  std::vector<std::string_view> kinds;
+  for (const StrategyCost& c : p.strategies) {
+    if ((c.strategy == Strategy::tensor || c.strategy == Strategy::expert) &&
+        c.verdict.comm.value() > 0) {
+      kinds.push_back(traffic_kind(c.strategy));
+    }
+  }
+  if (kinds.size() > 1) {
+    return fmt::format("{} and {} take {:.0f} % of the step", kinds[0], kinds[1],
+                       stage_comm_share(p.step) * 100);
+  }
+  return worst.verdict.share > 0
+             ? fmt::format("{} takes {:.0f} % of the {}", traffic_kind(worst.strategy),
+                           worst.verdict.share * 100,
+                           worst.strategy == Strategy::pipeline ? "pass" : "step")
+             : std::string("no communication");
+}
+
 LayoutVerdict judge_one(const Placement& p, const Placement* best, const Placement* inside,
                         const Workload& w, Objective objective, std::size_t eligible_count) {
   LayoutVerdict verdict;
@@ -143,11 +155,7 @@ LayoutVerdict judge_one(const Placement& p, const Placement* best, const Placeme
   if (breaks_rule(p) || unpriced_crossing(p)) {
     return judge_crossing(p, inside, w, objective);
   }
-  const std::string share =
-      worst.verdict.share > 0 ? fmt::format("{} takes {:.0f} % of the {}",
-                                            traffic_kind(worst.strategy), worst.verdict.share * 100,
-                                            worst.strategy == Strategy::pipeline ? "pass" : "step")
-                              : std::string("no communication");
+  const std::string share = share_text(p, worst);
   verdict.level = p.level;
   if (best == nullptr || best->layout == p.layout) {
     verdict.reason = fmt::format("best of {} fitting layout{} for {} ({}); {}", eligible_count,
@@ -171,6 +179,12 @@ LayoutVerdict judge_one(const Placement& p, const Placement* best, const Placeme
 }
 
 } // namespace
+
+bool unpriced_crossing(const Placement& p) {
+  return std::ranges::any_of(p.strategies, [](const StrategyCost& c) {
+    return (c.verdict.breaks_rule || group_leaves_node(c)) && !c.verdict.expected_model;
+  });
+}
 
 std::vector<Layout> candidate_layouts(const Cluster& cluster, const Model& model,
                                       int redundant_experts) {

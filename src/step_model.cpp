@@ -3,6 +3,10 @@
 #include <algorithm>
 #include <limits>
 
+#include <fmt/format.h>
+
+#include "icx/error.hpp"
+#include "icx/hbm.hpp"
 #include "icx/host_link.hpp"
 
 namespace icx {
@@ -71,6 +75,15 @@ ServingRequest with_default_dtypes(const Catalog& catalog, const Dtype& weights,
 Workload workload_for(const Catalog& catalog, const Model& model, const Dtype& dtype,
                       const Gpu& gpu, const ServingRequest& given) {
   const ServingRequest request = with_default_dtypes(catalog, dtype, given);
+  if (request.phase == Phase::decode &&
+      !(kv_bytes_per_token(model, *request.kv_dtype).value() > 0)) {
+    // A decode step reads every sequence's KV cache: without heads it would read none.
+    throw InputError(fmt::format(
+        "a decode step reads each sequence's KV cache, and {} gives no attention heads to size "
+        "it (kv_heads, head_dim); describe the model with --hf-config PATH or a catalog --model",
+        model.id == "custom" ? std::string("the custom model")
+                             : fmt::format("model '{}'", model.id)));
+  }
   Workload w;
   w.model = &model;
   w.dtype = &dtype;
@@ -86,7 +99,7 @@ Workload workload_for(const Catalog& catalog, const Model& model, const Dtype& d
   w.max_batch = request.max_batch;
   w.rate =
       compute_rate(gpu, dtype, catalog.dtypes(), request.utilization.value_or(gpu.achievable_mfu));
-  w.hbm_fraction = request.hbm_fraction.value_or(gpu.achievable_hbm_fraction.value_or(1.0));
+  w.hbm_fraction = achieved_hbm_fraction(gpu, request.hbm_fraction);
   w.overlap = request.overlap;
   w.memory_reserve = request.memory_reserve;
   w.setup = request.setup;
@@ -195,7 +208,7 @@ StageWork stage_work(const Gpu& gpu, const Workload& workload, const Layout& lay
                  static_cast<double>(workload.context) * rank_seqs * share /
                  kv_split(model, layout.tp);
   }
-  work.memory = work.read / (gpu.hbm_bandwidth * workload.hbm_fraction);
+  work.memory = hbm_read_time(gpu, 1, work.read, workload.hbm_fraction);
   return work;
 }
 

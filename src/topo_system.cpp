@@ -221,6 +221,13 @@ std::optional<std::string> nvlink_count_note(const NodeTopology& node, const Lin
   if (!link.links_per_gpu || most == 0 || most == *link.links_per_gpu) {
     return std::nullopt;
   }
+  if (most > *link.links_per_gpu) {
+    // Fewer links than the GPU has may be links down; more cannot be this GPU's.
+    throw InputError(fmt::format("the matrix shows {} NVLinks per GPU, more than {}'s link {} has "
+                                 "({}, catalog links_per_gpu): the matrix is of another GPU; "
+                                 "name it with --gpu",
+                                 most, gpu.id, link.id, *link.links_per_gpu));
+  }
   return fmt::format("the matrix shows {} NVLinks per GPU where {}'s link {} has {}: check --gpu",
                      most, gpu.id, link.id, *link.links_per_gpu);
 }

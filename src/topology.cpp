@@ -115,7 +115,20 @@ Check check_domain_size(const Link& link, int gpus) {
                                 link.id, *link.max_domain_gpus, link.id));
 }
 
+Check check_collective_wire(const Link& link) {
+  if (link.gpu_to_gpu) {
+    return {};
+  }
+  return unexpected(fmt::format("{} joins {} (catalog link '{}', gpu_to_gpu false): it is a "
+                                "host link, not a wire between GPUs; give a scale-up, PCIe or "
+                                "scale-out link ('icx links')",
+                                link.id, link.connects, link.id));
+}
+
 Check check_group_link(const Gpu* gpu, std::optional<int> gpus, const Link& link) {
+  if (const Check wire = check_collective_wire(link); !wire) {
+    return wire;
+  }
   if (gpu != nullptr) {
     if (Check check = check_gpu_link(*gpu, link); !check) {
       return check;
@@ -142,9 +155,20 @@ Check check_scale_out(const Link& link, int gpus, int domain, std::string_view d
       link.id, to_string(link.tier), gpus, domain, domain_from, fmt::join(scale_out, ", ")));
 }
 
+Check check_whole_nodes(int gpus, int gpus_per_node) {
+  if (gpus <= gpus_per_node || gpus % gpus_per_node == 0) {
+    return {};
+  }
+  return unexpected(
+      fmt::format("{} GPUs are not a whole number of {}-GPU nodes", gpus, gpus_per_node));
+}
+
 int node_count(int gpus, int gpus_per_node) {
   if (gpus < 1 || gpus_per_node < 1) {
     throw InputError("a node count needs at least one GPU, and at least one GPU per node");
+  }
+  if (const Check whole = check_whole_nodes(gpus, gpus_per_node); !whole) {
+    throw InputError(whole.reason());
   }
   return (gpus + gpus_per_node - 1) / gpus_per_node;
 }

@@ -62,12 +62,13 @@ Json verdict_json(Strategy strategy, const Link* wire, const Verdict& verdict,
 }
 
 std::string verdict_thresholds() {
-  return fmt::format("a split is ok while its exposed communication is at most {:g} % of the "
-                     "step, marginal above; a layout is avoid when it does not fit, or a "
+  return fmt::format("a layout is ok while its exposed communication (a stage's all-reduces and "
+                     "all-to-alls together) is at most {:g} % of the step, marginal above; it is "
+                     "avoid when it does not fit, or a "
                      "fitting layout on the same GPUs is at least {:g}× better on the objective; "
-                     "tensor or expert parallel across nodes is at best marginal, avoid when "
-                     "the best layout that keeps every group inside a node is that much better "
-                     "or when nothing but a scale-out link joins the group",
+                     "tensor or expert parallel across nodes or on a scale-out link is at best "
+                     "marginal, avoid when the best layout that keeps every group inside a node "
+                     "is that much better or when no expected model prices its wire",
                      ok_share * 100, clearly_better);
 }
 

@@ -142,6 +142,9 @@ struct LinkTopology {
 
 struct Link : Entry {
   std::string connects;
+  /// The link joins GPU to GPU, so collectives may run on it (false for a CPU↔GPU link such
+  /// as NVLink-C2C, which only a host transfer uses).
+  bool gpu_to_gpu = true;
   Tier tier = Tier::scale_up;
   /// Per-GPU bandwidth as vendors and the textbook table quote it.
   Range<BytesPerSecond> headline_bandwidth;

@@ -1,8 +1,10 @@
 // Collective operations over n GPUs on one link, under both cost models.
 //
-// Headline (the textbook arithmetic): an all-reduce of an S-byte buffer moves about 2·S
-// bytes per GPU, any other collective S bytes, at the link's headline (vendor) bandwidth;
-// no latency, no GPU-count factor.
+// Headline (the textbook arithmetic made exact): an all-reduce of an S-byte buffer over n
+// GPUs moves 2(n-1)/n · S bytes per GPU (the textbook's ~2·S), an all-gather, reduce-scatter
+// or all-to-all (n-1)/n · S, at the link's headline (vendor) bandwidth, a send S at its
+// one-way figure; no latency. The headline busbw is the vendor's figure, and the time a lower
+// bound on the expected one.
 //
 // Expected (what an nccl-tests run shows), for a link whose catalog entry has an
 // "expected" object (ExpectedModel in catalog.hpp). It has the form of NCCL's own tuning
@@ -214,9 +216,10 @@ std::vector<Collective> in_network_collectives();
 /// Their names as a reader lists them: "all-reduce, all-gather and reduce-scatter".
 std::string in_network_collectives_text();
 
-/// The headline model's bytes per GPU per byte of S: 2 for an all-reduce (the textbook
-/// ~2·S), 1 for every other operation.
-double headline_traffic_factor(Collective op);
+/// The headline model's bytes per GPU per byte of S over `gpus` GPUs: nccl-tests' bus
+/// bandwidth factor (2(n-1)/n for an all-reduce, the textbook's ~2; (n-1)/n for the other
+/// collectives; 1 for a send), so the headline busbw is the vendor's figure.
+double headline_traffic_factor(Collective op, int gpus);
 
 /// The expected model's parameters that `algorithm` uses: the ring's step latency and
 /// efficiency (for automatic too), or the in-network reduction's fixed latency and efficiency.
@@ -235,9 +238,13 @@ AlgorithmParameters algorithm_parameters(const ExpectedModel& model,
 /// Latency-bound steps of a ring algorithm (2(n-1) for an all-reduce).
 std::int64_t ring_steps(Collective op, int gpus);
 
-/// Headline model: 2·S (all-reduce) or S bytes at the headline bandwidth (the fast end of a
-/// range). Throws InputError for fewer than two GPUs, more than the link's domain holds
-/// (check_domain_size), or a size that is not positive.
+/// The bandwidth the headline model gives `op` on `link`: the vendor's headline figure (the
+/// fast end of a range), or the one-way figure for a point-to-point send.
+BytesPerSecond headline_bandwidth_for(const Link& link, Collective op);
+
+/// Headline model: headline_traffic_factor · S bytes at headline_bandwidth_for (the fast end
+/// of a range), no latency. Throws InputError for fewer than two GPUs, more than the link's domain
+/// holds (check_domain_size), or a size that is not positive.
 CollectiveCost headline_collective(const Link& link, const CollectiveRequest& request);
 
 /// Whether `algorithm` can run `op` on `link` at all, whatever parameters a catalog gives it;

@@ -28,9 +28,10 @@ struct CommTime {
 /// link has no figures for runs as NCCL.
 CommTime comm_time(const Link& link, Bytes headline_bytes, const CollectiveRequest& one, int count);
 
-/// The same for a group that may span nodes: headline bytes at each GPU's share of the
-/// node's NICs, the expected model across nodes (fabric.hpp), where NCCL runs every
-/// collective; inside one node, as comm_time on the scale-up link.
+/// The same for a group that may span nodes: the headline across nodes (fabric_headline:
+/// every NIC of the node, nothing lost; `headline_bytes` is not used there), the expected
+/// model across nodes (fabric.hpp), where NCCL runs every collective; inside one node, as
+/// comm_time on the scale-up link.
 CommTime comm_time(const Fabric& fabric, Bytes headline_bytes, const CollectiveRequest& one,
                    int count);
 

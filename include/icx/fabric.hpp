@@ -95,11 +95,10 @@ ExpectedTerms fabric_terms(const Fabric& fabric, const CollectiveRequest& reques
 Seconds fabric_time(const Fabric& fabric, const ExpectedModel& scale_out_model,
                     const CollectiveRequest& request);
 
-/// Headline model across nodes: the headline traffic at each GPU's share of its node's NICs
-/// (k·B / g at headline rates), or the scale-up link's when that is slower; no latency.
+/// Headline model across nodes: the expected model's own algorithms (ring, tree, NVLS-tree,
+/// as fabric_lines chooses them) over every NIC of the node, each link at its full vendor
+/// figure each way, no latency and no protocol loss: a lower bound on fabric_collective's
+/// time. Inside one node, headline_collective on the scale-up link.
 CollectiveCost fabric_headline(const Fabric& fabric, const CollectiveRequest& request);
-
-/// The per-GPU headline bandwidth fabric_headline uses for a group that spans nodes.
-BytesPerSecond fabric_headline_bandwidth(const Fabric& fabric);
 
 } // namespace icx

@@ -2,6 +2,8 @@
 // every command that checks fit.
 #pragma once
 
+#include <optional>
+
 #include "icx/catalog.hpp"
 #include "icx/units.hpp"
 
@@ -16,5 +18,13 @@ constexpr double default_memory_reserve = 0.2;
 /// HBM of `gpus` GPUs less the reserved fraction of each. Throws InputError on a reserve
 /// outside [0, 1) or a GPU count below 1.
 Bytes usable_hbm(const Gpu& gpu, int gpus, double reserve);
+
+/// The fraction of `gpu`'s HBM bandwidth a stream of reads reaches: `given` (a flag), else
+/// the catalog's achievable_hbm_fraction, else the whole bandwidth.
+double achieved_hbm_fraction(const Gpu& gpu, std::optional<double> given);
+
+/// The time `gpus` GPUs take to read `bytes` spread evenly over their HBM, each at
+/// `fraction` of its bandwidth: the one HBM rule every decode step is priced by.
+Seconds hbm_read_time(const Gpu& gpu, int gpus, Bytes bytes, double fraction);
 
 } // namespace icx

@@ -213,6 +213,8 @@ struct OffloadInput {
   std::optional<HostShare> share = std::nullopt;
   /// Host memory the spill must fit in; absent: not checked.
   std::optional<Bytes> host_memory = std::nullopt;
+  /// The fraction of HBM bandwidth reads reach; absent: the GPU's catalog figure.
+  std::optional<double> hbm_fraction = std::nullopt;
 };
 
 /// One decode step with the spilled bytes streamed over one host link.
@@ -244,6 +246,8 @@ struct Offload {
   Bytes spilled;
   /// What stays in HBM.
   Bytes resident;
+  /// The fraction of HBM bandwidth the reads reach (achieved_hbm_fraction).
+  double hbm_fraction = 1;
   /// The decode step if HBM held everything.
   Seconds step_all_hbm;
   /// The HBM part of a step: the resident bytes at the GPUs' HBM bandwidth.

@@ -70,8 +70,11 @@ struct StrategyCost {
   std::optional<Seconds> expected_seconds;
   /// The group spans scale-up domains, so its traffic leaves the NVLink domain.
   bool crosses_domain = false;
-  /// What the same traffic would take on the scale-up link (meaningful when crossing).
-  Seconds seconds_on_scale_up;
+  /// What the same traffic would take on the scale-up link (meaningful when crossing); absent
+  /// when the group is larger than the scale-up link can join in one domain.
+  std::optional<Seconds> seconds_on_scale_up;
+  /// The pipeline's slowest single send (the judged time of one boundary); zero otherwise.
+  Seconds slowest_send;
   Verdict verdict;
 };
 
@@ -90,9 +93,14 @@ struct StepTime {
   /// What a request sees, TTFT or TPOT: the stages one after another plus their sends.
   Seconds latency;
   /// Tokens the cluster produces (decode) or prefills per second, per GPU: with one
-  /// micro-batch per stage in flight, one micro-batch leaves the pipeline every stage time.
+  /// micro-batch per stage in flight, one micro-batch leaves the pipeline every stage time
+  /// plus the slowest send (a stage's GPUs send its activations before the next micro-batch).
   double tokens_per_second_per_gpu = 0;
 };
+
+/// The stage's exposed tensor and expert collectives as a share of the stage (0 without a
+/// stage): what a layout's communication verdict weighs.
+double stage_comm_share(const StepTime& step);
 
 struct Placement {
   Layout layout;

@@ -49,6 +49,12 @@ std::vector<Layout> candidate_layouts(const Cluster& cluster, const Model& model
 
 /// The candidates evaluated and sorted best first: layouts that fit and keep the placement
 /// rule before the others, each group by the objective; each with its verdict.
+/// A tensor or expert group leaves its node (or breaks the placement rule) over a link the
+/// expected model cannot price there: only the headline, a lower bound, times it, which
+/// would flatter it against layouts the expected model prices. Such a layout is judged but
+/// never chosen (ranked among the fitting ones, or planned).
+bool unpriced_crossing(const Placement& p);
+
 std::vector<RankedLayout> rank_layouts(const Cluster& cluster, const Workload& workload,
                                        Objective objective);
 

@@ -40,8 +40,9 @@ struct TopoSystem {
   std::vector<std::string> assumed;
 };
 
-/// When the NVLinks per GPU the matrix shows differ from what `gpu`'s scale-up `link` has
-/// (links_per_gpu), a sentence saying so (the matrix is of another GPU, or links are down).
+/// When the matrix shows fewer NVLinks per GPU than `gpu`'s scale-up `link` has
+/// (links_per_gpu), a sentence saying so (links are down, or the matrix is of another GPU).
+/// Throws InputError when it shows more: the matrix cannot be of this GPU.
 std::optional<std::string> nvlink_count_note(const NodeTopology& node, const Link& link,
                                              const Gpu& gpu);
 

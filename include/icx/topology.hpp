@@ -60,8 +60,13 @@ Check check_gpu_link(const Gpu& gpu, const Link& link);
 /// max_domain_gpus.
 Check check_domain_size(const Link& link, int gpus);
 
-/// Whether a group can communicate over `link`: fails when `gpu` (when given) lacks the link
-/// (check_gpu_link), or `gpus` (when given) exceed its domain (check_domain_size).
+/// Whether collectives may run on `link` at all: not on a link that joins a CPU and a GPU
+/// (catalog gpu_to_gpu false, NVLink-C2C), which only host transfers use.
+Check check_collective_wire(const Link& link);
+
+/// Whether a group can communicate over `link`: fails when the link does not join GPUs
+/// (check_collective_wire), `gpu` (when given) lacks it (check_gpu_link), or `gpus` (when
+/// given) exceed its domain (check_domain_size).
 Check check_group_link(const Gpu* gpu, std::optional<int> gpus, const Link& link);
 
 /// Whether `link` can join the nodes of a cluster of `gpus` GPUs whose scale-up domains hold
@@ -72,9 +77,12 @@ Check check_group_link(const Gpu* gpu, std::optional<int> gpus, const Link& link
 Check check_scale_out(const Link& link, int gpus, int domain, std::string_view domain_from,
                       std::span<const Link> links);
 
-/// Nodes that `gpus` GPUs fill at `gpus_per_node` each: ceil(gpus / gpus_per_node), the
-/// last node partly filled when the count does not divide. Throws InputError on a count
-/// below 1.
+/// Whether `gpus` GPUs fill whole nodes of `gpus_per_node`, or lie in part of one node: a
+/// cluster never has a partly filled node beside full ones.
+Check check_whole_nodes(int gpus, int gpus_per_node);
+
+/// Nodes that `gpus` GPUs fill at `gpus_per_node` each (1 for a part of one node). Throws
+/// InputError on a count below 1, or a count that is not whole nodes (check_whole_nodes).
 int node_count(int gpus, int gpus_per_node);
 
 } // namespace icx

@@ -13,6 +13,7 @@
 
 #include "commands.hpp"
 #include "common.hpp"
+#include "file_options.hpp"
 #include "icx/error.hpp"
 #include "icx/util/spelling.hpp"
 #include "terminal.hpp"
@@ -71,6 +72,7 @@ std::string describe_extras(const CLI::App& app, const CLI::ParseError& error) {
 /// failed), so a failure never leaves a partial table or JSON document behind its error.
 int run_guarded(const Command& command) {
   try {
+    check_outputs_spare_inputs();
     const int status = command.run();
     flush_stdout();
     return status;
@@ -147,6 +149,7 @@ int run_app(int argc, char** argv) {
       setup_calibrate(app), setup_validate(app),   setup_links(app),     setup_gpus(app),
       setup_models(app),    setup_systems(app),    setup_storage(app),   setup_loaders(app),
       setup_dtypes(app),    setup_topo(app)};
+  clear_file_arguments();
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

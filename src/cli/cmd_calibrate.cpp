@@ -11,6 +11,7 @@
 #include "commands.hpp"
 #include "common.hpp"
 #include "fabric_options.hpp"
+#include "file_options.hpp"
 #include "icx/calibration_report.hpp"
 #include "icx/collectives.hpp"
 #include "icx/limits.hpp"
@@ -205,6 +206,7 @@ Command setup_calibrate(CLI::App& app) {
       "nodes: the scale-out link's)");
   sub->add_option("log", options->log, "nccl-tests output, as the tool printed it")
       ->type_name("FILE")
+      ->check(input_file("LOG"))
       ->required();
   sub->add_option("-w,--wire", options->wire,
                   "Link id or alias the log was measured on (inside a node, when it spans nodes)")
@@ -224,7 +226,8 @@ Command setup_calibrate(CLI::App& app) {
       ->default_str("auto");
   sub->add_option("-o,--output", options->output,
                   "Write the wire's catalog entry with the fitted parameters (a --catalog file)")
-      ->type_name("FILE");
+      ->type_name("FILE")
+      ->check(output_file("-o"));
   sub->add_flag("--force", options->force,
                 fmt::format("Write the overlay even when the fit misses its quality bounds "
                             "(median |error| above {:.0f} %, a row off by more than {:.0f} %, or "

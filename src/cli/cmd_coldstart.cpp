@@ -15,6 +15,7 @@
 #include "host_link_options.hpp"
 #include "icx/coldstart_report.hpp"
 #include "icx/limits.hpp"
+#include "icx/topology.hpp"
 #include "icx/units_format.hpp"
 #include "icx/util/table.hpp"
 #include "json_output.hpp"
@@ -88,6 +89,13 @@ ColdStartRequest request_of(const Catalog& catalog, const ColdstartOptions& opti
   }
   if (system != nullptr) {
     request.gpus_per_uplink = system->host->gpus_per_uplink;
+  }
+  if (request.gpus_per_node) {
+    if (const Check whole = check_whole_nodes(request.gpus, *request.gpus_per_node); !whole) {
+      throw UsageError(fmt::format("--gpus {}: {}; give a multiple of {}, or fewer GPUs than one "
+                                   "node",
+                                   request.gpus, whole.reason(), *request.gpus_per_node));
+    }
   }
   request.host_link = host_links(catalog, options.wire ? "--wire" : "--host-link",
                                  id ? std::vector{*id} : std::vector<std::string>{})[0];

@@ -11,6 +11,7 @@
 #include "commands.hpp"
 #include "common.hpp"
 #include "fabric_options.hpp"
+#include "file_options.hpp"
 #include "icx/collective_report.hpp"
 #include "icx/collectives.hpp"
 #include "icx/limits.hpp"
@@ -40,6 +41,9 @@ struct CollectiveOptions {
 
 /// The flag to blame when the wire cannot run the request inside one node.
 void check_one_node(const Link& link, const CollectiveReportRequest& request) {
+  if (const Check wire = check_collective_wire(link); !wire) {
+    throw UsageError(fmt::format("--wire {}: {}", link.id, wire.reason()));
+  }
   require_algorithm(link, request.op, request.algorithm);
   if (const Check check = check_domain_size(link, request.gpus); !check) {
     throw UsageError(fmt::format("--gpus {}: {}", request.gpus, check.reason()));
@@ -194,6 +198,8 @@ Command setup_collective(CLI::App& app) {
       ->required();
   sub->add_option("-s,--size", options->size,
                   "Message size S (the buffer, as nccl-tests counts it): 1GiB, 512MB, 4096 …; "
+                  "KB, MB, GB are powers of 1000, KiB, MiB, GiB and a bare K, M, G (as "
+                  "nccl-tests' -b/-e) powers of 1024, a lowercase b (bits) is refused; "
                   "FROM:TO sweeps doubling sizes, FROM:TO:xFACTOR or FROM:TO:STEP other steps")
       ->type_name("SIZE");
   sub->add_option("-g,--gpus", options->gpus, "GPUs taking part")
@@ -214,7 +220,8 @@ Command setup_collective(CLI::App& app) {
   sub->add_option("--measured", options->measured,
                   "An nccl-tests log of this operation and group: its busbw beside each size "
                   "and its points on the --plot chart")
-      ->type_name("LOG");
+      ->type_name("LOG")
+      ->check(input_file("--measured"));
   add_sweep_options(*sub, options->sweep, collective_sweep_params);
   add_explain_option(*sub, options->common);
   add_common_options(*sub, options->common);

@@ -68,8 +68,11 @@ void print_memory(const ResolvedModel& model, const OffloadReport& report,
       {"host", r.host_memory ? format_bytes(*r.host_memory) : "-",
        r.host_memory ? host_memory_from(origin) : "not given: the spill is not checked"});
   print_out("{}\n", memory.render());
-  print_out("step with everything in HBM: {} = {} / ({} × {})\n\n", format_seconds(r.step_all_hbm),
-            format_bytes(r.needed), report.gpus, format_rate(report.gpu->hbm_bandwidth));
+  print_out("step with everything in HBM: {} = {} / ({} × {}: {:g} % of {}, the reads' achieved "
+            "fraction)\n\n",
+            format_seconds(r.step_all_hbm), format_bytes(r.needed), report.gpus,
+            format_rate(report.gpu->hbm_bandwidth * r.hbm_fraction), r.hbm_fraction * 100,
+            format_rate(report.gpu->hbm_bandwidth));
 }
 
 void print_links(const OffloadReport& report) {
@@ -99,10 +102,11 @@ void print_links(const OffloadReport& report) {
 
 void print_notes(const OffloadReport& report) {
   const bool overlap = report.result.engine == OffloadEngine::prefetch;
-  print_out("step = {}\n", overlap ? "max(bytes in HBM / (GPUs × HBM bandwidth), spilled bytes / "
-                                     "(GPUs × per-GPU stream rate))"
-                                   : "bytes in HBM / (GPUs × HBM bandwidth) + spilled bytes / "
-                                     "(GPUs × per-GPU stream rate)");
+  print_out("step = {}\n", overlap
+                               ? "max(bytes in HBM / (GPUs × HBM bandwidth reached), spilled "
+                                 "bytes / (GPUs × per-GPU stream rate))"
+                               : "bytes in HBM / (GPUs × HBM bandwidth reached) + spilled bytes "
+                                 "/ (GPUs × per-GPU stream rate)");
   print_out("  decode reads every byte of weights and KV once per step; each GPU streams its share "
             "of the\n  spill {}.\n",
             overlap ? "while its resident layers compute (--offload-engine prefetch: the best "

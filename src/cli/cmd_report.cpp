@@ -8,6 +8,7 @@
 #include "app.hpp"
 #include "commands.hpp"
 #include "common.hpp"
+#include "file_options.hpp"
 #include "icx/util/text_file.hpp"
 #include "output.hpp"
 #include "place_options.hpp"
@@ -87,7 +88,8 @@ Command setup_report(CLI::App& app) {
   add_place_options(*sub, options->place);
   sub->add_option("-o,--output", options->output,
                   "The HTML file to write (required unless --json), whole or not at all")
-      ->type_name("FILE.html");
+      ->type_name("FILE.html")
+      ->check(output_file("-o"));
   add_common_options(*sub, options->place.common);
   sub->footer("Examples:\n"
               "  icx report --model 70b --system dgx-h100 -o review.html\n"

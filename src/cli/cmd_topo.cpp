@@ -1,8 +1,6 @@
 // icx topo: reads a node's `nvidia-smi topo -m` or `rocm-smi --showtopo` output, says what its
 // wiring means for collectives and NICs, and writes it as a catalog system (-o).
 #include <filesystem>
-#include <iostream>
-#include <iterator>
 #include <memory>
 #include <optional>
 #include <string>
@@ -13,6 +11,7 @@
 
 #include "commands.hpp"
 #include "common.hpp"
+#include "file_options.hpp"
 #include "icx/error.hpp"
 #include "icx/limits.hpp"
 #include "icx/topo_report.hpp"
@@ -41,20 +40,8 @@ struct TopoOptions {
 
 /// The file's text, or standard input's for "-", at most the topology file limit.
 std::string read_input(const std::string& file) {
-  if (file != "-") {
-    return read_text_file(file, {"a topology report", limits::max_topo_file_bytes});
-  }
-  std::string text;
-  std::istreambuf_iterator<char> it(std::cin);
-  for (const std::istreambuf_iterator<char> end; it != end; ++it) {
-    if (text.size() == limits::max_topo_file_bytes) {
-      throw InputError(fmt::format("-: standard input is larger than the {} limit for a topology "
-                                   "report",
-                                   describe_byte_limit(limits::max_topo_file_bytes)));
-    }
-    text.push_back(*it);
-  }
-  return text;
+  const FileKind kind{"a topology report", limits::max_topo_file_bytes};
+  return file == "-" ? read_standard_input(kind) : read_text_file(file, kind);
 }
 
 const Link* link_flag(const Catalog& catalog, const std::string& flag, const std::string& id) {
@@ -122,9 +109,7 @@ TopoReportRequest request_of(const Catalog& catalog, const TopoOptions& o, std::
   request.pcie = pcie_link(catalog, o, base, request.gpu);
   const std::optional<Bytes> size = size_value(o.size);
   if (!size) {
-    throw UsageError(fmt::format("--size: '{}' is not a message size; expected a whole number of "
-                                 "bytes with an optional unit, such as 64MiB or 1GB",
-                                 o.size));
+    throw UsageError(size_error("--size", o.size));
   }
   request.size = *size;
   if (o.output) {
@@ -164,13 +149,13 @@ int run_topo(const TopoOptions& options) {
   const Catalog catalog = load_catalog(options.common);
   const std::string text = read_input(options.file);
   const TopoReportRequest request = request_of(catalog, options, text);
-  NodeTopology node;
+  // What the matrix says, and what it contradicts (a GPU it cannot be of), is the file's.
+  TopoReport report;
   try {
-    node = describe_topology(parse_topo(text));
+    report = topo_report(catalog, describe_topology(parse_topo(text)), request);
   } catch (const InputError& error) {
     throw InputError(fmt::format("{}: {}", request.file, error.what()));
   }
-  const TopoReport report = topo_report(catalog, node, request);
   if (report.system) {
     write_overlay(catalog, options, *report.system);
   }
@@ -190,6 +175,7 @@ Command setup_topo(CLI::App& app) {
       "domains, PCIe paths, NICs and NUMA nodes, what they cost, and a catalog system (-o)");
   sub->add_option("file", options->file, "The tool's output as printed; - reads standard input")
       ->type_name("FILE")
+      ->check(input_file("FILE"))
       ->required();
   sub->add_option("--gpu", options->gpu,
                   "The GPU (the matrix names none): what NV<n> means in bandwidth; default: "
@@ -210,7 +196,8 @@ Command setup_topo(CLI::App& app) {
       ->default_str(options->size);
   sub->add_option("-o,--output", options->output,
                   "Write the node as a catalog system (a --catalog file) for place and plan")
-      ->type_name("FILE");
+      ->type_name("FILE")
+      ->check(output_file("-o"));
   sub->add_option("--id", options->id, "The system's id in the -o file")->type_name("ID");
   sub->add_option("--scale-out", options->scale_out,
                   "With -o: one NIC's link between nodes; default: --system's")

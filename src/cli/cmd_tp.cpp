@@ -37,14 +37,32 @@ struct TpOptions {
   SweepOptions sweep;
 };
 
-/// The wires --wire names, each checked against --gpu and --gpus; without --wire (or with
-/// 'all'), every link the group can use, with the others listed as skipped.
-WireChoice choose_wires(const Catalog& catalog, const TpOptions& options, const Gpu* gpu) {
+/// Moves the wires that have no figures for the engine kernels --impl names to the skipped
+/// ones: an NCCL time is never labelled as the engine's kernel.
+void skip_without_kernels(WireChoice& choice, Implementation implementation) {
+  std::vector<const Link*> usable;
+  for (const Link* link : choice.usable) {
+    if (const Check check = check_implementation(*link, Collective::all_reduce, implementation);
+        !check) {
+      choice.skipped.push_back(
+          {link, fmt::format("--impl {}: {}", to_string(implementation), check.reason())});
+    } else {
+      usable.push_back(link);
+    }
+  }
+  choice.usable = std::move(usable);
+}
+
+/// The wires --wire names, each checked against --gpu, --gpus and --impl; without --wire (or
+/// with 'all'), every link the group can use, with the others listed as skipped.
+WireChoice choose_wires(const Catalog& catalog, const TpOptions& options,
+                        const TpRequest& request) {
   const bool every =
       options.wires.empty() ||
       std::ranges::any_of(options.wires, [](const auto& id) { return fold_case(id) == "all"; });
   WireChoice choice =
-      wires_for_group(gpu, options.gpus, links_named(catalog, "--wire", options.wires));
+      wires_for_group(request.gpu, options.gpus, links_named(catalog, "--wire", options.wires));
+  skip_without_kernels(choice, request.serving.setup.implementation);
   if (!every && !choice.skipped.empty()) {
     const SkippedWire& first = choice.skipped.front();
     throw UsageError(fmt::format("--wire {}: {}", first.link->id, first.reason));
@@ -167,7 +185,7 @@ int run_tp(const TpOptions& options) {
   const Catalog catalog = load_catalog(options.common);
   const ResolvedModel model = resolve_model(catalog, options.model);
   const TpRequest request = request_of(options, catalog, model);
-  const WireChoice wires = choose_wires(catalog, options, request.gpu);
+  const WireChoice wires = choose_wires(catalog, options, request);
   if (sweep) {
     emit_sweep(style, options.sweep,
                tp_sweep(catalog, request, wires, *sweep, style.format == Format::table));

@@ -8,6 +8,7 @@
 
 #include "commands.hpp"
 #include "common.hpp"
+#include "file_options.hpp"
 #include "icx/limits.hpp"
 #include "icx/units_format.hpp"
 #include "icx/util/table.hpp"
@@ -187,7 +188,8 @@ Command setup_validate(CLI::App& app) {
   sub->add_option("files", options->files,
                   "Measurement CSVs (columns as tests/data/collectives.csv; with --loads or "
                   "--offload as tests/data/loads.csv or offload.csv); default: the shipped ones")
-      ->type_name("FILE");
+      ->type_name("FILE")
+      ->check(input_file("FILE"));
   sub->add_flag("--loads", options->loads,
                 "Check the expected load model of 'icx coldstart --loader' against published "
                 "load times instead");

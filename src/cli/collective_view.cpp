@@ -31,9 +31,10 @@ std::string where(const CollectiveReport& r) {
 
 std::string headline_note(const CollectiveReport& r) {
   if (r.fabric) {
-    return fmt::format("headline: {} × S at {} each way, each GPU's share of its node's NICs at "
-                       "the vendor figure, no latency",
-                       r.headline_factor, format_rate(r.headline_bandwidth));
+    return fmt::format("headline: {:.4g} × S at {} each way ({} at the vendor figure): the "
+                       "expected model's fastest algorithm with nothing lost and no latency",
+                       r.headline_factor, format_rate(r.headline_bandwidth),
+                       r.op == Collective::point_to_point ? "one NIC" : "the node's NICs together");
   }
   return fmt::format("headline: {} × S at {} {} (the vendor figure; a range uses its fast end), "
                      "no latency",
@@ -76,7 +77,7 @@ void derive_row(const CollectiveReport& r, const CollectiveRow& row, Derivations
   const std::string size = format_count(row.size.value()) + " B";
   d.push_back(
       {fmt::format("headline time at {}", size),
-       fmt::format("{} × {} / {}", r.headline_factor, size, format_rate(r.headline_bandwidth)),
+       fmt::format("{:.4g} × {} / {}", r.headline_factor, size, format_rate(r.headline_bandwidth)),
        row.headline.time.value(), format_seconds(row.headline.time)});
   if (!row.expected) {
     return;

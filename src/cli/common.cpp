@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "file_options.hpp"
 #include "icx/error.hpp"
 #include "icx/hbm.hpp"
 #include "icx/hf_config.hpp"
@@ -44,6 +45,7 @@ void add_common_options(CLI::App& app, CommonOptions& options) {
                  "Overlay a catalog JSON file on the shipped one (repeatable; same id "
                  "replaces, new id adds)")
       ->type_name("FILE")
+      ->check(input_file("--catalog"))
       ->allow_extra_args(false)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
 }
@@ -73,6 +75,7 @@ void add_model_options(CLI::App& app, ModelOptions& options) {
                  "Hugging Face config.json describing the model (instead of --model); "
                  "parameters are counted from its architecture")
       ->type_name("PATH")
+      ->check(input_file("--hf-config"))
       ->excludes(model);
   app.add_option("--hidden", options.hidden,
                  "Hidden size; with --layers describes a custom model, with --model overrides it")

@@ -155,7 +155,7 @@ Derivations offload_derivations(const ResolvedModel& model, const OffloadReport&
   const Offload& r = report.result;
   Derivations d;
   derive_memory(model, report, d);
-  const std::string hbm_rate = format_rate(report.gpu->hbm_bandwidth);
+  const std::string hbm_rate = format_rate(report.gpu->hbm_bandwidth * r.hbm_fraction);
   d.push_back(
       {"step, all in HBM",
        fmt::format("{} B / ({} × {})", format_count(r.needed.value()), report.gpus, hbm_rate),

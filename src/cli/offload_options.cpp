@@ -73,11 +73,7 @@ std::optional<Bytes> host_memory(const OffloadOptions& options, const System* sy
   if (options.host_memory) {
     const std::optional<Bytes> bytes = size_value(*options.host_memory);
     if (!bytes) {
-      throw UsageError(fmt::format(
-          "--host-memory: '{}' is not a size; expected a whole number of bytes from 1 B to 1 PiB "
-          "with an optional unit: B, KB, MB, GB, TB (powers of 1000) or KiB, MiB, GiB, TiB "
-          "(powers of 1024), e.g. 512GB or 2TiB",
-          *options.host_memory));
+      throw UsageError(size_error("--host-memory", *options.host_memory) + "; e.g. 512GB or 2TiB");
     }
     origin = {"--host-memory", ""};
     return bytes;

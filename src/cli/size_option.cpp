@@ -1,5 +1,7 @@
 #include "size_option.hpp"
 
+#include <array>
+#include <cctype>
 #include <cstdint>
 #include <optional>
 
@@ -12,26 +14,80 @@
 
 namespace icx::cli {
 
-std::optional<Bytes> size_value(const std::string& text) {
-  std::string value = text;
-  std::string problem;
-  if (text.find_first_of(" \t") != std::string::npos) {
-    problem = "blank"; // AsSizeValue would trim it; every other number flag rejects it
+namespace {
+
+struct SizeUnit {
+  std::string_view spelling;
+  std::int64_t bytes;
+};
+
+constexpr std::int64_t kibi = std::int64_t{1} << 10;
+constexpr std::int64_t kilo = 1000;
+
+/// The units a size takes. A bare prefix (1G) counts in powers of 1024 as nccl-tests' -b and
+/// -e do; B, KB … PB in powers of 1000, KiB … PiB in powers of 1024. The prefix letter takes
+/// either case, the B must be a capital: a lowercase b means bits.
+constexpr std::array<SizeUnit, 16> size_units{{{"", 1},
+                                               {"B", 1},
+                                               {"K", kibi},
+                                               {"M", kibi* kibi},
+                                               {"G", kibi* kibi* kibi},
+                                               {"T", kibi* kibi* kibi* kibi},
+                                               {"KB", kilo},
+                                               {"MB", kilo* kilo},
+                                               {"GB", kilo* kilo* kilo},
+                                               {"TB", kilo* kilo* kilo* kilo},
+                                               {"PB", kilo* kilo* kilo* kilo* kilo},
+                                               {"KIB", kibi},
+                                               {"MIB", kibi* kibi},
+                                               {"GIB", kibi* kibi* kibi},
+                                               {"TIB", kibi* kibi* kibi* kibi},
+                                               {"PIB", kibi* kibi* kibi* kibi* kibi}}};
+
+/// The unit's bytes, or nothing for an unknown unit or one spelled with a lowercase b.
+std::optional<std::int64_t> unit_bytes(std::string_view unit) {
+  if (unit.ends_with('b')) {
+    return std::nullopt;
   }
-  try {
-    if (problem.empty()) {
-      problem = CLI::AsSizeValue(true)(value);
-    }
-  } catch (const CLI::ValidationError& error) {
-    problem = error.what();
+  std::string upper(unit);
+  for (char& c : upper) {
+    c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   }
-  if (problem.empty()) {
-    const std::optional<std::int64_t> parsed = parse_whole(value);
-    if (parsed && *parsed >= 1 && *parsed <= limits::max_message_bytes) {
-      return Bytes::of(static_cast<double>(*parsed));
+  for (const SizeUnit& known : size_units) {
+    if (known.spelling == upper) {
+      return known.bytes;
     }
   }
   return std::nullopt;
+}
+
+} // namespace
+
+std::optional<Bytes> size_value(const std::string& text) {
+  const std::size_t digits = text.find_first_not_of("0123456789");
+  const std::optional<std::int64_t> number = parse_whole(text.substr(0, digits));
+  const std::optional<std::int64_t> unit = unit_bytes(
+      digits == std::string::npos ? std::string_view() : std::string_view(text).substr(digits));
+  if (!number || !unit || *number < 1 || *number > limits::max_message_bytes / *unit) {
+    return std::nullopt;
+  }
+  return Bytes::of(static_cast<double>(*number * *unit));
+}
+
+std::string size_hint(const std::string& text) {
+  if (text.ends_with('b') && text.size() > 1) {
+    const std::string bytes = text.substr(0, text.size() - 1);
+    return fmt::format("a lowercase b means bits: write {}B (powers of 1000) or {}iB (powers of "
+                       "1024) for bytes",
+                       bytes, bytes.ends_with('i') ? bytes.substr(0, bytes.size() - 1) : bytes);
+  }
+  return "a whole number of bytes from 1 B to 1 PiB with an optional unit: B, KB, MB, GB, TB "
+         "(powers of 1000), KiB, MiB, GiB, TiB (powers of 1024), or K, M, G, T as nccl-tests' "
+         "-b and -e read them (powers of 1024)";
+}
+
+std::string size_error(std::string_view flag, const std::string& text) {
+  return fmt::format("{}: '{}' is not a size; {}", flag, text, size_hint(text));
 }
 
 namespace {
@@ -40,11 +96,9 @@ namespace {
 std::int64_t parse_size(const std::string& text) {
   const std::optional<Bytes> bytes = size_value(text);
   if (!bytes) {
-    throw UsageError(fmt::format("--size: '{}' is not a message size; expected a whole number of "
-                                 "bytes from 1 B to 1 PiB with an optional unit: B, KB, MB, GB "
-                                 "(powers of 1000) or KiB, MiB, GiB (powers of 1024), or a sweep "
-                                 "FROM:TO such as 8B:16GiB",
-                                 text));
+    const bool bits = text.ends_with('b');
+    throw UsageError(size_error("--size", text) +
+                     (bits ? std::string() : std::string(", or a sweep FROM:TO such as 8B:16GiB")));
   }
   return static_cast<std::int64_t>(bytes->value());
 }

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "common.hpp"
+#include "file_options.hpp"
 #include "icx/limits.hpp"
 #include "icx/util/number_text.hpp"
 #include "size_option.hpp"
@@ -63,6 +64,10 @@ public:
       }
     } else if (const auto whole = parse_whole_decimal(part); whole && *whole >= 1) {
       parsed = whole;
+    }
+    if (!parsed && param_ == SweepParam::size) {
+      throw UsageError(fmt::format("{}: {} '{}' is not a size; {}", flag_, what, part,
+                                   size_hint(std::string(part))));
     }
     if (!parsed || *parsed > max_of(param_)) {
       throw UsageError(fmt::format("{}: {} '{}' is not {}", flag_, what, part, value_text(param_)));
@@ -188,7 +193,8 @@ void add_sweep_options(CLI::App& app, SweepOptions& options, std::span<const Swe
             return text.empty() ? std::string("give a file name ending in .svg or .png")
                                 : std::string();
           },
-          ""));
+          ""))
+      ->check(output_file("--plot"));
 }
 
 std::optional<Sweep> sweep_of(const SweepOptions& options, std::span<const SweepParam> allowed) {

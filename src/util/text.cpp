@@ -100,4 +100,76 @@ std::string wrap_prose(std::string_view text, std::size_t width) {
   return out;
 }
 
+namespace {
+
+/// The length of the well-formed UTF-8 sequence at the start of `text`, or 0 (RFC 3629,
+/// table 3-7 of the Unicode standard: the second byte's range depends on the first).
+std::size_t utf8_sequence(std::string_view text) {
+  const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[i]); };
+  const unsigned char lead = byte(0);
+  if (lead < 0x80) {
+    return 1;
+  }
+  std::size_t length = 0;
+  unsigned char low = 0x80;
+  unsigned char high = 0xBF;
+  if (lead >= 0xC2 && lead <= 0xDF) {
+    length = 2;
+  } else if (lead >= 0xE0 && lead <= 0xEF) {
+    length = 3;
+    low = lead == 0xE0 ? 0xA0 : 0x80;
+    high = lead == 0xED ? 0x9F : 0xBF;
+  } else if (lead >= 0xF0 && lead <= 0xF4) {
+    length = 4;
+    low = lead == 0xF0 ? 0x90 : 0x80;
+    high = lead == 0xF4 ? 0x8F : 0xBF;
+  } else {
+    return 0;
+  }
+  if (text.size() < length || byte(1) < low || byte(1) > high) {
+    return 0;
+  }
+  for (std::size_t i = 2; i < length; ++i) {
+    if (byte(i) < 0x80 || byte(i) > 0xBF) {
+      return 0;
+    }
+  }
+  return length;
+}
+
+} // namespace
+
+std::optional<std::size_t> first_invalid_utf8(std::string_view text) {
+  std::size_t at = 0;
+  while (at < text.size()) {
+    const std::size_t length = utf8_sequence(text.substr(at));
+    if (length == 0) {
+      return at;
+    }
+    at += length;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::size_t> first_hidden_character(std::string_view text) {
+  // UTF-8 spellings of the bidirectional controls.
+  constexpr std::array<std::string_view, 12> bidi{"\u061C", "\u200E", "\u200F", "\u202A",
+                                                  "\u202B", "\u202C", "\u202D", "\u202E",
+                                                  "\u2066", "\u2067", "\u2068", "\u2069"};
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto byte = static_cast<unsigned char>(text[i]);
+    const bool c0 = byte < 0x20 || byte == 0x7F;
+    // C1 controls, U+0080–U+009F: 0xC2 followed by 0x80–0x9F.
+    const bool c1 = byte == 0xC2 && i + 1 < text.size() &&
+                    static_cast<unsigned char>(text[i + 1]) >= 0x80 &&
+                    static_cast<unsigned char>(text[i + 1]) <= 0x9F;
+    if (c0 || c1 || std::ranges::any_of(bidi, [&](std::string_view b) {
+          return text.substr(i).starts_with(b);
+        })) {
+      return i;
+    }
+  }
+  return std::nullopt;
+}
+
 } // namespace icx

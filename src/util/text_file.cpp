@@ -1,5 +1,7 @@
 #include "icx/util/text_file.hpp"
 
+#include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cstdlib>
 #include <fstream>
@@ -12,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "icx/util/input_error.hpp"
+#include "icx/util/text.hpp"
 
 namespace icx {
 
@@ -148,7 +151,49 @@ std::string read_text_file(const std::filesystem::path& path, const FileKind& ki
     throw InputError(fmt::format("{}: file is larger than the {} limit for {}", origin,
                                  describe_byte_limit(kind.max_bytes), kind.description));
   }
-  return text;
+  return checked_text(origin, std::move(text));
+}
+
+std::string checked_text(std::string_view origin, std::string text) {
+  // A byte-order mark some editors write first is not part of the text.
+  constexpr std::string_view byte_order_mark = "\xEF\xBB\xBF";
+  if (text.starts_with(byte_order_mark)) {
+    text.erase(0, byte_order_mark.size());
+  }
+  const std::optional<std::size_t> bad = first_invalid_utf8(text);
+  if (!bad) {
+    return text;
+  }
+  const auto before = text.begin() + static_cast<std::ptrdiff_t>(*bad);
+  const std::size_t line = 1 + static_cast<std::size_t>(std::count(text.begin(), before, '\n'));
+  const std::size_t newline = std::string_view(text).substr(0, *bad).rfind('\n');
+  const std::size_t column = *bad - (newline == std::string_view::npos ? 0 : newline + 1) + 1;
+  throw InputError(fmt::format("{}: line {}, column {}: byte 0x{:02X} is not UTF-8; save the file "
+                               "as UTF-8",
+                               origin, line, column, static_cast<unsigned char>(text[*bad])));
+}
+
+std::string read_standard_input(const FileKind& kind) {
+  std::string text;
+  std::array<char, 64 * 1024> buffer{};
+  while (true) {
+    const ssize_t got = ::read(STDIN_FILENO, buffer.data(), buffer.size());
+    if (got < 0 && errno == EINTR) {
+      continue;
+    }
+    if (got < 0) {
+      throw InputError(fmt::format("-: cannot read standard input: {}", os_reason(errno)));
+    }
+    if (got == 0) {
+      break;
+    }
+    text.append(buffer.data(), static_cast<std::size_t>(got));
+    if (text.size() > kind.max_bytes) {
+      throw InputError(fmt::format("-: standard input is larger than the {} limit for {}",
+                                   describe_byte_limit(kind.max_bytes), kind.description));
+    }
+  }
+  return checked_text("-", std::move(text));
 }
 
 } // namespace icx

@@ -478,5 +478,38 @@ expect_rejected --domain topo "$topo_matrix" --gpu l40s --scale-out roce --domai
 expect_rejected --scale-out topo "$topo_matrix" --gpu l40s -o "$scratch/t.json" --id x
 expect_rejected --pcie topo "$topo_matrix" --gpu h100 -o "$scratch/t.json" --id x --scale-out roce
 
+# Round 2. Outputs over inputs: every writer refuses a file the command reads, naming both.
+cp "$data/hf/llama-3.1-70b.json" "$scratch/c.html"
+expect_rejected "(--hf-config" report --hf-config "$scratch/c.html" --system dgx-h100 -o "$scratch/c.html"
+ln -sf "$scratch/c.html" "$scratch/link.svg"
+expect_rejected "(--hf-config" coldstart --hf-config "$scratch/c.html" --sweep gpus=1:8:x2 --plot "$scratch/link.svg"
+expect_rejected "(FILE" topo "$topo_matrix" --gpu l40s -o "$topo_matrix" --id x
+# A host link is not a wire between GPUs; an engine's kernels need its figures on the wire.
+expect_rejected nvlink-c2c tp --model 70b --wire nvlink-c2c
+expect_rejected nvlink-c2c collective all-reduce --size 1GiB --gpus 8 --wire nvlink-c2c
+expect_rejected --impl tp --model 70b --impl one-shot --wire pcie5
+# A decode step needs the KV cache's shape; nodes are whole.
+expect_rejected --hf-config place --hidden 8192 --layers 80 --params 70e9 --phase decode --gpu h100 --gpus 8
+expect_rejected --gpus coldstart --model 70b --gpus 8 --gpus-per-node 3
+# A lowercase b means bits.
+expect_rejected "--size: '1Gb'" collective all-reduce --size 1Gb --gpus 8 --wire nvlink4
+expect_rejected "--host-memory: '2Tb'" offload --model 70b --gpu h100 --host-memory 2Tb
+expect_rejected "'1Mb'" collective all-reduce --size 1Mb:8MiB --gpus 8 --wire nvlink4
+# Text that is not UTF-8, in every kind of input file, and standard input closed.
+printf 'hardware,link\ncaf\351\n' >"$scratch/latin1.csv"
+expect_rejected "latin1.csv: line 2, column 4" validate "$scratch/latin1.csv"
+printf '\tGPU0\tGPU1\nGPU0\t X \tNV4\nGPU1\tNV4\t X \n\351\n' >"$scratch/latin1-topo.txt"
+expect_rejected "latin1-topo.txt: line 4" topo "$scratch/latin1-topo.txt" --gpu a30
+printf '{"dtypes": [{"id": "x", "name": "caf\351", "bytes_per_element": 1, "source": "s"}]}' >"$scratch/latin1.json"
+expect_rejected "latin1.json: line 1" dtypes --catalog "$scratch/latin1.json"
+expect_rejected "cannot read standard input" topo - <&-
+# Catalog entries that contradict the rest, each with its JSON Pointer or entry.
+for file in kv_heads_not_dividing scale_up_scale_out domain_not_dividing nvme_shared bidi_name id_with_comma; do
+  expect_rejected "$file.json" systems --catalog "$data/../golden/catalogs/$file.json"
+done
+# A run nccl-tests found wrong; a matrix with more NVLinks than the GPU has.
+expect_rejected "#wrong" calibrate "$data/../golden/nccl/wrong-results.log" --wire nvlink4
+expect_rejected "more than a30's link" topo "$data/../golden/topo/nv18-pair.txt" --gpu a30
+
 echo "bad inputs: $cases cases, $failures failures"
 [ "$failures" -eq 0 ] && echo "all checks passed"

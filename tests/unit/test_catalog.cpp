@@ -402,11 +402,32 @@ TEST(CatalogErrors, ContradictoryHardwareIsRejected) {
     "per_direction_GBps": 450, "latency_us": 1, "max_domain_gpus": 4, "source": "s"}]})")
                 .find("gpu 'h100': scale_up_domain 8: nvlink4 connects at most 4 GPUs"),
             std::string::npos);
-  // A system whose scale-up link is not its GPU's, or whose nodes are joined by a scale-up link.
+  // A system whose nodes are joined by a scale-up link, or whose domain's GPUs are joined by a
+  // scale-out link.
+  EXPECT_NE(error_of(R"({"systems": [{"id": "s", "name": "S", "gpu": "h100", "gpus_per_node": 8,
+    "scale_up_link": "nvlink4", "scale_up_domain": 8, "scale_out_link": "nvlink4",
+    "source": "s"}]})")
+                .find("system 's': scale_out_link 'nvlink4' is a scale-up link"),
+            std::string::npos);
   EXPECT_NE(error_of(R"({"systems": [{"id": "s", "name": "S", "gpu": "h100", "gpus_per_node": 8,
     "scale_up_link": "roce", "scale_up_domain": 8, "scale_out_link": "nvlink4",
     "source": "s"}]})")
-                .find("system 's': scale_out_link 'nvlink4' is a scale-up link"),
+                .find("system 's': scale_up_link: 'roce' is a scale-out link"),
+            std::string::npos);
+  // A GPU whose domain is joined by a CPU-to-GPU link, and a node of 6 in domains of 4.
+  EXPECT_NE(error_of(R"({"links": [{"id": "c2c", "name": "C2C", "connects": "CPU <-> GPU",
+    "tier": "host", "gpu_to_gpu": false, "headline_GBps": 900,
+    "headline_convention": "both-directions-summed", "per_direction_GBps": 450,
+    "latency_us": 1, "source": "s"}],
+    "gpus": [{"id": "g", "name": "G", "hbm_GB": 80, "hbm_bandwidth_GBps": 3350,
+    "dense_tflops": {"bf16": 989}, "scale_up_link": "c2c", "scale_up_domain": 2,
+    "achievable_mfu": 0.5, "source": "s"}]})")
+                .find("gpu 'g': scale_up_link: c2c joins CPU <-> GPU"),
+            std::string::npos);
+  EXPECT_NE(error_of(R"({"systems": [{"id": "s", "name": "S", "gpu": "h100", "gpus_per_node": 6,
+    "scale_up_link": "nvlink4", "scale_up_domain": 4, "scale_out_link": "roce",
+    "source": "s"}]})")
+                .find("scale_up_domain 4 does not divide the 6-GPU node"),
             std::string::npos);
 }
 

@@ -27,9 +27,9 @@ TEST(CollectiveReport, RingAllReduceCarriesItsFormulaTerms) {
       collective_report(link, request(Collective::all_reduce, Algorithm::ring, {1e9}));
   EXPECT_FALSE(report.sweep);
   ASSERT_EQ(report.rows.size(), 1U);
-  // Headline: 2 × 1e9 B / 900 GB/s = 2.2222 ms.
-  EXPECT_DOUBLE_EQ(report.headline_factor, 2.0);
-  EXPECT_NEAR(report.rows[0].headline.time.value(), 2.0 / 900, 1e-12);
+  // Headline: the bus bytes 2·7/8 × 1e9 B at 900 GB/s = 1.9444 ms.
+  EXPECT_DOUBLE_EQ(report.headline_factor, 1.75);
+  EXPECT_NEAR(report.rows[0].headline.time.value(), 1.75 / 900, 1e-12);
   EXPECT_DOUBLE_EQ(report.busbw_factor, 1.75);
   ASSERT_TRUE(report.expected);
   // 14 steps × 2 µs = 28 µs; wire factor 2·7/8 = 1.75; the ring's rate 450e9 × 0.8 / 1.75 =
@@ -62,8 +62,12 @@ TEST(CollectiveReport, AcrossNodesReportsTheFabricAndItsLines) {
   ASSERT_TRUE(report.fabric);
   EXPECT_EQ(report.nodes, 2);
   EXPECT_EQ(report.link, &nic);
-  // Headline: each GPU's share of 4 × 50 GB/s NICs = 25 GB/s; 2 × 8e9 B / 25 GB/s = 640 ms.
-  EXPECT_NEAR(report.rows[0].headline.time.value(), 0.64, 1e-12);
+  // Headline: the tree asked for, nothing lost, over the node's 4 × 50 GB/s NICs together:
+  // 2S = 16e9 B / 200 GB/s = 80 ms (the chain inside, 2S at 450 GB/s, is shorter). The
+  // formula shown: 2 × S over 200 GB/s.
+  EXPECT_NEAR(report.rows[0].headline.time.value(), 0.08, 1e-12);
+  EXPECT_NEAR(report.headline_factor, 2.0, 1e-12);
+  EXPECT_DOUBLE_EQ(report.headline_bandwidth.value(), 200e9);
   // Tree over 4 NICs (180 GB/s): 2S through them = 88.89 ms, the chain 2S at 360 GB/s =
   // 44.44 ms; latency 2·(7·2 + 5) = 38 µs, Simple adds the NIC's 100 µs ramp.
   ASSERT_TRUE(report.expected);
@@ -85,9 +89,9 @@ TEST(CollectiveReport, SweepAndUnavailableExpectedModel) {
       collective_report(link, request(Collective::all_gather, Algorithm::ring, {8, 16, 32}));
   EXPECT_TRUE(report.sweep);
   ASSERT_EQ(report.rows.size(), 3U);
-  // Headline all-gather: S / 900 GB/s; 32 B take 32 / 900e9 s.
-  EXPECT_DOUBLE_EQ(report.headline_factor, 1.0);
-  EXPECT_NEAR(report.rows[2].headline.time.value(), 32 / 900e9, 1e-24);
+  // Headline all-gather over 8: 7/8 of S at 900 GB/s; 32 B take 28 / 900e9 s.
+  EXPECT_DOUBLE_EQ(report.headline_factor, 0.875);
+  EXPECT_NEAR(report.rows[2].headline.time.value(), 28 / 900e9, 1e-24);
   EXPECT_FALSE(report.expected);
   EXPECT_FALSE(report.rows[0].expected);
   ASSERT_FALSE(report.expected_model);

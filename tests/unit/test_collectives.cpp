@@ -50,17 +50,22 @@ TEST(Collectives, NamesRoundTripAndAcceptSpellings) {
   EXPECT_FALSE(algorithm_from_name("collnet"));
 }
 
-TEST(Collectives, HeadlineIsTheSeedModel) {
-  // 1 GiB all-reduce: 2 × 2^30 B / 900e9 B/s = 2.386092942 ms; algbw = S/t = 450 GB/s.
+TEST(Collectives, HeadlineIsTheBusBytesAtTheVendorFigure) {
+  // 1 GiB all-reduce over 8: 2·7/8 × 2^30 B / 900e9 B/s = 2.087831 ms; busbw = 900 GB/s, the
+  // vendor's figure; algbw = 900 / 1.75 = 514.3 GB/s.
   const CollectiveCost ar =
       headline_collective(test_link(), request(Collective::all_reduce, 8, 1 << 30));
-  EXPECT_NEAR(ar.time.value(), 2.0 * 1073741824.0 / 900e9, 1e-15);
-  EXPECT_NEAR(ar.algbw.value(), 450e9, 1e-3);
-  EXPECT_NEAR(ar.busbw.value(), 450e9 * 1.75, 1e-3);
-  // Other operations move S once: 1e9 B / 900e9 B/s.
+  EXPECT_NEAR(ar.time.value(), 1.75 * 1073741824.0 / 900e9, 1e-15);
+  EXPECT_NEAR(ar.busbw.value(), 900e9, 1e-3);
+  EXPECT_NEAR(ar.algbw.value(), 900e9 / 1.75, 1e-3);
+  // An all-gather moves 7/8 of S: 0.875e9 B / 900e9 B/s.
   const CollectiveCost ag =
       headline_collective(test_link(), request(Collective::all_gather, 8, 1e9));
-  EXPECT_NEAR(ag.time.value(), 1e9 / 900e9, 1e-15);
+  EXPECT_NEAR(ag.time.value(), 0.875e9 / 900e9, 1e-15);
+  // A send goes one way: 1e9 B at the link's 450 GB/s each way, not its 900 both ways.
+  const CollectiveCost send =
+      headline_collective(test_link(), request(Collective::point_to_point, 2, 1e9));
+  EXPECT_NEAR(send.time.value(), 1e9 / 450e9, 1e-15);
 }
 
 TEST(Collectives, ExpectedRingAllReduceByHand) {
@@ -215,8 +220,11 @@ TEST(Collectives, InNetworkAllGatherAndReduceScatterPricedLikeTheAllReduce) {
   EXPECT_THROW((void)algorithm_parameters(*test_link(true, false).expected,
                                           request(Collective::all_reduce, 8, 1, Algorithm::nvls)),
                InputError);
-  EXPECT_DOUBLE_EQ(headline_traffic_factor(Collective::all_reduce), 2.0);
-  EXPECT_DOUBLE_EQ(headline_traffic_factor(Collective::all_gather), 1.0);
+  // The bytes nccl-tests' busbw counts: 2·7/8 for an all-reduce over 8, 7/8 for the others,
+  // one message for a send.
+  EXPECT_DOUBLE_EQ(headline_traffic_factor(Collective::all_reduce, 8), 1.75);
+  EXPECT_DOUBLE_EQ(headline_traffic_factor(Collective::all_gather, 8), 0.875);
+  EXPECT_DOUBLE_EQ(headline_traffic_factor(Collective::point_to_point, 2), 1.0);
 }
 
 TEST(Collectives, InNetworkReductionOnAScaleUpSwitch) {

@@ -111,12 +111,24 @@ TEST(Fabric, RejectsWhatCannotRun) {
   EXPECT_TRUE(check_fabric(flat, Collective::all_reduce, Algorithm::tree, 2));
 }
 
-TEST(Fabric, HeadlineIsEachGpusShareOfTheNics) {
+TEST(Fabric, HeadlineIsTheExpectedAlgorithmsOverEveryNicWithNothingLost) {
   const Parts p;
-  // 4 NICs of 50 GB/s for 8 GPUs: 25 GB/s a GPU; an all-reduce moves 2S.
-  const CollectiveCost cost =
+  // 4 NICs of 50 GB/s for 8 GPUs: 200 GB/s a node, each way. Two nodes, S = 1e9, at full
+  // bandwidth and no latency: ring 2·15/16·S = 1.875e9 B over 200 GB/s = 9.375 ms (4.17 ms on
+  // the 450 GB/s switch); tree 2S = 10 ms; NVLS-tree S once between the nodes = 5 ms, inside
+  // 1e9 · (30/16)/(14/8) B at 450 GB/s = 2.38 ms: 5 ms, the fastest.
+  const CollectiveCost two =
       fabric_headline(p.fabric(8, 4), request(Collective::all_reduce, 16, 1e9));
-  EXPECT_NEAR(cost.time.value(), 2e9 / 25e9, 1e-12);
+  EXPECT_NEAR(two.time.value(), 1e9 / 200e9, 1e-12);
+  // Four nodes of 8 NICs (400 GB/s): the ring's 2·31/32 · 8e9 = 15.5e9 B = 38.75 ms beats the
+  // trees' 2S = 40 ms; the expected time is 43.056 ms + 242 µs (above).
+  const CollectiveCost four =
+      fabric_headline(p.fabric(8, 8), request(Collective::all_reduce, 32, 8e9));
+  EXPECT_NEAR(four.time.value(), 15.5e9 / 400e9, 1e-12);
+  // A send between two nodes goes over one NIC: 1e9 B at 50 GB/s.
+  const CollectiveCost send =
+      fabric_headline(p.fabric(1, 1), request(Collective::point_to_point, 2, 1e9));
+  EXPECT_NEAR(send.time.value(), 1e9 / 50e9, 1e-12);
 }
 
 } // namespace

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "icx/error.hpp"
+#include "icx/hbm.hpp"
 
 namespace icx {
 namespace {
@@ -113,9 +114,10 @@ TEST(ColdStart, PerNodeTierReadsOneNodesShardsSharedTierReadsAll) {
   EXPECT_DOUBLE_EQ(all.stages[0].seconds.value(), 20); // 160 / 8
 }
 
-TEST(ColdStart, UnevenNodesCountTheFullestOne) {
-  // 12 GPUs, 8 per node: 2 nodes, the first holding 8.
-  const ColdStart r = cold_start({Bytes::of(120e9), 12, 8, &pcie5, nullptr});
+TEST(ColdStart, NodesAreWholeOrOnePart) {
+  // 12 GPUs, 8 per node: not whole nodes, refused as every command refuses them; 16: two.
+  EXPECT_THROW((void)cold_start({Bytes::of(120e9), 12, 8, &pcie5, nullptr}), InputError);
+  const ColdStart r = cold_start({Bytes::of(120e9), 16, 8, &pcie5, nullptr});
   EXPECT_EQ(r.nodes, 2);
   EXPECT_EQ(r.gpus_on_fullest_node, 8);
   const ColdStart one_node = cold_start({Bytes::of(120e9), 4, 8, &pcie5, nullptr});
@@ -245,6 +247,22 @@ TEST(Offload, NvlinkC2cIsAUsableTier) {
   EXPECT_NEAR(r.links[1].tier_ratio, 3350.0 / 450, 1e-12);
   EXPECT_NEAR(r.links[1].step.value(), 80.0 / 3350 + 60.0 / 450, 1e-12);
   EXPECT_LT(r.links[1].slowdown, r.links[0].slowdown);
+}
+
+TEST(Offload, HbmReadsAtTheFractionTheStepModelUses) {
+  // H100 Triad reaches 0.89 of 3.35 TB/s (the catalog's achievable_hbm_fraction): 20 GB all in
+  // HBM take 20 / (3350 × 0.89) s, as the step model's decode prices the same reads.
+  Gpu measured = h100;
+  measured.achievable_hbm_fraction = 0.89;
+  const std::vector<const Link*> links{&pcie5};
+  const Offload r = offload({Bytes::of(16e9), Bytes::of(4e9), &measured, 1, 0, links});
+  EXPECT_NEAR(r.step_all_hbm.value(), 20.0 / (3350 * 0.89), 1e-12);
+  EXPECT_DOUBLE_EQ(r.step_all_hbm.value(),
+                   hbm_read_time(measured, 1, Bytes::of(20e9), 0.89).value());
+  // A fraction given overrides the catalog's.
+  OffloadInput given{Bytes::of(16e9), Bytes::of(4e9), &measured, 1, 0, links};
+  given.hbm_fraction = 0.5;
+  EXPECT_NEAR(offload(given).step_all_hbm.value(), 20.0 / (3350 * 0.5), 1e-12);
 }
 
 TEST(Offload, AModelThatFitsSpillsNothing) {

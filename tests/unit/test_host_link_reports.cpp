@@ -61,10 +61,17 @@ OffloadRequest spill(const Model& model, int gpus, std::optional<KvLoad> kv,
   return request;
 }
 
-TEST(NodeCount, RoundsUpToWholeNodes) {
+TEST(NodeCount, CountsWholeNodesOrPartOfOne) {
   EXPECT_EQ(node_count(8, 8), 1);
-  EXPECT_EQ(node_count(9, 8), 2); // 9 / 8 = 1.125: a second, partly filled node
+  EXPECT_EQ(node_count(3, 8), 1); // part of one node
   EXPECT_EQ(node_count(16, 8), 2);
+  // 9 / 8 = 1.125: a partly filled node beside a full one is no cluster place or ep accepts.
+  try {
+    (void)node_count(9, 8);
+    FAIL() << "9 GPUs in nodes of 8 accepted";
+  } catch (const InputError& error) {
+    EXPECT_STREQ(error.what(), "9 GPUs are not a whole number of 8-GPU nodes");
+  }
   EXPECT_EQ(node_count(1, 72), 1);
   EXPECT_THROW((void)node_count(0, 8), InputError);
   EXPECT_THROW((void)node_count(8, 0), InputError);

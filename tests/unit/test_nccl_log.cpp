@@ -181,5 +181,34 @@ TEST(NcclLog, RejectsHostsOfUnequalSize) {
   }
 }
 
+TEST(NcclLog, RefusesARowWithWrongResults) {
+  // nccl-tests' own check (-c 1) counted 3 wrong results in place: the run is broken.
+  const std::string wrong = "     1048576        262144     float     sum      -1    203.2    5.16 "
+                            "   9.68      0    207.2    5.06    9.49      3\n";
+  EXPECT_EQ(error_of(header + wrong + trailer),
+            "log:4: nccl-tests counted 3 wrong results (#wrong): the run's data was corrupted, "
+            "so its times are not a measurement; rerun it");
+  // Without the check (-c 0) the column says N/A: a measurement still.
+  const std::string unchecked = "     1048576        262144     float     sum      -1    203.2    "
+                                "5.16    9.68    N/A    207.2    5.06    9.49    N/A\n";
+  EXPECT_EQ(parse_nccl_test_log(header + unchecked + trailer, "log").rows.size(), 1U);
+}
+
+TEST(NcclLog, RefusesRanksThatAreNotWholeProcesses) {
+  // "nGpus 3" per process, yet ranks 0…7 listed: 8 is not a multiple of 3.
+  std::string ranks = "# nThread 1 nGpus 3 minBytes 8 maxBytes 8589934592 step: 2(factor)\n";
+  for (int rank = 0; rank < 8; ++rank) {
+    ranks += "#  Rank  " + std::to_string(rank) + " Group  0 Pid 100 on host-a device  " +
+             std::to_string(rank) + " [0x00] NVIDIA H100\n";
+  }
+  EXPECT_EQ(error_of(ranks + header + row_1m + trailer),
+            "log:1: the header runs 3 ranks per process (nThread × nGpus), but 8 ranks are "
+            "listed, not a whole number of processes; give the log of one run as nccl-tests "
+            "printed it");
+  // One GPU per process (MPI, eight processes): eight ranks are eight whole processes.
+  ranks.replace(ranks.find("nGpus 3"), 7, "nGpus 1");
+  EXPECT_EQ(parse_nccl_test_log(ranks + header + row_1m + trailer, "log").ranks, 8);
+}
+
 } // namespace
 } // namespace icx

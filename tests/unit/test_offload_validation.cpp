@@ -35,18 +35,19 @@ TEST(OffloadValidation, HeldOutRunsWithinTheirBound) {
 
 TEST(OffloadValidation, GraceHopperLlama70BWorkedByHand) {
   // vLLM PR 6317: Llama-3-70B BF16 on one GH200 holding 86 GB in HBM, batch 1, 4.6 tok/s.
-  // By hand: 141.107 GB of weights, 86 GB resident read at 3.35 TB/s = 25.67 ms; the 55.107 GB
-  // spill over NVLink-C2C at the measured 346 GB/s = 159.27 ms, not overlapped (vllm engine):
-  // 184.94 ms a step, 5.407 tok/s.
+  // By hand: 141.107 GB of weights, 86 GB resident read at 0.89 of 3.35 TB/s (H100's Triad
+  // figure, as every decode step reads HBM) = 28.84 ms; the 55.107 GB spill over NVLink-C2C at
+  // the measured 346 GB/s = 159.27 ms, not overlapped (vllm engine): 188.11 ms a step,
+  // 5.316 tok/s.
   const std::string csv =
       "hardware,gpu,hbm_held_GB,gpus,host_link,model,dtype,batch,engine,"
       "measured_tokens_per_s,bound,use,note,source\n"
       "GH200,h100-sxm,86,1,nvlink-c2c,llama-3.1-70b,bf16,1,vllm,4.6,1.5,held-out,n,s\n";
   const auto checks = check_offloads(Catalog::shipped(), parse_offloads_csv(csv, "f.csv"));
   ASSERT_EQ(checks.size(), 1U);
-  const double step = 86e9 / 3350e9 + (141107412992.0 - 86e9) / 346e9;
+  const double step = 86e9 / (3350e9 * 0.89) + (141107412992.0 - 86e9) / 346e9;
   EXPECT_NEAR(*checks[0].predicted_tokens_per_s, 1.0 / step, 1e-9);
-  EXPECT_NEAR(*checks[0].predicted_tokens_per_s, 5.407, 1e-3);
+  EXPECT_NEAR(*checks[0].predicted_tokens_per_s, 5.316, 1e-3);
 }
 
 std::string error_of(const std::string& row) {

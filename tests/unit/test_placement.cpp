@@ -83,9 +83,12 @@ TEST_F(PlacementTest, TensorParallelAcrossNodesIsFlagged) {
   const StrategyCost& tp = p.strategies[0];
   EXPECT_TRUE(tp.crosses_domain);
   EXPECT_EQ(tp.wire, &ndr);
-  // 21,474,836,480 B on each wire.
-  EXPECT_DOUBLE_EQ(tp.seconds.value(), 21474836480.0 / 50e9);
-  EXPECT_DOUBLE_EQ(tp.seconds_on_scale_up.value(), 21474836480.0 / 900e9);
+  // Across nodes the headline is the fabric's: 160 all-reduces of 4096 × 8192 × 2 =
+  // 67,108,864 B, each by the ring (2·15/16 of S, faster than the tree's 2S) over the node's
+  // eight 50 GB/s NICs together, nothing lost. On the scale-up link: 21,474,836,480 B at 900.
+  EXPECT_NEAR(tp.seconds.value(), 160 * (2.0 * 15 / 16) * 67108864.0 / (8 * 50e9), 1e-12);
+  ASSERT_TRUE(tp.seconds_on_scale_up.has_value());
+  EXPECT_DOUBLE_EQ(tp.seconds_on_scale_up->value(), 21474836480.0 / 900e9);
   EXPECT_TRUE(tp.verdict.breaks_rule);
   // ib-ndr here has no expected model, so nothing prices the group across nodes beyond the
   // headline arithmetic: the placement rule's avoid stands.

@@ -195,7 +195,10 @@ TEST_F(StepModelTest, SeedPrefillOnEightH100s) {
 TEST_F(StepModelTest, DecodeStepReadsEveryWeightOnce) {
   // 140 GB over 8 GPUs at 3.35 TB/s each (the datasheet figure: --hbm-fraction 1):
   // 17.5e9 / 3.35e12 s.
-  const Model model = headless(70e9);
+  // The KV cache's shape is given (a decode step needs it); at no context it adds no bytes.
+  Model model = headless(70e9);
+  model.kv_heads = 8;
+  model.head_dim = 128;
   ServingRequest r;
   r.phase = Phase::decode;
   r.context = 0;

@@ -40,5 +40,26 @@ TEST(Text, WrapsProseAtSpacesAndLeavesTablesWhole) {
   EXPECT_EQ(wrap_prose("short\nno newline at the end", 10), "short\nno newline\nat the end");
 }
 
+TEST(Text, FindsTheFirstByteThatIsNotUtf8) {
+  EXPECT_EQ(first_invalid_utf8("plain"), std::nullopt);
+  EXPECT_EQ(first_invalid_utf8("× µ – ≤ 😀"), std::nullopt);
+  // Latin-1 "café": 0xE9 followed by nothing that continues it.
+  EXPECT_EQ(first_invalid_utf8("caf\xE9"), 3U);
+  EXPECT_EQ(first_invalid_utf8("a\x80"), 1U);            // a continuation byte alone
+  EXPECT_EQ(first_invalid_utf8("\xC0\xAF"), 0U);         // an overlong '/'
+  EXPECT_EQ(first_invalid_utf8("\xED\xA0\x80"), 0U);     // a UTF-16 surrogate, U+D800
+  EXPECT_EQ(first_invalid_utf8("\xF4\x90\x80\x80"), 0U); // above U+10FFFF
+  EXPECT_EQ(first_invalid_utf8("ok\xE2\x82"), 2U);       // cut inside a sequence
+}
+
+TEST(Text, FindsCharactersATerminalWouldNotShow) {
+  EXPECT_EQ(first_hidden_character("H100 × 8"), std::nullopt);
+  EXPECT_EQ(first_hidden_character("a\tb"), 1U);
+  EXPECT_EQ(first_hidden_character("a\x1B[31m"), 1U);  // an escape sequence
+  EXPECT_EQ(first_hidden_character("ab\u202Ecd"), 2U); // right-to-left override
+  EXPECT_EQ(first_hidden_character("x\u2066"), 1U);    // left-to-right isolate
+  EXPECT_EQ(first_hidden_character("\xC2\x85"), 0U);   // C1 next line
+}
+
 } // namespace
 } // namespace icx

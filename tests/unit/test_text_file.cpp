@@ -59,6 +59,23 @@ TEST(TextFile, RefusesAnEndlessFileAfterTheLimit) {
             "/dev/zero: file is larger than the 2 MiB limit for a test file");
 }
 
+TEST(TextFile, DropsAByteOrderMark) {
+  EXPECT_EQ(checked_text("f.csv", "\xEF\xBB\xBFsize,time\n"), "size,time\n");
+  // Only at the start: elsewhere it is text (U+FEFF, a zero-width no-break space).
+  EXPECT_EQ(checked_text("f.csv", "a\xEF\xBB\xBF"), "a\xEF\xBB\xBF");
+}
+
+TEST(TextFile, RefusesTextThatIsNotUtf8WithItsLine) {
+  // Latin-1 "café" on line 2, column 4.
+  try {
+    (void)checked_text("rows.csv", "wire,gpus\ncaf\xE9,8\n");
+    FAIL() << "Latin-1 accepted";
+  } catch (const InputError& error) {
+    EXPECT_STREQ(error.what(),
+                 "rows.csv: line 2, column 4: byte 0xE9 is not UTF-8; save the file as UTF-8");
+  }
+}
+
 TEST(TextFile, DirectoryAndMissingFileSayWhy) {
   const fs::path dir = fs::temp_directory_path();
   EXPECT_EQ(error_of(dir, {"a test file", 10}),

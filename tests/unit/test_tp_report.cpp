@@ -54,6 +54,21 @@ TpRequest prefill_request(const Catalog& c) {
   return r;
 }
 
+/// A decode step of one sequence at no context: the same model with a head width, since a
+/// decode step needs the KV cache's shape; at no context the cache adds no bytes.
+TpRequest decode_request(const Catalog& c) {
+  static const Model model = [] {
+    Model m = test::make_dense(8192, 80, 70e9, 64);
+    m.head_dim = 128;
+    return m;
+  }();
+  TpRequest r = tp_request_for(model, c.dtype("bf16"), c.dtype("bf16"));
+  r.serving.phase = Phase::decode;
+  r.serving.batch = 1;
+  r.serving.context = 0;
+  return r;
+}
+
 /// Compute of the prefill on 8 GPUs: 2 × 70e9 × 4096 / 8 FLOP at 1e15 × 0.5 = 143 ms.
 constexpr double prefill_compute = 2 * 70e9 * 4096 / 8 / 5e14;
 
@@ -102,9 +117,7 @@ TEST(TpReport, HeadlineAndExpectedSideBySide) {
 
 TEST(TpReport, DecodeIsMemoryBound) {
   const Catalog c = catalog();
-  TpRequest r = prefill_request(c);
-  r.serving.phase = Phase::decode;
-  r.serving.batch = 1;
+  TpRequest r = decode_request(c);
   const std::vector<const Link*> links{&c.link("nv")};
   const TpReport report = tensor_parallel_report(c, r, links);
   // 70e9 params × 2 B read by 8 GPUs at 3 TB/s each.
@@ -227,9 +240,7 @@ TEST(TpReport, TensorParallelOnAHostLinkIsPricedNotForbidden) {
 
 TEST(TpReport, DecodeLegendCountsWeightBytes) {
   const Catalog c = catalog();
-  TpRequest r = prefill_request(c);
-  r.serving.phase = Phase::decode;
-  r.serving.batch = 1;
+  TpRequest r = decode_request(c);
   r.serving.context = 2048;
   r.gpu = &c.gpu("g");
   const std::vector<const Link*> links{&c.link("nv")};
@@ -288,9 +299,7 @@ TEST(TpReport, JsonCarriesTheReport) {
 TEST(TpReport, ShippedWiresNameWhatRan) {
   // The shipped catalog: pcie5 has topologies and nvlink4 the engines' kernels.
   const Catalog c = Catalog::shipped();
-  TpRequest r = prefill_request(c);
-  r.serving.phase = Phase::decode;
-  r.serving.batch = 1;
+  TpRequest r = decode_request(c);
   // A decode all-reduce is 1 token × 8192 hidden × 2 B = 16 KiB, below vLLM's 256 KiB one-shot
   // limit: on nvlink4 the engine's one-shot kernel runs it.
   const Link& nvlink4 = c.link("nvlink4");

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -20,5 +21,16 @@ std::string to_ascii(std::string_view text);
 /// line's indentation. A line with two spaces in a row after its indentation is a table
 /// row (or aligned key and value) and is left whole, as is a word longer than `width`.
 std::string wrap_prose(std::string_view text, std::size_t width);
+
+/// The offset of the first byte of `text` that does not begin or continue a well-formed UTF-8
+/// sequence (overlong forms, surrogates and code points above U+10FFFF are not well formed);
+/// nothing when all of `text` is UTF-8.
+std::optional<std::size_t> first_invalid_utf8(std::string_view text);
+
+/// The offset of the first character of UTF-8 `text` that a terminal would not show as
+/// itself: a C0 or C1 control character (tab and newline among them) or a Unicode
+/// bidirectional control (U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069), which can
+/// make a name print as another; nothing when there is none.
+std::optional<std::size_t> first_hidden_character(std::string_view text);
 
 } // namespace icx

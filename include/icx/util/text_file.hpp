@@ -18,8 +18,18 @@ struct FileKind {
 /// The whole content of a file, reading at most `kind.max_bytes` + 1 bytes (so an endless
 /// file such as /dev/zero or a pipe is refused too). Throws InputError "path: cannot open:
 /// <reason>", "path: is a directory; expected <description>", "path: file is larger than the
-/// <N> MiB limit for <description>" or "path: read error: <reason>".
+/// <N> MiB limit for <description>" or "path: read error: <reason>", or as checked_text.
 std::string read_text_file(const std::filesystem::path& path, const FileKind& kind);
+
+/// `text` read from `origin` without a leading UTF-8 byte-order mark. Throws InputError
+/// "origin: line L, column C: byte 0xNN is not UTF-8; …" when it is not UTF-8 (every text a
+/// report quotes may reach a JSON document).
+std::string checked_text(std::string_view origin, std::string text);
+
+/// All of standard input (checked_text), at most `kind.max_bytes`. Throws InputError "-:
+/// cannot read standard input: <reason>" (a closed descriptor among them) or "-: standard
+/// input is larger than the <N> limit for <description>".
+std::string read_standard_input(const FileKind& kind);
 
 /// Writes `text` to `path` whole or not at all: into a new file in the same directory, renamed
 /// over `path` once written. `path` must not be one of `inputs` (the files the text was

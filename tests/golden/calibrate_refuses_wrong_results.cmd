@@ -1,0 +1,2 @@
+args: calibrate nccl/wrong-results.log --wire nvlink4
+exit: 2

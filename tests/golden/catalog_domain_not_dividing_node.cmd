@@ -1,0 +1,2 @@
+args: systems --catalog catalogs/domain_not_dividing.json
+exit: 2

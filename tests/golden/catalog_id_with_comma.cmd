@@ -1,0 +1,2 @@
+args: dtypes --catalog catalogs/id_with_comma.json
+exit: 2

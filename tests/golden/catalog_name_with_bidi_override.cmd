@@ -1,0 +1,2 @@
+args: dtypes --catalog catalogs/bidi_name.json
+exit: 2

@@ -1,0 +1,2 @@
+args: systems --catalog catalogs/nvme_shared.json
+exit: 2

@@ -1,0 +1,2 @@
+args: gpus --catalog catalogs/scale_up_scale_out.json
+exit: 2

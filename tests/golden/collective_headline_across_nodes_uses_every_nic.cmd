@@ -1,0 +1,2 @@
+args: collective all-reduce --size 8GiB --gpus 16 --system dgx-h100
+exit: 0

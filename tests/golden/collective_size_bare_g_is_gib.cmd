@@ -1,0 +1,2 @@
+args: collective all-reduce --size 1G --gpus 8 --wire nvlink4 --json
+exit: 0

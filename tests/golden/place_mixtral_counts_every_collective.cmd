@@ -1,0 +1,2 @@
+args: place --model mixtral --system dgx-h100
+exit: 0

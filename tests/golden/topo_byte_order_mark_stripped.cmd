@@ -1,0 +1,2 @@
+args: topo topo/bom.txt --gpu l40s
+exit: 0

@@ -1,0 +1,2 @@
+args: tp --model 70b --impl custom --wire ib-ndr
+exit: 2

@@ -1,0 +1,2 @@
+args: tp --model 70b --tokens 4096 --wire ib-ndr
+exit: 0

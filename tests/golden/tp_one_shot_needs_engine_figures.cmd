@@ -1,0 +1,2 @@
+args: tp --model 70b --impl one-shot --wire pcie5
+exit: 2

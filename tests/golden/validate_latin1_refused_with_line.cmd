@@ -1,0 +1,2 @@
+args: validate measurements/latin1.csv --json
+exit: 2
