@@ -1,7 +1,7 @@
 #include "icx/catalog.hpp"
 
 #include <algorithm>
-#include <map>
+#include <unordered_map>
 
 #include <fmt/format.h>
 
@@ -20,55 +20,67 @@ namespace {
 
 /// Same id replaces the existing entry in place; a new id is appended.
 template <class T> void merge(std::vector<T>& into, std::vector<T>& from) {
+  std::unordered_map<std::string, std::size_t> position; // folded id -> entry
+  for (std::size_t i = 0; i < into.size(); ++i) {
+    position.emplace(fold_case(into[i].id), i);
+  }
   for (T& entry : from) {
-    const std::string id = fold_case(entry.id);
-    auto existing = std::ranges::find_if(into, [&](const T& e) { return fold_case(e.id) == id; });
-    if (existing != into.end()) {
-      *existing = std::move(entry);
-    } else {
+    const auto [existing, added] = position.emplace(fold_case(entry.id), into.size());
+    if (added) {
       into.push_back(std::move(entry));
+    } else {
+      into[existing->second] = std::move(entry);
     }
   }
 }
 
-/// After merging, an alias of one entry must not name another entry.
-template <class T> void check_unique_names(const std::vector<T>& entries, std::string_view kind) {
-  std::map<std::string, const T*, std::less<>> owner;
-  for (const T& entry : entries) {
+/// After merging, an alias of one entry must not name another entry. Returns every entry's
+/// names.
+template <class T>
+NameIndex check_unique_names(const std::vector<T>& entries, std::string_view kind) {
+  NameIndex owner;
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    const T& entry = entries[i];
     std::vector<std::string> names = entry.aliases;
     names.insert(names.begin(), entry.id);
     for (const std::string& name : names) {
-      const auto [it, inserted] = owner.emplace(fold_case(name), &entry);
-      if (!inserted && it->second != &entry) {
+      const auto [it, inserted] = owner.emplace(fold_case(name), i);
+      if (!inserted && it->second != i) {
+        const T& first = entries[it->second];
         throw CatalogError(fmt::format("{}: {} '{}' uses the name '{}', already used by {} '{}' "
                                        "from {}",
-                                       entry.origin, kind, entry.id, name, kind, it->second->id,
-                                       it->second->origin));
+                                       entry.origin, kind, entry.id, name, kind, first.id,
+                                       first.origin));
       }
     }
   }
+  return owner;
+}
+
+/// The entry of `entries` that `query` names, or nullptr.
+template <class T>
+const T* find_named(std::span<const T> entries, const NameIndex& names, std::string_view query) {
+  const auto found = names.find(fold_case(query));
+  return found == names.end() ? nullptr : &entries[found->second];
 }
 
 template <class T>
-const T& find(std::span<const T> entries, std::string_view query, std::string_view kind) {
+const T& find(std::span<const T> entries, const NameIndex& names, std::string_view query,
+              std::string_view kind) {
   // Found: no text built (a sweep looks entries up at every point).
-  for (const T& entry : entries) {
-    if (equal_folded(entry.id, query) ||
-        std::ranges::any_of(entry.aliases,
-                            [&](const std::string& alias) { return equal_folded(alias, query); })) {
-      return entry;
-    }
+  if (const T* entry = find_named(entries, names, query)) {
+    return *entry;
   }
-  std::vector<std::string> names;
+  std::vector<std::string> candidates;
   std::string known;
   for (const T& entry : entries) {
-    names.insert(names.end(), entry.aliases.begin(), entry.aliases.end());
-    names.push_back(entry.id);
+    candidates.insert(candidates.end(), entry.aliases.begin(), entry.aliases.end());
+    candidates.push_back(entry.id);
     known += known.empty() ? "" : ", ";
     known += entry.id;
   }
   std::string message = fmt::format("unknown {} '{}'; known: {}", kind, query, known);
-  if (const auto suggestion = nearest(query, names)) {
+  if (const auto suggestion = nearest(query, candidates)) {
     const auto owner = std::ranges::find_if(entries, [&](const T& e) {
       return e.id == *suggestion || std::ranges::find(e.aliases, *suggestion) != e.aliases.end();
     });
@@ -90,10 +102,10 @@ Catalog Catalog::shipped() {
 void Catalog::overlay_text(std::string_view text, const std::string& origin) {
   CatalogEntries document = detail::parse_catalog(text, origin);
   Catalog next = *this;
-  detail::for_each_section(next.entries_, document,
-                           [](auto& into, auto& from, std::string_view kind) {
+  detail::for_each_section(next.entries_, document, next.names_,
+                           [](auto& into, auto& from, NameIndex& names, std::string_view kind) {
                              merge(into, from);
-                             check_unique_names(into, kind);
+                             names = check_unique_names(into, kind);
                            });
   next.check_references();
   *this = std::move(next);
@@ -105,13 +117,9 @@ void Catalog::overlay_file(const std::filesystem::path& path) {
 }
 
 namespace {
-/// Whether an id or alias names one of `entries`, case-insensitively.
-template <class Entries> bool known(const Entries& entries, std::string_view name) {
-  const std::string folded = fold_case(name);
-  return std::ranges::any_of(entries, [&](const auto& e) {
-    return fold_case(e.id) == folded ||
-           std::ranges::any_of(e.aliases, [&](const auto& a) { return fold_case(a) == folded; });
-  });
+/// Whether an id or alias names an entry of a section, case-insensitively.
+bool known(const NameIndex& names, std::string_view name) {
+  return names.contains(fold_case(name));
 }
 } // namespace
 
@@ -119,9 +127,9 @@ void Catalog::check_references() const {
   // Dtypes may come from a later file only if nothing refers to them yet; the shipped
   // catalog lists dtypes first for that reason.
   // A reference may use an id or an alias, as a user would on the command line.
-  auto known_dtype = [&](std::string_view id) { return known(dtypes(), id); };
+  auto known_dtype = [&](std::string_view id) { return known(names_.dtypes, id); };
   for (const Gpu& gpu : gpus()) {
-    if (!known(links(), gpu.scale_up_link)) {
+    if (!known(names_.links, gpu.scale_up_link)) {
       throw CatalogError(fmt::format("{}: gpu '{}': scale_up_link '{}' is not a known link id",
                                      gpu.origin, gpu.id, gpu.scale_up_link));
     }
@@ -144,12 +152,12 @@ void Catalog::check_references() const {
     }
   }
   for (const System& system : systems()) {
-    if (!known(gpus(), system.gpu)) {
+    if (!known(names_.gpus, system.gpu)) {
       throw CatalogError(fmt::format("{}: system '{}': gpu '{}' is not a known gpu id",
                                      system.origin, system.id, system.gpu));
     }
     for (const std::string& link : {system.scale_up_link, system.scale_out_link}) {
-      if (!known(links(), link)) {
+      if (!known(names_.links, link)) {
         throw CatalogError(fmt::format("{}: system '{}': link '{}' is not a known link id",
                                        system.origin, system.id, link));
       }
@@ -165,7 +173,7 @@ void Catalog::check_references() const {
                                      to_string(link(system.scale_out_link).tier)));
     }
     if (check && !system.between_domains_link.empty()) {
-      if (!known(links(), system.between_domains_link) ||
+      if (!known(names_.links, system.between_domains_link) ||
           link(system.between_domains_link).tier != Tier::host) {
         check = unexpected(fmt::format("between_domains_link '{}' is not a known host link id "
                                        "(tier \"host\"): the domains of one node are joined by "
@@ -190,35 +198,35 @@ void Catalog::check_references() const {
 }
 
 std::string Catalog::host_side_problem(const HostSide& host) const {
-  if (!known(links(), host.link) || link(host.link).tier != Tier::host) {
+  if (!known(names_.links, host.link) || link(host.link).tier != Tier::host) {
     return fmt::format("host.link '{}' is not a known host link id (tier \"host\")", host.link);
   }
-  if (host.nvme_drives > 0 && !known(storage_tiers(), host.nvme_tier)) {
+  if (host.nvme_drives > 0 && !known(names_.storage, host.nvme_tier)) {
     return fmt::format("host.nvme '{}' is not a known storage tier id", host.nvme_tier);
   }
   return {};
 }
 
 const Link& Catalog::link(std::string_view query) const {
-  return find(links(), query, "wire");
+  return find(links(), names_.links, query, "wire");
 }
 const Gpu& Catalog::gpu(std::string_view query) const {
-  return find(gpus(), query, "gpu");
+  return find(gpus(), names_.gpus, query, "gpu");
 }
 const Model& Catalog::model(std::string_view query) const {
-  return find(models(), query, "model");
+  return find(models(), names_.models, query, "model");
 }
 const Dtype& Catalog::dtype(std::string_view query) const {
-  return find(dtypes(), query, "dtype");
+  return find(dtypes(), names_.dtypes, query, "dtype");
 }
 const System& Catalog::system(std::string_view query) const {
-  return find(systems(), query, "system");
+  return find(systems(), names_.systems, query, "system");
 }
 const StorageTier& Catalog::storage(std::string_view query) const {
-  return find(storage_tiers(), query, "storage tier");
+  return find(storage_tiers(), names_.storage, query, "storage tier");
 }
 const Loader& Catalog::loader(std::string_view query) const {
-  return find(loaders(), query, "loader");
+  return find(loaders(), names_.loaders, query, "loader");
 }
 
 std::string_view convention_label(Convention convention) {
