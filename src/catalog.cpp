@@ -1,7 +1,7 @@
 #include "icx/catalog.hpp"
 
 #include <algorithm>
-#include <map>
+#include <unordered_map>
 #include <utility>
 
 #include <fmt/format.h>
@@ -21,55 +21,67 @@ namespace {
 
 /// Same id replaces the existing entry in place; a new id is appended.
 template <class T> void merge(std::vector<T>& into, std::vector<T>& from) {
+  std::unordered_map<std::string, std::size_t> position; // folded id -> entry
+  for (std::size_t i = 0; i < into.size(); ++i) {
+    position.emplace(fold_case(into[i].id), i);
+  }
   for (T& entry : from) {
-    const std::string id = fold_case(entry.id);
-    auto existing = std::ranges::find_if(into, [&](const T& e) { return fold_case(e.id) == id; });
-    if (existing != into.end()) {
-      *existing = std::move(entry);
-    } else {
+    const auto [existing, added] = position.emplace(fold_case(entry.id), into.size());
+    if (added) {
       into.push_back(std::move(entry));
+    } else {
+      into[existing->second] = std::move(entry);
     }
   }
 }
 
-/// After merging, an alias of one entry must not name another entry.
-template <class T> void check_unique_names(const std::vector<T>& entries, std::string_view kind) {
-  std::map<std::string, const T*, std::less<>> owner;
-  for (const T& entry : entries) {
+/// After merging, an alias of one entry must not name another entry. Returns every entry's
+/// names.
+template <class T>
+NameIndex check_unique_names(const std::vector<T>& entries, std::string_view kind) {
+  NameIndex owner;
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    const T& entry = entries[i];
     std::vector<std::string> names = entry.aliases;
     names.insert(names.begin(), entry.id);
     for (const std::string& name : names) {
-      const auto [it, inserted] = owner.emplace(fold_case(name), &entry);
-      if (!inserted && it->second != &entry) {
+      const auto [it, inserted] = owner.emplace(fold_case(name), i);
+      if (!inserted && it->second != i) {
+        const T& first = entries[it->second];
         throw CatalogError(fmt::format("{}: {} '{}' uses the name '{}', already used by {} '{}' "
                                        "from {}",
-                                       entry.origin, kind, entry.id, name, kind, it->second->id,
-                                       it->second->origin));
+                                       entry.origin, kind, entry.id, name, kind, first.id,
+                                       first.origin));
       }
     }
   }
+  return owner;
+}
+
+/// The entry of `entries` that `query` names, or nullptr.
+template <class T>
+const T* find_named(std::span<const T> entries, const NameIndex& names, std::string_view query) {
+  const auto found = names.find(fold_case(query));
+  return found == names.end() ? nullptr : &entries[found->second];
 }
 
 template <class T>
-const T& find(std::span<const T> entries, std::string_view query, std::string_view kind) {
+const T& find(std::span<const T> entries, const NameIndex& names, std::string_view query,
+              std::string_view kind) {
   // Found: no text built (a sweep looks entries up at every point).
-  for (const T& entry : entries) {
-    if (equal_folded(entry.id, query) ||
-        std::ranges::any_of(entry.aliases,
-                            [&](const std::string& alias) { return equal_folded(alias, query); })) {
-      return entry;
-    }
+  if (const T* entry = find_named(entries, names, query)) {
+    return *entry;
   }
-  std::vector<std::string> names;
+  std::vector<std::string> candidates;
   std::string known;
   for (const T& entry : entries) {
-    names.insert(names.end(), entry.aliases.begin(), entry.aliases.end());
-    names.push_back(entry.id);
+    candidates.insert(candidates.end(), entry.aliases.begin(), entry.aliases.end());
+    candidates.push_back(entry.id);
     known += known.empty() ? "" : ", ";
     known += entry.id;
   }
   std::string message = fmt::format("unknown {} '{}'; known: {}", kind, query, known);
-  if (const auto suggestion = nearest(query, names)) {
+  if (const auto suggestion = nearest(query, candidates)) {
     const auto owner = std::ranges::find_if(entries, [&](const T& e) {
       return e.id == *suggestion || std::ranges::find(e.aliases, *suggestion) != e.aliases.end();
     });
@@ -91,10 +103,10 @@ Catalog Catalog::shipped() {
 void Catalog::overlay_text(std::string_view text, const std::string& origin) {
   CatalogEntries document = detail::parse_catalog(text, origin);
   Catalog next = *this;
-  detail::for_each_section(next.entries_, document,
-                           [](auto& into, auto& from, std::string_view kind) {
+  detail::for_each_section(next.entries_, document, next.names_,
+                           [](auto& into, auto& from, NameIndex& names, std::string_view kind) {
                              merge(into, from);
-                             check_unique_names(into, kind);
+                             names = check_unique_names(into, kind);
                            });
   next.check_references();
   *this = std::move(next);
@@ -106,13 +118,9 @@ void Catalog::overlay_file(const std::filesystem::path& path) {
 }
 
 namespace {
-/// Whether an id or alias names one of `entries`, case-insensitively.
-template <class Entries> bool known(const Entries& entries, std::string_view name) {
-  const std::string folded = fold_case(name);
-  return std::ranges::any_of(entries, [&](const auto& e) {
-    return fold_case(e.id) == folded ||
-           std::ranges::any_of(e.aliases, [&](const auto& a) { return fold_case(a) == folded; });
-  });
+/// Whether an id or alias names an entry of a section, case-insensitively.
+bool known(const NameIndex& names, std::string_view name) {
+  return names.contains(fold_case(name));
 }
 
 /// Why `link` cannot join the GPUs of a scale-up domain, or nothing: a scale-out link joins
@@ -135,8 +143,8 @@ namespace {
 
 /// A GPU's references: its scale-up link joins GPUs and holds its domain, its peaks name
 /// known dtypes.
-void check_gpu_references(const Catalog& catalog, const Gpu& gpu) {
-  if (!known(catalog.links(), gpu.scale_up_link)) {
+void check_gpu_references(const Catalog& catalog, const CatalogNames& names, const Gpu& gpu) {
+  if (!known(names.links, gpu.scale_up_link)) {
     throw CatalogError(fmt::format("{}: gpu '{}': scale_up_link '{}' is not a known link id",
                                    gpu.origin, gpu.id, gpu.scale_up_link));
   }
@@ -149,7 +157,7 @@ void check_gpu_references(const Catalog& catalog, const Gpu& gpu) {
                                    gpu.scale_up_domain, check.reason()));
   }
   for (const auto& [dtype, peak] : gpu.dense_peak) {
-    if (!known(catalog.dtypes(), dtype)) {
+    if (!known(names.dtypes, dtype)) {
       throw CatalogError(fmt::format("{}: gpu '{}': dense_tflops names unknown dtype '{}'",
                                      gpu.origin, gpu.id, dtype));
     }
@@ -157,11 +165,12 @@ void check_gpu_references(const Catalog& catalog, const Gpu& gpu) {
 }
 
 /// The node's own links between its domains: its PCIe, for a node of several domains.
-Check check_between_domains(const Catalog& catalog, const System& system) {
+Check check_between_domains(const Catalog& catalog, const CatalogNames& names,
+                            const System& system) {
   if (system.between_domains_link.empty()) {
     return {};
   }
-  if (!known(catalog.links(), system.between_domains_link) ||
+  if (!known(names.links, system.between_domains_link) ||
       catalog.link(system.between_domains_link).tier != Tier::host) {
     return unexpected(fmt::format("between_domains_link '{}' is not a known host link id (tier "
                                   "\"host\"): the domains of one node are joined by its PCIe",
@@ -177,7 +186,8 @@ Check check_between_domains(const Catalog& catalog, const System& system) {
 
 /// The parts of a system must agree: its GPU has its scale-up link, the link joins its
 /// domain, the domains fill the node, and separate domains are joined by a scale-out link.
-Check check_system_parts(const Catalog& catalog, const System& system, std::string host_problem) {
+Check check_system_parts(const Catalog& catalog, const CatalogNames& names, const System& system,
+                         std::string host_problem) {
   const Link& up = catalog.link(system.scale_up_link);
   const Link& out = catalog.link(system.scale_out_link);
   if (Check check = check_group_link(&catalog.gpu(system.gpu), system.scale_up_domain, up);
@@ -198,7 +208,7 @@ Check check_system_parts(const Catalog& catalog, const System& system, std::stri
                                   "scale-out link",
                                   system.scale_out_link, to_string(out.tier)));
   }
-  if (Check check = check_between_domains(catalog, system); !check) {
+  if (Check check = check_between_domains(catalog, names, system); !check) {
     return check;
   }
   if (!host_problem.empty()) {
@@ -208,19 +218,20 @@ Check check_system_parts(const Catalog& catalog, const System& system, std::stri
 }
 
 /// `host_problem`: what is wrong with the system's host side (Catalog::host_side_problem).
-void check_system_references(const Catalog& catalog, const System& system,
-                             std::string host_problem) {
-  if (!known(catalog.gpus(), system.gpu)) {
+void check_system_references(const Catalog& catalog, const CatalogNames& names,
+                             const System& system, std::string host_problem) {
+  if (!known(names.gpus, system.gpu)) {
     throw CatalogError(fmt::format("{}: system '{}': gpu '{}' is not a known gpu id", system.origin,
                                    system.id, system.gpu));
   }
   for (const std::string& link : {system.scale_up_link, system.scale_out_link}) {
-    if (!known(catalog.links(), link)) {
+    if (!known(names.links, link)) {
       throw CatalogError(fmt::format("{}: system '{}': link '{}' is not a known link id",
                                      system.origin, system.id, link));
     }
   }
-  if (const Check check = check_system_parts(catalog, system, std::move(host_problem)); !check) {
+  if (const Check check = check_system_parts(catalog, names, system, std::move(host_problem));
+      !check) {
     throw CatalogError(
         fmt::format("{}: system '{}': {}", system.origin, system.id, check.reason()));
   }
@@ -233,25 +244,25 @@ void Catalog::check_references() const {
   // catalog lists dtypes first for that reason.
   // A reference may use an id or an alias, as a user would on the command line.
   for (const Gpu& gpu : gpus()) {
-    check_gpu_references(*this, gpu);
+    check_gpu_references(*this, names_, gpu);
   }
   for (const Model& model : models()) {
-    if (!known(dtypes(), model.default_dtype)) {
+    if (!known(names_.dtypes, model.default_dtype)) {
       throw CatalogError(fmt::format("{}: model '{}': default_dtype '{}' is not a known dtype id",
                                      model.origin, model.id, model.default_dtype));
     }
   }
   for (const System& system : systems()) {
-    check_system_references(*this, system,
+    check_system_references(*this, names_, system,
                             system.host ? host_side_problem(*system.host) : std::string());
   }
 }
 
 std::string Catalog::host_side_problem(const HostSide& host) const {
-  if (!known(links(), host.link) || link(host.link).tier != Tier::host) {
+  if (!known(names_.links, host.link) || link(host.link).tier != Tier::host) {
     return fmt::format("host.link '{}' is not a known host link id (tier \"host\")", host.link);
   }
-  if (host.nvme_drives > 0 && !known(storage_tiers(), host.nvme_tier)) {
+  if (host.nvme_drives > 0 && !known(names_.storage, host.nvme_tier)) {
     return fmt::format("host.nvme '{}' is not a known storage tier id", host.nvme_tier);
   }
   if (host.nvme_drives > 0 && storage(host.nvme_tier).scope != StorageScope::per_node) {
@@ -263,25 +274,25 @@ std::string Catalog::host_side_problem(const HostSide& host) const {
 }
 
 const Link& Catalog::link(std::string_view query) const {
-  return find(links(), query, "wire");
+  return find(links(), names_.links, query, "wire");
 }
 const Gpu& Catalog::gpu(std::string_view query) const {
-  return find(gpus(), query, "gpu");
+  return find(gpus(), names_.gpus, query, "gpu");
 }
 const Model& Catalog::model(std::string_view query) const {
-  return find(models(), query, "model");
+  return find(models(), names_.models, query, "model");
 }
 const Dtype& Catalog::dtype(std::string_view query) const {
-  return find(dtypes(), query, "dtype");
+  return find(dtypes(), names_.dtypes, query, "dtype");
 }
 const System& Catalog::system(std::string_view query) const {
-  return find(systems(), query, "system");
+  return find(systems(), names_.systems, query, "system");
 }
 const StorageTier& Catalog::storage(std::string_view query) const {
-  return find(storage_tiers(), query, "storage tier");
+  return find(storage_tiers(), names_.storage, query, "storage tier");
 }
 const Loader& Catalog::loader(std::string_view query) const {
-  return find(loaders(), query, "loader");
+  return find(loaders(), names_.loaders, query, "loader");
 }
 
 std::string_view convention_label(Convention convention) {

@@ -21,15 +21,17 @@ void read_expert_groups(ObjectReader& reader, Model& model, std::string_view gro
 /// Parses and validates one document. Throws CatalogError naming `origin` and a JSON Pointer.
 CatalogEntries parse_catalog(std::string_view text, const std::string& origin);
 
-/// Calls `visit(a.section, b.section, "kind")` for every section of two catalogs.
-template <class Visit> void for_each_section(CatalogEntries& a, CatalogEntries& b, Visit visit) {
-  visit(a.links, b.links, "link");
-  visit(a.gpus, b.gpus, "gpu");
-  visit(a.models, b.models, "model");
-  visit(a.dtypes, b.dtypes, "dtype");
-  visit(a.systems, b.systems, "system");
-  visit(a.storage, b.storage, "storage tier");
-  visit(a.loaders, b.loaders, "loader");
+/// Calls `visit(a.section, b.section, names.section, "kind")` for every section of two
+/// catalogs and the names of the first.
+template <class Visit>
+void for_each_section(CatalogEntries& a, CatalogEntries& b, CatalogNames& names, Visit visit) {
+  visit(a.links, b.links, names.links, "link");
+  visit(a.gpus, b.gpus, names.gpus, "gpu");
+  visit(a.models, b.models, names.models, "model");
+  visit(a.dtypes, b.dtypes, names.dtypes, "dtype");
+  visit(a.systems, b.systems, names.systems, "system");
+  visit(a.storage, b.storage, names.storage, "storage tier");
+  visit(a.loaders, b.loaders, names.loaders, "loader");
 }
 
 } // namespace icx::detail

@@ -32,31 +32,30 @@ std::string strip_exception_prefix(const std::string& what) {
 
 namespace {
 
-/// Follows the parser's events to know the JSON Pointer of the value being read, and rejects
-/// duplicate keys and too deep nesting as they are met.
+/// Follows the parser's events (as a SAX handler) to know the JSON Pointer of the value being
+/// read, and rejects duplicate keys and too deep nesting as they are met.
 class StructureCheck {
 public:
   explicit StructureCheck(const std::string& origin) : origin_(origin) {}
 
-  bool operator()(int /*depth*/, json::parse_event_t event, const json& parsed) {
-    switch (event) {
-    case json::parse_event_t::object_start:
-    case json::parse_event_t::array_start:
-      open(event == json::parse_event_t::object_start);
-      break;
-    case json::parse_event_t::key:
-      add_key(parsed.get<std::string>());
-      break;
-    case json::parse_event_t::object_end:
-    case json::parse_event_t::array_end:
-      frames_.pop_back();
-      finish_value();
-      break;
-    case json::parse_event_t::value:
-      finish_value();
-      break;
-    }
-    return true;
+  bool null() { return finish_value(); }
+  bool boolean(bool /*value*/) { return finish_value(); }
+  bool number_integer(json::number_integer_t /*value*/) { return finish_value(); }
+  bool number_unsigned(json::number_unsigned_t /*value*/) { return finish_value(); }
+  bool number_float(json::number_float_t /*value*/, const json::string_t& /*text*/) {
+    return finish_value();
+  }
+  bool string(json::string_t& /*value*/) { return finish_value(); }
+  bool binary(json::binary_t& /*value*/) { return finish_value(); }
+  bool start_object(std::size_t /*size*/) { return open(true); }
+  bool start_array(std::size_t /*size*/) { return open(false); }
+  bool key(json::string_t& key) { return add_key(key); }
+  bool end_object() { return close(); }
+  bool end_array() { return close(); }
+  /// Stops at a syntax error: the parser that builds the document reports it.
+  bool parse_error(std::size_t /*position*/, const std::string& /*token*/,
+                   const nlohmann::detail::exception& /*error*/) {
+    return false;
   }
 
 private:
@@ -76,27 +75,35 @@ private:
     return result;
   }
 
-  void open(bool object) {
+  bool open(bool object) {
     if (frames_.size() >= static_cast<std::size_t>(limits::max_json_depth)) {
       fail_at(origin_, json::json_pointer(),
               fmt::format("nested deeper than {} levels of objects and arrays",
                           limits::max_json_depth));
     }
     frames_.push_back(Frame{object, {}, {}, 0});
+    return true;
   }
 
-  void add_key(std::string key) {
+  bool add_key(const std::string& key) {
     Frame& frame = frames_.back();
-    frame.key = std::move(key);
+    frame.key = key;
     if (!frame.keys.insert(frame.key).second) {
       fail_at(origin_, pointer(), "duplicate key; each key may appear once in an object");
     }
+    return true;
   }
 
-  void finish_value() {
+  bool close() {
+    frames_.pop_back();
+    return finish_value();
+  }
+
+  bool finish_value() {
     if (!frames_.empty() && !frames_.back().object) {
       ++frames_.back().index;
     }
+    return true;
   }
 
   const std::string& origin_;
@@ -107,10 +114,11 @@ private:
 
 json parse_document(std::string_view text, const std::string& origin) {
   try {
+    // The structure first, then the tree: nlohmann's parser with a callback scans the
+    // enclosing array again at the end of each of its objects, quadratic in a large section.
     StructureCheck check(origin);
-    return json::parse(text, [&check](int depth, json::parse_event_t event, json& parsed) {
-      return check(depth, event, parsed);
-    });
+    (void)json::sax_parse(text, &check);
+    return json::parse(text);              // a syntax error the check stopped at is thrown here
   } catch (const json::exception& error) { // parse_error, or out_of_range for 1e400
     throw CatalogError(
         fmt::format("{}: invalid JSON: {}", origin, strip_exception_prefix(error.what())));

@@ -10,6 +10,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "icx/enum_names.hpp"
@@ -369,6 +370,20 @@ struct CatalogEntries {
   std::vector<Loader> loaders;
 };
 
+/// The ids and aliases of one section, case folded, to the position of their entry.
+using NameIndex = std::unordered_map<std::string, std::size_t>;
+
+/// One NameIndex per section of CatalogEntries, under the same names.
+struct CatalogNames {
+  NameIndex links;
+  NameIndex gpus;
+  NameIndex models;
+  NameIndex dtypes;
+  NameIndex systems;
+  NameIndex storage;
+  NameIndex loaders;
+};
+
 class Catalog {
 public:
   /// The catalog embedded in the binary at build time.
@@ -404,6 +419,8 @@ private:
   [[nodiscard]] std::string host_side_problem(const HostSide& host) const;
 
   CatalogEntries entries_;
+  /// Every entry's names, so a lookup or a merge does not scan a section.
+  CatalogNames names_;
 };
 
 } // namespace icx

@@ -61,8 +61,9 @@ constexpr Bounds skew{1.0, 1e3};
 constexpr Bounds usd_per_hour{1e-3, 1e7};
 /// Requests per second a plan serves: one a day to ten million a second.
 constexpr Bounds requests_per_second{1.0 / 86400, 1e7};
-/// Nodes of one system a plan may try.
-constexpr int max_plan_nodes = 1024;
+/// Nodes of one system a plan may try: a plan that meets nothing tries every node count, each
+/// with every layout of its GPUs, so the work grows faster than the count.
+constexpr int max_plan_nodes = 128;
 /// A latency target in seconds: 1 µs to a day.
 constexpr Bounds target_seconds{1e-6, 86400};
 /// A cold-start budget in seconds: 1 ms to 30 days.
@@ -75,12 +76,14 @@ constexpr std::size_t mebibyte = std::size_t{1} << 20;
 constexpr std::size_t max_catalog_file_bytes = 4 * mebibyte;
 /// A Hugging Face config.json: real ones are a few KiB.
 constexpr std::size_t max_hf_config_file_bytes = 1 * mebibyte;
-/// An nccl-tests log: a full sweep with every rank's line is well under 1 MiB.
-constexpr std::size_t max_nccl_log_file_bytes = 64 * mebibyte;
+/// An nccl-tests log: a full sweep with every rank's line is well under 1 MiB, and the fit
+/// prices every row at every candidate parameter.
+constexpr std::size_t max_nccl_log_file_bytes = 2 * mebibyte;
 /// A pasted topology report (nvidia-smi topo -m, rocm-smi --showtopo): a few KiB.
 constexpr std::size_t max_topo_file_bytes = 1 * mebibyte;
-/// A measurements CSV for icx validate.
-constexpr std::size_t max_measurements_file_bytes = 64 * mebibyte;
+/// A measurements CSV for icx validate: the shipped ones are a few KiB, and every row is
+/// kept, predicted and printed, so a file this size is a few hundred MB of report.
+constexpr std::size_t max_measurements_file_bytes = 4 * mebibyte;
 /// Nesting depth of a JSON document: catalogs and configs nest four or five levels.
 constexpr int max_json_depth = 64;
 

@@ -29,8 +29,10 @@ constexpr std::array<EnumName<SweepParam>, 5> enum_names(SweepParam /*unused*/) 
 }
 
 /// Most points one sweep may have: a chart or table of more is unreadable, and the limit
-/// keeps a typo ("1:1e8:1") from running for minutes.
-constexpr std::size_t max_sweep_points = 100'000;
+/// keeps a typo ("1:1e8:1") from running for minutes. Every point is a full report (icx tp
+/// prices each wire at each point), so the whole sweep, its document and its table stay
+/// within a few seconds and a few tens of MB.
+constexpr std::size_t max_sweep_points = 1'000;
 
 struct Sweep {
   SweepParam param = SweepParam::tokens;

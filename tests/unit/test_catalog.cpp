@@ -116,6 +116,71 @@ TEST(Catalog, FailedOverlayLeavesTheCatalogUnchanged) {
   EXPECT_EQ(catalog.dtypes().size(), 2U);
 }
 
+/// A dtypes document of `count` entries "d0", "d1", … each with the alias "alias-N", and
+/// `tail` (a JSON entry or "") after them.
+std::string many_dtypes(int count, const std::string& tail = "") {
+  std::string text = R"({"dtypes": [)";
+  for (int i = 0; i < count; ++i) {
+    const std::string n = std::to_string(i);
+    text += i > 0 ? "," : "";
+    text += R"({"id": "d)";
+    text += n;
+    text += R"(", "name": "D", "aliases": ["alias-)";
+    text += n;
+    text += R"("], "bytes_per_element": 2, "source": "s"})";
+  }
+  if (!tail.empty()) {
+    text += ",";
+    text += tail;
+  }
+  text += "]}";
+  return text;
+}
+
+// An overlay near the 4 MiB limit holds tens of thousands of entries: its merge, its checks and
+// its lookups keep the semantics of a small one (see tests/bench/bench_core.cpp for its time).
+constexpr int large_overlay = 50000;
+
+TEST(CatalogLargeOverlay, StillFindsEveryEntryByIdOrAlias) {
+  Catalog catalog = small_catalog();
+  catalog.overlay_text(many_dtypes(large_overlay), "big.json");
+  ASSERT_EQ(catalog.dtypes().size(), 2U + large_overlay);
+  EXPECT_EQ(catalog.dtype("D49999").id, "d49999");
+  EXPECT_EQ(catalog.dtype("ALIAS-123").id, "d123");
+  EXPECT_EQ(catalog.dtype("bf16").id, "bf16");
+  EXPECT_THROW((void)catalog.dtype("d50000"), LookupError);
+}
+
+TEST(CatalogLargeOverlay, StillDetectsADuplicateId) {
+  EXPECT_EQ(error_of(many_dtypes(large_overlay, R"({"id": "D7", "name": "D", "bytes_per_element": 1,
+              "source": "s"})")),
+            "user.json: /dtypes/50000/id: duplicate id 'D7': already used by 'd7'");
+  EXPECT_EQ(error_of(many_dtypes(large_overlay, R"({"id": "x", "name": "X", "aliases": ["d9"],
+              "bytes_per_element": 1, "source": "s"})")),
+            "user.json: /dtypes/50000/aliases/0: duplicate alias 'd9': already used by 'd9'");
+}
+
+TEST(CatalogLargeOverlay, ALaterOverlayReplacesByIdAndRefusesATakenName) {
+  Catalog catalog = small_catalog();
+  catalog.overlay_text(many_dtypes(large_overlay), "big.json");
+  catalog.overlay_text(R"({"dtypes": [
+    {"id": "D42", "name": "replaced", "bytes_per_element": 1, "source": "mine"}]})",
+                       "mine.json");
+  ASSERT_EQ(catalog.dtypes().size(), 2U + large_overlay);
+  EXPECT_EQ(catalog.dtype("d42").name, "replaced");
+  EXPECT_EQ(catalog.dtypes()[2 + 42].origin, "mine.json");
+  // The replaced entry dropped its alias: another entry may take it now.
+  EXPECT_THROW((void)catalog.dtype("alias-42"), LookupError);
+  EXPECT_EQ(test::catalog_error(catalog, R"({"dtypes": [
+    {"id": "new", "name": "N", "aliases": ["Alias-7"], "bytes_per_element": 1, "source": "s"}]})"),
+            "user.json: dtype 'new' uses the name 'Alias-7', already used by dtype 'd7' from "
+            "big.json");
+  EXPECT_EQ(test::catalog_error(catalog, R"({"dtypes": [
+    {"id": "alias-8", "name": "N", "bytes_per_element": 1, "source": "s"}]})"),
+            "user.json: dtype 'alias-8' uses the name 'alias-8', already used by dtype 'd8' from "
+            "big.json");
+}
+
 /// A link document whose "expected" object is `expected`.
 std::string link_with_expected(const std::string& expected) {
   return R"({"links": [{"id": "x", "name": "X", "connects": "c", "tier": "scale-up",
@@ -395,6 +460,15 @@ TEST(Catalog, ReadsALinksDomainBoundAndLatentAttention) {
   EXPECT_FALSE(catalog.model("m70").latent_attention.has_value());
 }
 
+/// The error of loading a system "s" of h100 GPUs with these parts.
+std::string system_error(const std::string& scale_up, int domain, int per_node,
+                         const std::string& scale_out) {
+  return error_of(R"({"systems": [{"id": "s", "name": "S", "gpu": "h100", "gpus_per_node": )" +
+                  std::to_string(per_node) + R"(, "scale_up_link": ")" + scale_up +
+                  R"(", "scale_up_domain": )" + std::to_string(domain) +
+                  R"(, "scale_out_link": ")" + scale_out + R"(", "source": "s"}]})");
+}
+
 TEST(CatalogErrors, ContradictoryHardwareIsRejected) {
   // A GPU whose domain exceeds its link's bound.
   EXPECT_NE(error_of(R"({"links": [{"id": "nvlink4", "name": "NVLink 4", "connects": "GPU",
@@ -404,14 +478,10 @@ TEST(CatalogErrors, ContradictoryHardwareIsRejected) {
             std::string::npos);
   // A system whose nodes are joined by a scale-up link, or whose domain's GPUs are joined by a
   // scale-out link.
-  EXPECT_NE(error_of(R"({"systems": [{"id": "s", "name": "S", "gpu": "h100", "gpus_per_node": 8,
-    "scale_up_link": "nvlink4", "scale_up_domain": 8, "scale_out_link": "nvlink4",
-    "source": "s"}]})")
+  EXPECT_NE(system_error("nvlink4", 8, 8, "nvlink4")
                 .find("system 's': scale_out_link 'nvlink4' is a scale-up link"),
             std::string::npos);
-  EXPECT_NE(error_of(R"({"systems": [{"id": "s", "name": "S", "gpu": "h100", "gpus_per_node": 8,
-    "scale_up_link": "roce", "scale_up_domain": 8, "scale_out_link": "nvlink4",
-    "source": "s"}]})")
+  EXPECT_NE(system_error("roce", 8, 8, "nvlink4")
                 .find("system 's': scale_up_link: 'roce' is a scale-out link"),
             std::string::npos);
   // A GPU whose domain is joined by a CPU-to-GPU link, and a node of 6 in domains of 4.
@@ -424,9 +494,7 @@ TEST(CatalogErrors, ContradictoryHardwareIsRejected) {
     "achievable_mfu": 0.5, "source": "s"}]})")
                 .find("gpu 'g': scale_up_link: c2c joins CPU <-> GPU"),
             std::string::npos);
-  EXPECT_NE(error_of(R"({"systems": [{"id": "s", "name": "S", "gpu": "h100", "gpus_per_node": 6,
-    "scale_up_link": "nvlink4", "scale_up_domain": 4, "scale_out_link": "roce",
-    "source": "s"}]})")
+  EXPECT_NE(system_error("nvlink4", 4, 6, "roce")
                 .find("scale_up_domain 4 does not divide the 6-GPU node"),
             std::string::npos);
 }

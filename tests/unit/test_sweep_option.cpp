@@ -72,7 +72,7 @@ TEST(SweepOption, MessagesNameTheFlagAndWhatIsValid) {
     parse_sweep("tokens=1:1e8:1", serving);
     FAIL();
   } catch (const UsageError& error) {
-    EXPECT_EQ(std::string(error.what()), "--sweep tokens=1:1e8:1: more than 100000 points; use a "
+    EXPECT_EQ(std::string(error.what()), "--sweep tokens=1:1e8:1: more than 1000 points; use a "
                                          "larger STEP or xFACTOR");
   }
 }

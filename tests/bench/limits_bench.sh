@@ -1,0 +1,65 @@
+#!/bin/sh
+# Time and peak memory of icx at its documented limits (docs/output.md): the largest inputs
+# each limit accepts, generated here. Every run should finish in at most 3 s and 300 MB on a
+# two-core machine; a run over either is marked OVER and the script exits 1.
+#   sh tests/bench/limits_bench.sh build/release/icx
+set -eu
+icx=${1:?usage: limits_bench.sh PATH/TO/icx}
+here=$(cd "$(dirname "$0")" && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+max_seconds=3
+max_kib=$((300 * 1024))
+status=0
+
+# A --catalog overlay just under its 4 MiB limit: about 60,000 dtypes.
+awk 'BEGIN {
+  printf "{\"schema\": \"icx.catalog/1\", \"dtypes\": [";
+  for (i = 0; i < 60000; i++)
+    printf "%s{\"id\":\"d%d\",\"name\":\"D\",\"source\":\"s\",\"bytes_per_element\":2}",
+      (i ? "," : ""), i;
+  print "]}" }' > "$work/many.json"
+
+# A measurements CSV just under its 4 MiB limit: the test rows, repeated.
+csv="$here/../data/collectives.csv"
+head -n 1 "$csv" > "$work/rows.csv"
+tail -n +2 "$csv" | awk -v limit=$((4 * 1024 * 1024)) -v used="$(wc -c < "$work/rows.csv")" '
+  { row[n++] = $0 }
+  END { for (i = 0; used + length(row[i % n]) + 1 < limit; i++) {
+          print row[i % n]; used += length(row[i % n]) + 1 } }' >> "$work/rows.csv"
+
+# An nccl-tests log just under its 2 MiB limit: the size rows of one run, repeated.
+log="$here/../data/nccl-tests/nvl72-gb200-all_reduce.log"
+lines=$(wc -l < "$log")
+head -n $((lines - 2)) "$log" > "$work/big.log"
+grep -E '^ +[0-9]' "$log" | awk -v limit=$((2 * 1024 * 1024 - 4096)) -v used="$(wc -c < "$work/big.log")" '
+  { row[n++] = $0 }
+  END { for (i = 0; used + length(row[i % n]) + 1 < limit; i++) {
+          print row[i % n]; used += length(row[i % n]) + 1 } }' >> "$work/big.log"
+tail -n 2 "$log" >> "$work/big.log"
+
+run() {
+  /usr/bin/time -f "%e %M" -o "$work/time" "$icx" "$@" > /dev/null 2> "$work/stderr" || true
+  # A failing command's line comes first ("Command exited with non-zero status 3").
+  read -r seconds kib << EOF
+$(tail -n 1 "$work/time")
+EOF
+  verdict=ok
+  if awk -v s="$seconds" -v m="$max_seconds" 'BEGIN { exit !(s > m) }' || [ "$kib" -gt "$max_kib" ]; then
+    verdict=OVER
+    status=1
+  fi
+  printf '%-5s %6s s %6d MB  icx %s\n' "$verdict" "$seconds" $((kib / 1024)) "$*"
+}
+
+run links --catalog "$work/many.json"
+run validate "$work/rows.csv"
+run validate "$work/rows.csv" --json
+run calibrate "$work/big.log" --wire nvlink5 --algo nvls --json
+run plan --model 405b --ttft 10ms --tpot 1ms --rate 1000 --max-nodes 128
+run plan --model 405b --ttft 10ms --tpot 1ms --rate 1000 --max-nodes 128 --disaggregate
+run place --model 70b --system dgx-h100 --sweep tokens=1:1000:1 --json
+run place --model 70b --system dgx-h100 --sweep tokens=1:1000:1
+run tp --model 70b --sweep tokens=1:1000:1 --json
+run tp --model 70b --sweep tokens=1:1000:1 --format csv
+exit $status
