@@ -75,6 +75,12 @@ TEST_F(PlacementTest, PipelineAcrossNodes) {
   EXPECT_EQ(pp.verdict.level, Level::ok);
   // A request passes both stages one after another, then the send.
   EXPECT_NEAR(p.step.latency.value(), 2 * p.step.stage.value() + 134217728.0 / 50e9, 1e-12);
+  // Throughput counts the send too: a stage's GPUs send its activations before they take the
+  // next micro-batch, so one leaves every stage + slowest send: 4096 tokens per 2 such
+  // intervals (one micro-batch per stage in flight) over 32 GPUs.
+  EXPECT_EQ(pp.slowest_send.value(), 134217728.0 / 50e9);
+  EXPECT_NEAR(p.step.tokens_per_second_per_gpu,
+              4096 / (2 * (p.step.stage.value() + 134217728.0 / 50e9)) / 32, 1e-9);
 }
 
 TEST_F(PlacementTest, TensorParallelAcrossNodesIsFlagged) {
