@@ -1,6 +1,7 @@
 #include "icx/placement.hpp"
 
 #include <algorithm>
+#include <numeric>
 
 #include <fmt/format.h>
 
@@ -17,7 +18,10 @@ namespace {
 /// Whether every group of `size` consecutive ranks (groups start at multiples of `size`)
 /// lies inside one block of `block` consecutive ranks (a scale-up domain, a node).
 bool inside_blocks(const Cluster& cluster, int size, int block) {
-  for (int first = 0; first + size <= cluster.gpus; first += size) {
+  // Where a group starts inside its block repeats every block / gcd(size, block) groups, so
+  // one period of groups decides for all of them.
+  const int groups = std::min(cluster.gpus / size, block / std::gcd(size, block));
+  for (int first = 0; first < groups * size; first += size) {
     if (first / block != (first + size - 1) / block) {
       return false;
     }

@@ -39,14 +39,20 @@ double advantage(const Placement& a, const Placement& b, Objective objective) {
 
 namespace {
 
+/// The divisors of `n`, ascending: each d ≤ √n with its partner n / d.
 std::vector<int> divisors(int n) {
-  std::vector<int> found;
-  for (int d = 1; d <= n; ++d) {
+  std::vector<int> low;
+  std::vector<int> high;
+  for (int d = 1; d <= n / d; ++d) {
     if (n % d == 0) {
-      found.push_back(d);
+      low.push_back(d);
+      if (d != n / d) {
+        high.push_back(n / d);
+      }
     }
   }
-  return found;
+  low.insert(low.end(), high.rbegin(), high.rend());
+  return low;
 }
 
 bool breaks_rule(const Placement& p) {

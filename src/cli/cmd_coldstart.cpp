@@ -125,7 +125,8 @@ int run_coldstart(const ColdstartOptions& options) {
   const ColdStartRequest request = request_of(catalog, options, model, owned);
   if (sweep) {
     // A sweep explores: each row says whether the budget holds, and the exit status stays 0.
-    emit_sweep(style, options.sweep, coldstart_sweep(request, *sweep));
+    SweepWriter out(style, options.sweep);
+    out.finish(coldstart_sweep(request, *sweep, out));
     return exit_ok;
   }
   const ColdStartReport report = for_gpus_flag([&] { return coldstart_report(request); });

@@ -166,9 +166,9 @@ int run_collective(const CollectiveOptions& options) {
   }
   const Catalog catalog = load_catalog(options.common);
   if (gpus_sweep) {
-    emit_sweep(style, options.sweep, collective_gpus_sweep(*sweep, [&](int n) {
-                 return report_for(catalog, options, n, sizes);
-               }));
+    SweepWriter out(style, options.sweep);
+    out.finish(collective_gpus_sweep(
+        *sweep, [&](int n) { return report_for(catalog, options, n, sizes); }, out));
     return 0;
   }
   CollectiveReport report = report_for(catalog, options, gpus, sizes);

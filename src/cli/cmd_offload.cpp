@@ -168,7 +168,8 @@ int run_offload(const OffloadOptions& options) {
   if (sweep) {
     const OffloadRequest base =
         offload_request(catalog, offload_sweep_base(options, *sweep), model, origin);
-    emit_sweep(style, options.sweep, offload_sweep(base, origin, *sweep));
+    SweepWriter out(style, options.sweep);
+    out.finish(offload_sweep(base, origin, *sweep, out));
     return exit_ok;
   }
   const OffloadRequest request = offload_request(catalog, options, model, origin);

@@ -69,7 +69,8 @@ int run_place(const CLI::App& app, const PlaceCommandOptions& options) {
   request.load = load_of(options.load);
   request.prefill_chunk = options.load.prefill_chunk;
   if (sweep) {
-    emit_sweep(style, options.sweep, place_sweep(catalog, request, cluster, *sweep, o.top));
+    SweepWriter out(style, options.sweep);
+    out.finish(place_sweep(catalog, request, cluster, *sweep, o.top, out));
     return 0;
   }
   const PlaceReport report = place_report_of(catalog, request);

@@ -187,8 +187,8 @@ int run_tp(const TpOptions& options) {
   const TpRequest request = request_of(options, catalog, model);
   const WireChoice wires = choose_wires(catalog, options, request);
   if (sweep) {
-    emit_sweep(style, options.sweep,
-               tp_sweep(catalog, request, wires, *sweep, style.format == Format::table));
+    SweepWriter out(style, options.sweep);
+    out.finish(tp_sweep(catalog, request, wires, *sweep, out));
     return 0;
   }
   TpReport report;

@@ -61,16 +61,9 @@ Json load_row(int gpus, const ColdStartReport& report, const ExpectedLoad& load)
   return row;
 }
 
-Json skipped_row(int gpus, const std::string& series, const std::string& why) {
-  Json row;
-  row["gpus"] = gpus;
-  row["series"] = series;
-  for (const char* key :
-       {"nodes", "path", "seconds", "limit", "expected_floor_seconds", "within_budget"}) {
-    row[key] = nullptr;
-  }
-  row["note"] = why;
-  return row;
+RowKeys row_keys() {
+  return {"gpus",          "series", "nodes", "path", "seconds", "limit", "expected_floor_seconds",
+          "within_budget", "note"};
 }
 
 std::vector<Column> columns(const ColdStartRequest& base) {
@@ -95,120 +88,148 @@ std::string path_words(const ColdStartRequest& base) {
              : fmt::format("{} → host memory → {} → GPU", base.storage->id, link);
 }
 
-} // namespace
-
-SweepResult coldstart_sweep(const ColdStartRequest& base, const Sweep& sweep) {
-  SweepResult result{sweep_document("coldstart", sweep), TextTable(columns(base)), {}, {}};
-  result.document["model"] = base.model->id;
-  result.document["dtype"] = base.dtype->id;
-  result.document["host_link"] = base.host_link->id;
-  result.document["storage"] = base.storage != nullptr ? Json(base.storage->id) : Json(nullptr);
-  result.document["gpus_per_node"] = base.gpus_per_node ? Json(*base.gpus_per_node) : Json(nullptr);
-  result.document["loader"] = base.loader != nullptr ? Json(base.loader->id) : Json(nullptr);
-  result.document["budget_seconds"] = base.budget ? json_number(base.budget->value()) : Json();
-  Json rows = Json::array();
-  // One series per loader, in catalog order, and the floor.
-  std::vector<PlotSeries> loads(base.loaders.size());
-  PlotSeries floor;
-  std::vector<double> xs;
-  std::vector<double> ys;
-  for (const std::int64_t value : sweep.values) {
-    const int gpus = static_cast<int>(value);
-    const std::string shown = sweep_value_text(sweep.param, value);
-    const auto x = static_cast<double>(value);
-    xs.push_back(x);
-    ColdStartRequest request = base;
-    request.gpus = gpus;
-    ColdStartReport report;
-    try {
-      report = coldstart_report(request);
-    } catch (const GroupError& error) {
-      const std::vector<std::string> dashes(columns(base).size() - 2, "-");
-      auto add = [&](const std::string& series, const std::string& text) {
-        rows.push_back(skipped_row(gpus, series, error.what()));
-        std::vector<std::string> cells = {shown, text};
-        cells.insert(cells.end(), dashes.begin(), dashes.end());
-        result.table.add_row(std::move(cells));
-      };
-      add(floor_series, floor_series);
-      for (const Loader& loader : base.loaders) {
-        add(loader.id, series_text(base, loader));
-      }
-      result.notes.push_back(fmt::format("gpus {}: {}", shown, error.what()));
-      continue;
-    }
-    const ColdStart& r = report.load;
-    Json row = floor_row(gpus, report);
-    std::vector<std::string> cells = {shown,
-                                      floor_series,
-                                      std::to_string(r.nodes),
-                                      "-",
-                                      format_seconds(r.floor),
-                                      std::string(to_string(r.bottleneck))};
-    if (base.budget) {
-      cells.push_back(budget_text(row["within_budget"]));
-    }
-    result.table.add_row(std::move(cells));
-    rows.push_back(std::move(row));
-    floor.points.emplace_back(x, r.floor.value());
-    ys.push_back(r.floor.value());
-    for (std::size_t i = 0; i < report.loads.size(); ++i) {
-      const ExpectedLoad& load = report.loads[i];
-      Json loaded = load_row(gpus, report, load);
-      std::vector<std::string> line = {shown,
-                                       series_text(base, *load.loader),
-                                       std::to_string(r.nodes),
-                                       load.warm ? "warm" : "cold",
-                                       format_seconds(load.total),
-                                       std::string(to_string(load.limit))};
-      if (base.budget) {
-        line.push_back(budget_text(loaded["within_budget"]));
-      }
-      result.table.add_row(std::move(line));
-      rows.push_back(std::move(loaded));
-      loads[i].points.emplace_back(x, load.total.value());
-      ys.push_back(load.total.value());
-    }
-  }
-  result.document["rows"] = std::move(rows);
-  result.notes.insert(
-      result.notes.begin(),
-      {fmt::format("path: {}", path_words(base)),
-       "floor: the headline lower bound, the slowest stage's bytes / bandwidth (limit: that "
-       "stage).",
-       "loaders: expected load = overhead + max(the node's shards / its read rate, one shard / "
-       "host → GPU); warm: from host memory, cold: from storage."});
+/// The notes above the points' own: the path, and what the floor, the loaders and the
+/// budget are.
+std::vector<std::string> head_notes(const ColdStartRequest& base) {
+  std::vector<std::string> notes = {
+      fmt::format("path: {}", path_words(base)),
+      "floor: the headline lower bound, the slowest stage's bytes / bandwidth (limit: that "
+      "stage).",
+      "loaders: expected load = overhead + max(the node's shards / its read rate, one shard / "
+      "host → GPU); warm: from host memory, cold: from storage."};
   if (base.budget) {
-    result.notes.insert(
-        result.notes.begin() + 3,
+    notes.push_back(
         fmt::format("budget: {}, judged on {}", format_seconds(*base.budget),
                     base.loader != nullptr
                         ? fmt::format("the expected load with {}", base.loader->id)
                         : std::string("the floor (give --loader to judge an expected load)")));
   }
+  return notes;
+}
 
-  PlotSpec& plot = result.plot;
+Json head_of(const ColdStartRequest& base, const Sweep& sweep) {
+  Json head = sweep_document("coldstart", sweep);
+  head["model"] = base.model->id;
+  head["dtype"] = base.dtype->id;
+  head["host_link"] = base.host_link->id;
+  head["storage"] = base.storage != nullptr ? Json(base.storage->id) : Json(nullptr);
+  head["gpus_per_node"] = base.gpus_per_node ? Json(*base.gpus_per_node) : Json(nullptr);
+  head["loader"] = base.loader != nullptr ? Json(base.loader->id) : Json(nullptr);
+  head["budget_seconds"] = base.budget ? json_number(base.budget->value()) : Json();
+  return head;
+}
+
+/// One series per loader, in catalog order, and the floor.
+struct Curves {
+  explicit Curves(std::size_t loaders) : loads(loaders) {}
+  std::vector<PlotSeries> loads;
+  PlotSeries floor;
+  std::vector<double> xs;
+  std::vector<double> ys;
+};
+
+/// A row per series for a count the weights cannot be split over.
+void add_skipped(SweepSink& out, const ColdStartRequest& base, int gpus, const std::string& why) {
+  const RowKeys keys = row_keys();
+  const std::vector<std::string> dashes(columns(base).size() - 2, "-");
+  auto add = [&](const std::string& series, const std::string& text) {
+    Json row = null_row(keys);
+    row["gpus"] = gpus;
+    row["series"] = series;
+    row["note"] = why;
+    std::vector<std::string> cells = {std::to_string(gpus), text};
+    cells.insert(cells.end(), dashes.begin(), dashes.end());
+    out.add(row, std::move(cells));
+  };
+  add(floor_series, floor_series);
+  for (const Loader& loader : base.loaders) {
+    add(loader.id, series_text(base, loader));
+  }
+}
+
+/// The floor's row and each loader's at one count.
+void add_point(SweepSink& out, Curves& curves, const ColdStartRequest& base, int gpus,
+               const ColdStartReport& report) {
+  const ColdStart& r = report.load;
+  const std::string shown = std::to_string(gpus);
+  const auto x = static_cast<double>(gpus);
+  Json row = floor_row(gpus, report);
+  std::vector<std::string> cells = {shown,
+                                    floor_series,
+                                    std::to_string(r.nodes),
+                                    "-",
+                                    format_seconds(r.floor),
+                                    std::string(to_string(r.bottleneck))};
+  if (base.budget) {
+    cells.push_back(budget_text(row["within_budget"]));
+  }
+  out.add(row, std::move(cells));
+  curves.floor.points.emplace_back(x, r.floor.value());
+  curves.ys.push_back(r.floor.value());
+  for (std::size_t i = 0; i < report.loads.size(); ++i) {
+    const ExpectedLoad& load = report.loads[i];
+    const Json loaded = load_row(gpus, report, load);
+    std::vector<std::string> line = {shown,
+                                     series_text(base, *load.loader),
+                                     std::to_string(r.nodes),
+                                     load.warm ? "warm" : "cold",
+                                     format_seconds(load.total),
+                                     std::string(to_string(load.limit))};
+    if (base.budget) {
+      line.push_back(budget_text(loaded["within_budget"]));
+    }
+    out.add(loaded, std::move(line));
+    curves.loads[i].points.emplace_back(x, load.total.value());
+    curves.ys.push_back(load.total.value());
+  }
+}
+
+PlotSpec chart_of(const ColdStartRequest& base, Curves& curves) {
+  PlotSpec plot;
   plot.title = fmt::format("{} ({}): time to load the weights, {}", base.model->id, base.dtype->id,
                            path_words(base));
   plot.x_label = "GPUs loading the model";
   plot.y_label = "time to load (s)";
-  plot.log_x = spans_decades(xs);
+  plot.log_x = spans_decades(curves.xs);
   if (base.budget) {
-    ys.push_back(base.budget->value());
+    curves.ys.push_back(base.budget->value());
   }
-  plot.log_y = spans_decades(ys);
+  plot.log_y = spans_decades(curves.ys);
   for (std::size_t i = 0; i < base.loaders.size(); ++i) {
-    const Loader& loader = base.loaders[i];
-    plot.series.push_back({&loader == base.loader ? loader.id + " (--loader)" : loader.id,
-                           SeriesStyle::solid, static_cast<int>(i), std::move(loads[i].points)});
+    plot.series.push_back({series_text(base, base.loaders[i]), SeriesStyle::solid,
+                           static_cast<int>(i), std::move(curves.loads[i].points)});
   }
   plot.series.push_back({"floor (headline lower bound)", SeriesStyle::dashed,
-                         static_cast<int>(base.loaders.size()), std::move(floor.points)});
+                         static_cast<int>(base.loaders.size()), std::move(curves.floor.points)});
   if (base.budget) {
     plot.levels.push_back(
         {fmt::format("budget {}", format_seconds(*base.budget)), base.budget->value()});
   }
-  return result;
+  return plot;
+}
+
+} // namespace
+
+SweepEnd coldstart_sweep(const ColdStartRequest& base, const Sweep& sweep, SweepSink& out) {
+  out.start(head_of(base, sweep), columns(base), row_keys());
+  SweepEnd end{Json::object(), head_notes(base), {}};
+  Curves curves(base.loaders.size());
+  for (const std::int64_t value : sweep.values) {
+    const int gpus = static_cast<int>(value);
+    curves.xs.push_back(static_cast<double>(value));
+    ColdStartRequest request = base;
+    request.gpus = gpus;
+    try {
+      add_point(out, curves, base, gpus, coldstart_report(request));
+    } catch (const GroupError& error) {
+      add_skipped(out, base, gpus, error.what());
+      end.notes.push_back(fmt::format("gpus {}: {}", gpus, error.what()));
+    }
+  }
+  if (out.charting()) {
+    end.plot = chart_of(base, curves);
+  }
+  return end;
 }
 
 } // namespace icx::cli

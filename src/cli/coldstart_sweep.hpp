@@ -15,9 +15,9 @@ namespace icx::cli {
 /// not change what a load moves.
 inline constexpr std::array<SweepParam, 1> coldstart_sweep_params = {SweepParam::gpus};
 
-/// The sweep of `base` over `sweep`: the catalog is resolved once (in `base`: model, host link,
-/// storage tier, loaders, GPUs per node) and only the GPU count changes per point. A count the
-/// weights cannot be split over is a row per series with a note.
-SweepResult coldstart_sweep(const ColdStartRequest& base, const Sweep& sweep);
+/// The sweep of `base` over `sweep`, into `out`: the catalog is resolved once (in `base`: model,
+/// host link, storage tier, loaders, GPUs per node) and only the GPU count changes per point. A
+/// count the weights cannot be split over is a row per series with a note.
+SweepEnd coldstart_sweep(const ColdStartRequest& base, const Sweep& sweep, SweepSink& out);
 
 } // namespace icx::cli

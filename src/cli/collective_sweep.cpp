@@ -55,78 +55,107 @@ PlotSpec collective_size_plot(const CollectiveReport& report) {
   return plot;
 }
 
-SweepResult collective_gpus_sweep(const Sweep& sweep,
-                                  const std::function<CollectiveReport(int gpus)>& at) {
-  SweepResult result{sweep_document("collective", sweep),
-                     TextTable({{"gpus", Align::right},
-                                {"headline time", Align::right},
-                                {"busbw", Align::right},
-                                {"expected time", Align::right},
-                                {"busbw", Align::right},
-                                {"ran", Align::left}}),
-                     {},
-                     {}};
-  Json rows = Json::array();
+namespace {
+
+RowKeys row_keys() {
+  return {"gpus",
+          "size_bytes",
+          "headline.seconds",
+          "headline.algbw_bytes_per_s",
+          "headline.busbw_bytes_per_s",
+          "expected.seconds",
+          "expected.algbw_bytes_per_s",
+          "expected.busbw_bytes_per_s",
+          "expected.algo",
+          "expected.protocol",
+          "expected.topology",
+          "algo",
+          "note"};
+}
+
+std::vector<std::string> cells_of(int gpus, const CollectiveRow& one) {
+  const std::string ran =
+      one.expected && one.expected->kernel ? std::string(to_string(*one.expected->kernel)) : "-";
+  return {std::to_string(gpus),
+          format_seconds(one.headline.time),
+          format_rate(one.headline.busbw),
+          one.expected ? format_seconds(one.expected->time) : "-",
+          one.expected ? format_rate(one.expected->busbw) : "-",
+          ran};
+}
+
+/// Time against GPUs: expected solid, headline dashed.
+struct Curves {
   PlotSeries expected{"expected", SeriesStyle::solid, 0, {}};
   PlotSeries headline{"headline", SeriesStyle::dashed, 0, {}};
   std::vector<double> xs;
   std::vector<double> ys;
-  std::optional<CollectiveReport> last;
+};
+
+void chart_point(Curves& curves, int gpus, const CollectiveRow& one) {
+  const auto x = static_cast<double>(gpus);
+  curves.xs.push_back(x);
+  curves.headline.points.emplace_back(x, one.headline.time.value());
+  curves.ys.push_back(one.headline.time.value());
+  if (one.expected) {
+    curves.expected.points.emplace_back(x, one.expected->time.value());
+    curves.ys.push_back(one.expected->time.value());
+  }
+}
+
+} // namespace
+
+SweepEnd collective_gpus_sweep(const Sweep& sweep,
+                               const std::function<CollectiveReport(int gpus)>& at,
+                               SweepSink& out) {
+  const RowKeys keys = row_keys();
+  out.start(sweep_document("collective", sweep),
+            {{"gpus", Align::right},
+             {"headline time", Align::right},
+             {"busbw", Align::right},
+             {"expected time", Align::right},
+             {"busbw", Align::right},
+             {"ran", Align::left}},
+            keys);
+  SweepEnd end;
+  Curves curves;
   for (const std::int64_t value : sweep.values) {
     const int gpus = static_cast<int>(value);
-    Json row;
-    row["gpus"] = gpus;
     CollectiveReport report;
     try {
       report = at(gpus);
     } catch (const std::runtime_error& error) { // UsageError or InputError: this point only
-      for (const char* key : {"size_bytes", "headline", "expected", "algo"}) {
-        row[key] = nullptr;
-      }
+      Json row = null_row(keys);
+      row["gpus"] = gpus;
       row["note"] = error.what();
-      rows.push_back(std::move(row));
-      result.table.add_row({std::to_string(gpus), "-", "-", "-", "-", "-"});
-      result.notes.push_back(fmt::format("gpus {}: {}", gpus, error.what()));
+      out.add(row, out.tabulating()
+                       ? std::vector<std::string>{std::to_string(gpus), "-", "-", "-", "-", "-"}
+                       : std::vector<std::string>{});
+      end.notes.push_back(fmt::format("gpus {}: {}", gpus, error.what()));
       continue;
     }
     const CollectiveRow& one = report.rows.front();
     const Json document = report;
-    row["size_bytes"] = document.at("size_bytes");
-    row["headline"] = document.at("headline");
-    row["expected"] = document.at("expected");
-    row["algo"] = document.at("algo");
-    row["note"] = nullptr;
-    rows.push_back(std::move(row));
-    const std::string ran =
-        one.expected && one.expected->kernel ? std::string(to_string(*one.expected->kernel)) : "-";
-    result.table.add_row({std::to_string(gpus), format_seconds(one.headline.time),
-                          format_rate(one.headline.busbw),
-                          one.expected ? format_seconds(one.expected->time) : "-",
-                          one.expected ? format_rate(one.expected->busbw) : "-", ran});
-    const auto x = static_cast<double>(gpus);
-    xs.push_back(x);
-    headline.points.emplace_back(x, one.headline.time.value());
-    ys.push_back(one.headline.time.value());
-    if (one.expected) {
-      expected.points.emplace_back(x, one.expected->time.value());
-      ys.push_back(one.expected->time.value());
+    Json row;
+    row["gpus"] = gpus;
+    for (const char* key : {"size_bytes", "headline", "expected", "algo"}) {
+      row[key] = document.at(key);
     }
-    last = std::move(report);
+    row["note"] = nullptr;
+    out.add(row, out.tabulating() ? cells_of(gpus, one) : std::vector<std::string>{});
+    chart_point(curves, gpus, one);
+    end.tail["op"] = to_string(report.op);
+    end.tail["size_bytes"] = json_number(one.size.value());
+    end.tail["wire"] = report.link->id;
+    end.plot.title =
+        chart_title(report, fmt::format("of {} by group size", format_bytes(one.size)));
   }
-  result.document["rows"] = std::move(rows);
-  if (last) {
-    result.document["op"] = to_string(last->op);
-    result.document["size_bytes"] = json_number(last->rows.front().size.value());
-    result.document["wire"] = last->link->id;
-    result.plot.title = chart_title(
-        *last, fmt::format("of {} by group size", format_bytes(last->rows.front().size)));
-  }
-  result.plot.x_label = "GPUs in the group";
-  result.plot.y_label = "time (s)";
-  result.plot.log_x = spans_decades(xs);
-  result.plot.log_y = spans_decades(ys);
-  result.plot.series = {std::move(expected), std::move(headline)};
-  return result;
+  end.plot.x_label = "GPUs in the group";
+  end.plot.y_label = "time (s)";
+  end.plot.log_x = spans_decades(curves.xs);
+  end.plot.log_y = spans_decades(curves.ys);
+  end.plot.series = {std::move(curves.expected), std::move(curves.headline)};
+  return end;
 }
 
 } // namespace icx::cli

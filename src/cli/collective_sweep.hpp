@@ -20,9 +20,9 @@ inline constexpr std::array<SweepParam, 2> collective_sweep_params = {SweepParam
 PlotSpec collective_size_plot(const CollectiveReport& report);
 
 /// The report at each GPU count of `sweep` (`at` builds one, throwing UsageError for a count
-/// the wire cannot run, which becomes a row with a note): one row per point with the headline
-/// and expected time and busbw, and the chart of time against GPUs.
-SweepResult collective_gpus_sweep(const Sweep& sweep,
-                                  const std::function<CollectiveReport(int gpus)>& at);
+/// the wire cannot run, which becomes a row with a note), into `out`: one row per point with the
+/// headline and expected time and busbw, and the chart of time against GPUs.
+SweepEnd collective_gpus_sweep(const Sweep& sweep,
+                               const std::function<CollectiveReport(int gpus)>& at, SweepSink& out);
 
 } // namespace icx::cli

@@ -53,22 +53,135 @@ Json point_row(SweepParam param, std::int64_t value, const OffloadReport& report
   return row;
 }
 
-Json skipped_row(SweepParam param, std::int64_t value, const OffloadReport& report,
+RowKeys row_keys(SweepParam param) {
+  return {std::string(to_string(param)),
+          "host_link",
+          "engine",
+          "needed_bytes",
+          "resident_bytes",
+          "spilled_bytes",
+          "all_hbm_seconds",
+          "hbm_part_seconds",
+          "step_seconds",
+          "slowdown",
+          "expected_step_seconds",
+          "expected_slowdown",
+          "note"};
+}
+
+std::vector<Column> table_columns(SweepParam param) {
+  return {{std::string(to_string(param)), Align::right},
+          {"host link", Align::left},
+          {"in HBM", Align::right},
+          {"spilled", Align::right},
+          {"all in HBM", Align::right},
+          {"step", Align::right},
+          {"slowdown", Align::right},
+          {"expected step", Align::right},
+          {"slowdown", Align::right}};
+}
+
+Json skipped_row(const RowKeys& keys, std::int64_t value, const OffloadReport& report,
                  const Link& link, const std::string& why) {
   const Offload& r = report.result;
-  Json row;
-  row[std::string(to_string(param))] = value;
+  Json row = null_row(keys);
+  row[keys.front()] = value;
   row["host_link"] = link.id;
   row["engine"] = to_string(r.engine);
   row["needed_bytes"] = json_number(r.needed.value());
   row["resident_bytes"] = json_number(r.resident.value());
   row["spilled_bytes"] = json_number(r.spilled.value());
-  for (const char* key : {"all_hbm_seconds", "hbm_part_seconds", "step_seconds", "slowdown",
-                          "expected_step_seconds", "expected_slowdown"}) {
-    row[key] = nullptr;
-  }
   row["note"] = why;
   return row;
+}
+
+std::vector<std::string> cells_of(const std::string& shown, const Offload& r,
+                                  const HostLinkStep& step) {
+  return {shown,
+          step.link->id,
+          format_bytes(r.resident),
+          format_bytes(r.spilled),
+          format_seconds(r.step_all_hbm),
+          format_seconds(step.step),
+          format_ratio(step.slowdown),
+          step.expected_step ? format_seconds(*step.expected_step) : "-",
+          step.expected_slowdown ? format_ratio(*step.expected_slowdown) : "-"};
+}
+
+/// Per host link its expected step solid and its headline step dashed, and the step all in
+/// HBM for reference.
+struct Curves {
+  explicit Curves(std::size_t links) : expected(links), headline(links) {}
+  std::vector<PlotSeries> expected;
+  std::vector<PlotSeries> headline;
+  PlotSeries all_hbm;
+  std::vector<double> xs;
+  std::vector<double> ys;
+};
+
+void chart_point(Curves& curves, double x, const Offload& r) {
+  curves.all_hbm.points.emplace_back(x, r.step_all_hbm.value());
+  curves.ys.push_back(r.step_all_hbm.value());
+  for (std::size_t i = 0; i < r.links.size(); ++i) {
+    const HostLinkStep& step = r.links[i];
+    curves.headline[i].points.emplace_back(x, step.step.value());
+    curves.ys.push_back(step.step.value());
+    if (step.expected_step) {
+      curves.expected[i].points.emplace_back(x, step.expected_step->value());
+      curves.ys.push_back(step.expected_step->value());
+    }
+  }
+}
+
+PlotSpec chart_of(const OffloadRequest& base, SweepParam param, Curves& curves) {
+  PlotSpec plot;
+  plot.title =
+      fmt::format("{} ({}) on {} × {}: decode step with the spill streamed ({})", base.model->id,
+                  base.dtype->id, base.gpus, base.gpu->id, to_string(base.engine));
+  plot.x_label = x_label(param);
+  plot.y_label = "time per decode step (s)";
+  plot.log_x = spans_decades(curves.xs);
+  plot.log_y = spans_decades(curves.ys);
+  for (std::size_t i = 0; i < base.host_links.size(); ++i) {
+    const int colour = static_cast<int>(i);
+    const std::string& id = base.host_links[i]->id;
+    plot.series.push_back(
+        {id + " expected", SeriesStyle::solid, colour, std::move(curves.expected[i].points)});
+    plot.series.push_back(
+        {id + " headline", SeriesStyle::dashed, colour, std::move(curves.headline[i].points)});
+  }
+  plot.series.push_back(
+      {"all in HBM (no offload)", SeriesStyle::reference, 0, std::move(curves.all_hbm.points)});
+  return plot;
+}
+
+/// The notes above the points' own: the step's formula and what each column is.
+std::vector<std::string> head_notes(const OffloadRequest& base, SweepParam param) {
+  const bool overlap = base.engine == OffloadEngine::prefetch;
+  return {fmt::format("{} × {}, {}, --offload-engine {}: step = {}", base.gpus, base.gpu->id,
+                      param == SweepParam::batch
+                          ? fmt::format("{} tokens of context per sequence", base.kv->context)
+                          : fmt::format("{} sequences", base.kv->batch),
+                      to_string(base.engine),
+                      overlap ? "max(in HBM part, spilled part)" : "in HBM part + spilled part"),
+          "all in HBM: the step if HBM held everything (no offload); step: headline host link, "
+          "expected step: measured host-to-device copy rate."};
+}
+
+Json head_of(const OffloadRequest& base, const Sweep& sweep) {
+  Json head = sweep_document("offload", sweep);
+  head["model"] = base.model->id;
+  head["dtype"] = base.dtype->id;
+  head["gpu"] = base.gpu->id;
+  head["gpus"] = base.gpus;
+  head["engine"] = to_string(base.engine);
+  head["system"] = base.system != nullptr ? Json(base.system->id) : Json(nullptr);
+  if (sweep.param == SweepParam::batch) {
+    head["context"] = base.kv->context;
+  } else {
+    head["batch"] = base.kv->batch;
+  }
+  return head;
 }
 
 /// Why a point cannot run: its spill does not fit in host memory; empty when it can.
@@ -105,105 +218,40 @@ OffloadOptions offload_sweep_base(const OffloadOptions& options, const Sweep& sw
   return base;
 }
 
-SweepResult offload_sweep(const OffloadRequest& base, const HostMemoryOrigin& origin,
-                          const Sweep& sweep) {
-  const std::string param(to_string(sweep.param));
-  SweepResult result{sweep_document("offload", sweep),
-                     TextTable({{param, Align::right},
-                                {"host link", Align::left},
-                                {"in HBM", Align::right},
-                                {"spilled", Align::right},
-                                {"all in HBM", Align::right},
-                                {"step", Align::right},
-                                {"slowdown", Align::right},
-                                {"expected step", Align::right},
-                                {"slowdown", Align::right}}),
-                     {},
-                     {}};
-  result.document["model"] = base.model->id;
-  result.document["dtype"] = base.dtype->id;
-  result.document["gpu"] = base.gpu->id;
-  result.document["gpus"] = base.gpus;
-  result.document["engine"] = to_string(base.engine);
-  result.document["system"] = base.system != nullptr ? Json(base.system->id) : Json(nullptr);
-  if (sweep.param == SweepParam::batch) {
-    result.document["context"] = base.kv->context;
-  } else {
-    result.document["batch"] = base.kv->batch;
-  }
-  Json rows = Json::array();
-  std::vector<PlotSeries> expected(base.host_links.size());
-  std::vector<PlotSeries> headline(base.host_links.size());
-  PlotSeries all_hbm;
-  std::vector<double> xs;
-  std::vector<double> ys;
+SweepEnd offload_sweep(const OffloadRequest& base, const HostMemoryOrigin& origin,
+                       const Sweep& sweep, SweepSink& out) {
+  const RowKeys keys = row_keys(sweep.param);
+  out.start(head_of(base, sweep), table_columns(sweep.param), keys);
+  SweepEnd end{Json::object(), head_notes(base, sweep.param), {}};
+  Curves curves(base.host_links.size());
   for (const std::int64_t value : sweep.values) {
     const OffloadRequest request = at_point(base, sweep.param, value);
     const std::string shown = sweep_value_text(sweep.param, value);
     const auto x = static_cast<double>(value);
-    xs.push_back(x);
+    curves.xs.push_back(x);
     const OffloadReport report = for_gpus_flag([&] { return offload_report(request); });
     const Offload& r = report.result;
     const std::string short_of = host_memory_short(report, origin);
     if (!short_of.empty()) {
       for (const HostLinkStep& step : r.links) {
-        rows.push_back(skipped_row(sweep.param, value, report, *step.link, short_of));
-        result.table.add_row({shown, step.link->id, format_bytes(r.resident),
-                              format_bytes(r.spilled), "-", "-", "-", "-", "-"});
+        out.add(skipped_row(keys, value, report, *step.link, short_of),
+                {shown, step.link->id, format_bytes(r.resident), format_bytes(r.spilled), "-", "-",
+                 "-", "-", "-"});
       }
-      result.notes.push_back(fmt::format("{} {}: {}", param, shown, short_of));
+      end.notes.push_back(fmt::format("{} {}: {}", to_string(sweep.param), shown, short_of));
       continue;
     }
-    all_hbm.points.emplace_back(x, r.step_all_hbm.value());
-    ys.push_back(r.step_all_hbm.value());
-    for (std::size_t i = 0; i < r.links.size(); ++i) {
-      const HostLinkStep& step = r.links[i];
-      rows.push_back(point_row(sweep.param, value, report, step));
-      result.table.add_row({shown, step.link->id, format_bytes(r.resident), format_bytes(r.spilled),
-                            format_seconds(r.step_all_hbm), format_seconds(step.step),
-                            format_ratio(step.slowdown),
-                            step.expected_step ? format_seconds(*step.expected_step) : "-",
-                            step.expected_slowdown ? format_ratio(*step.expected_slowdown) : "-"});
-      headline[i].points.emplace_back(x, step.step.value());
-      ys.push_back(step.step.value());
-      if (step.expected_step) {
-        expected[i].points.emplace_back(x, step.expected_step->value());
-        ys.push_back(step.expected_step->value());
-      }
+    for (const HostLinkStep& step : r.links) {
+      out.add(point_row(sweep.param, value, report, step), cells_of(shown, r, step));
+    }
+    if (out.charting()) {
+      chart_point(curves, x, r);
     }
   }
-  result.document["rows"] = std::move(rows);
-  const bool overlap = base.engine == OffloadEngine::prefetch;
-  result.notes.insert(
-      result.notes.begin(),
-      {fmt::format("{} × {}, {}, --offload-engine {}: step = {}", base.gpus, base.gpu->id,
-                   sweep.param == SweepParam::batch
-                       ? fmt::format("{} tokens of context per sequence", base.kv->context)
-                       : fmt::format("{} sequences", base.kv->batch),
-                   to_string(base.engine),
-                   overlap ? "max(in HBM part, spilled part)" : "in HBM part + spilled part"),
-       "all in HBM: the step if HBM held everything (no offload); step: headline host link, "
-       "expected step: measured host-to-device copy rate."});
-
-  PlotSpec& plot = result.plot;
-  plot.title =
-      fmt::format("{} ({}) on {} × {}: decode step with the spill streamed ({})", base.model->id,
-                  base.dtype->id, base.gpus, base.gpu->id, to_string(base.engine));
-  plot.x_label = x_label(sweep.param);
-  plot.y_label = "time per decode step (s)";
-  plot.log_x = spans_decades(xs);
-  plot.log_y = spans_decades(ys);
-  for (std::size_t i = 0; i < base.host_links.size(); ++i) {
-    const int colour = static_cast<int>(i);
-    const std::string& id = base.host_links[i]->id;
-    plot.series.push_back(
-        {id + " expected", SeriesStyle::solid, colour, std::move(expected[i].points)});
-    plot.series.push_back(
-        {id + " headline", SeriesStyle::dashed, colour, std::move(headline[i].points)});
+  if (out.charting()) {
+    end.plot = chart_of(base, sweep.param, curves);
   }
-  plot.series.push_back(
-      {"all in HBM (no offload)", SeriesStyle::reference, 0, std::move(all_hbm.points)});
-  return result;
+  return end;
 }
 
 } // namespace icx::cli

@@ -24,10 +24,10 @@ void check_offload_sweep(const OffloadOptions& options, const Sweep& sweep);
 /// The options of the sweep's first point: the swept flag set to its first value.
 OffloadOptions offload_sweep_base(const OffloadOptions& options, const Sweep& sweep);
 
-/// The sweep of `base` (with a KV load) over `sweep`: the catalog is resolved once (in `base`)
-/// and only the swept field of the KV load changes per point. A point whose spill does not fit
-/// in host memory is a row per host link with a note.
-SweepResult offload_sweep(const OffloadRequest& base, const HostMemoryOrigin& origin,
-                          const Sweep& sweep);
+/// The sweep of `base` (with a KV load) over `sweep`, into `out`: the catalog is resolved once (in
+/// `base`) and only the swept field of the KV load changes per point. A point whose spill does not
+/// fit in host memory is a row per host link with a note.
+SweepEnd offload_sweep(const OffloadRequest& base, const HostMemoryOrigin& origin,
+                       const Sweep& sweep, SweepSink& out);
 
 } // namespace icx::cli

@@ -150,11 +150,7 @@ std::string to_csv(const Json& rows) {
     }
     flat.push_back(std::move(cells));
   }
-  std::string out;
-  for (std::size_t i = 0; i < header.size(); ++i) {
-    out += (i > 0 ? "," : "") + csv_cell(header[i]);
-  }
-  out += "\r\n";
+  std::string out = csv_header(header);
   for (const Json& cells : flat) {
     for (std::size_t i = 0; i < header.size(); ++i) {
       out += i > 0 ? "," : "";
@@ -165,6 +161,36 @@ std::string to_csv(const Json& rows) {
     out += "\r\n";
   }
   return out;
+}
+
+std::string csv_header(const std::vector<std::string>& keys) {
+  std::string out;
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    out += (i > 0 ? "," : "") + csv_cell(keys[i]);
+  }
+  return out + "\r\n";
+}
+
+std::string csv_line(const Json& row, const std::vector<std::string>& keys) {
+  Json cells = Json::object();
+  flatten(row, "", cells);
+  for (const auto& [key, value] : cells.items()) {
+    const bool column = std::ranges::find(keys, key) != keys.end();
+    const bool fields = value.is_null() && std::ranges::any_of(keys, [&](const std::string& k) {
+                          return k.starts_with(key + ".");
+                        });
+    if (!column && !fields) {
+      throw std::logic_error(fmt::format("a CSV row has \"{}\", which is not a column", key));
+    }
+  }
+  std::string out;
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    out += i > 0 ? "," : "";
+    if (cells.contains(keys[i])) {
+      out += csv_cell(cells.at(keys[i]));
+    }
+  }
+  return out + "\r\n";
 }
 
 } // namespace icx::cli

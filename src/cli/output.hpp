@@ -49,4 +49,11 @@ std::string log_bar(const Style& style, double value, double min, double max, in
 /// "a;b"; the header is every key in order of first appearance.
 std::string to_csv(const Json& rows);
 
+/// The CSV header of the columns `keys` ("key", or "key.field" for a nested object's field).
+std::string csv_header(const std::vector<std::string>& keys);
+
+/// One CSV line of `row` in the columns `keys`; a null where `keys` has the object's fields
+/// leaves them empty. Throws std::logic_error for a value with no column.
+std::string csv_line(const Json& row, const std::vector<std::string>& keys);
+
 } // namespace icx::cli

@@ -17,12 +17,13 @@ namespace icx::cli {
 inline constexpr std::array<SweepParam, 4> place_sweep_params = {
     SweepParam::tokens, SweepParam::batch, SweepParam::context, SweepParam::gpus};
 
-/// The sweep of `base` over `sweep`, `top` ranked layouts per point (and the given layout,
-/// when one is): the catalog is resolved once (in `base` and `cluster`, the cluster as named)
-/// and only the swept field changes per point; a gpus sweep resolves the cluster at each size,
-/// a size that cannot hold the model or split into nodes gives a row with a note. Throws
+/// The sweep of `base` over `sweep` into `out`, `top` ranked layouts per point (and the given
+/// layout, when one is): the catalog is resolved once (in `base` and `cluster`, the cluster as
+/// named) and only the swept field changes per point; a gpus sweep resolves the cluster at each
+/// size, a size that cannot hold the model or split into nodes gives a row with a note. Throws
 /// UsageError naming --sweep when the parameter does not apply to the phase.
-SweepResult place_sweep(const Catalog& catalog, const PlaceRequest& base,
-                        const ClusterRequest& cluster, const Sweep& sweep, std::size_t top);
+SweepEnd place_sweep(const Catalog& catalog, const PlaceRequest& base,
+                     const ClusterRequest& cluster, const Sweep& sweep, std::size_t top,
+                     SweepSink& out);
 
 } // namespace icx::cli

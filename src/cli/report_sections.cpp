@@ -129,7 +129,8 @@ PageSection curves_section(const ReportInputs& in) {
   PageSection section{"curves", "Curves over prompt tokens", {}, {}, {}, {}};
   const Sweep sweep = parse_sweep(std::string(report_curve_sweep), place_sweep_params);
   const PlaceRequest prefill = prefill_of(in.request);
-  SweepResult layouts = place_sweep(in.catalog, prefill, in.cluster, sweep, in.top);
+  SweepRows layout_rows;
+  SweepEnd layouts = place_sweep(in.catalog, prefill, in.cluster, sweep, in.top, layout_rows);
   section.charts.push_back({std::move(layouts.plot), std::nullopt, {}});
   section.notes.insert(section.notes.end(), layouts.notes.begin(), layouts.notes.end());
 
@@ -154,7 +155,8 @@ PageSection curves_section(const ReportInputs& in) {
     request.serving = serving;
     request.gpu = c.gpu;
     request.gpus = tp > 1 ? std::optional<int>(tp) : std::nullopt;
-    SweepResult allreduce = tp_sweep(in.catalog, request, wires, sweep);
+    SweepRows allreduce_rows;
+    SweepEnd allreduce = tp_sweep(in.catalog, request, wires, sweep, allreduce_rows);
     section.charts.push_back({std::move(allreduce.plot), std::nullopt, {}});
     section.notes.insert(section.notes.end(), allreduce.notes.begin(), allreduce.notes.end());
   }

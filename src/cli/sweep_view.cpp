@@ -87,19 +87,4 @@ void check_sweep_flags(const SweepOptions& options, const Style& style, bool has
   }
 }
 
-void emit_sweep(const Style& style, const SweepOptions& options, const SweepResult& result) {
-  if (!options.plot.empty()) {
-    write_plot(result.plot, options.plot);
-  }
-  emit(style, result.document, "rows", {}, [&] {
-    print_out("{}\n", result.table.render(style.width));
-    for (const std::string& note : result.notes) {
-      print_out("{}\n", note);
-    }
-    if (!options.plot.empty()) {
-      print_out("chart: {}\n", options.plot);
-    }
-  });
-}
-
 } // namespace icx::cli

@@ -1,5 +1,5 @@
-// What every sweep prints: one table row per point and series, the icx.sweep/1 document with
-// rows[] (JSON, and CSV one row per point and series), and the --plot chart.
+// What every sweep shares: the icx.sweep/1 document's head, a point's value as text, the
+// checks of the flags a sweep combines with, and how a serving sweep sets its point.
 #pragma once
 
 #include <optional>
@@ -13,19 +13,9 @@
 #include "output.hpp"
 #include "plot.hpp"
 #include "sweep_option.hpp"
+#include "sweep_output.hpp"
 
 namespace icx::cli {
-
-struct SweepResult {
-  /// "icx.sweep/1" with `command`, `sweep` {param, values} and, filled by the command, `rows`
-  /// and what was held fixed.
-  Json document;
-  TextTable table;
-  /// Lines printed under the table: what was assumed, points that could not be computed.
-  std::vector<std::string> notes;
-  /// The chart --plot draws.
-  PlotSpec plot;
-};
 
 /// The document's head for `command` sweeping `sweep`.
 Json sweep_document(std::string_view command, const Sweep& sweep);
@@ -50,9 +40,5 @@ std::string serving_axis_label(SweepParam param, Phase phase, std::string_view g
 /// installed; --explain derives one point, not a sweep. Throws UsageError.
 void check_sweep_flags(const SweepOptions& options, const Style& style, bool has_sweep,
                        std::string_view sweep_hint);
-
-/// Draws the chart when --plot was given (before anything is printed, so a failure leaves
-/// stdout empty), then prints the table with its notes, the JSON document or the CSV rows.
-void emit_sweep(const Style& style, const SweepOptions& options, const SweepResult& result);
 
 } // namespace icx::cli

@@ -20,6 +20,22 @@ std::string& stdout_buffer() {
   return buffer;
 }
 
+/// Whether stream_stdout was called.
+bool& streaming() {
+  static bool on = false;
+  return on;
+}
+
+/// What a streamed stdout collects before it writes: large enough that a write is rare, small
+/// beside any memory bound.
+constexpr std::size_t stream_chunk_bytes = std::size_t{64} << 10;
+
+/// Writes `text` as flush_stdout does.
+void write_out(std::string_view text) {
+  const Terminal& term = terminal();
+  write_unwrapped(stdout, term.wrap && term.width ? wrap_prose(text, *term.width) : text);
+}
+
 } // namespace
 
 const char* process_environment(const char* name) {
@@ -82,18 +98,33 @@ Terminal detect_terminal() {
 }
 
 void append_stdout(std::string_view text) {
-  stdout_buffer() += text;
+  std::string& buffer = stdout_buffer();
+  buffer += text;
+  if (!streaming() || buffer.size() < stream_chunk_bytes) {
+    return;
+  }
+  const std::size_t lines = buffer.rfind('\n');
+  if (lines == std::string::npos) {
+    return;
+  }
+  write_out(std::string_view(buffer).substr(0, lines + 1));
+  buffer.erase(0, lines + 1);
 }
 
 void flush_stdout() {
-  std::string text = std::move(stdout_buffer());
+  const std::string text = std::move(stdout_buffer());
   stdout_buffer().clear();
-  const Terminal& term = terminal();
-  write_unwrapped(stdout, term.wrap && term.width ? wrap_prose(text, *term.width) : text);
+  streaming() = false;
+  write_out(text);
+}
+
+void stream_stdout() {
+  streaming() = true;
 }
 
 void discard_stdout() {
   stdout_buffer().clear();
+  streaming() = false;
 }
 
 void write_unwrapped(std::FILE* stream, std::string_view text) {

@@ -69,6 +69,11 @@ template <class... Args> void print_out(fmt::format_string<Args...> format, Args
 /// Writes what was collected for stdout (wrapped if the terminal asks, ASCII if it must).
 void flush_stdout();
 
+/// From now on, writes what was collected for stdout each time it passes a chunk (whole lines
+/// only), so a long JSON or CSV sweep holds one chunk, not its whole output. Call it only
+/// once every flag was checked: what was written stays written if the command then fails.
+void stream_stdout();
+
 /// Drops what was collected for stdout (the command failed: only its error is shown).
 void discard_stdout();
 

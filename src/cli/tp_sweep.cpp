@@ -13,6 +13,30 @@ namespace icx::cli {
 
 namespace {
 
+RowKeys row_keys(SweepParam param) {
+  return {std::string(to_string(param)),
+          "wire",
+          "gpu",
+          "gpus",
+          "headline_seconds",
+          "headline_seconds_high",
+          "expected_seconds",
+          "step_seconds",
+          "comm_share",
+          "verdict",
+          "note"};
+}
+
+std::vector<Column> table_columns(SweepParam param, Phase phase) {
+  return {{std::string(to_string(param)), Align::right},
+          {"wire", Align::left},
+          {"headline", Align::right},
+          {"expected", Align::right},
+          {phase == Phase::prefill ? "TTFT" : "TPOT", Align::right},
+          {"comm", Align::right},
+          {"verdict", Align::left}};
+}
+
 /// `base` with the swept field set to `value`.
 TpRequest at_point(const TpRequest& base, SweepParam param, std::int64_t value) {
   TpRequest request = base;
@@ -22,7 +46,7 @@ TpRequest at_point(const TpRequest& base, SweepParam param, std::int64_t value) 
   return request;
 }
 
-/// One row of the document for a wire at a point, or for a wire the point cannot use.
+/// One row of the document for a wire at a point.
 Json row_of(SweepParam param, std::int64_t value, const TpWire& w) {
   Json row;
   row[std::string(to_string(param))] = value;
@@ -41,16 +65,28 @@ Json row_of(SweepParam param, std::int64_t value, const TpWire& w) {
   return row;
 }
 
-Json skipped_row(SweepParam param, std::int64_t value, const Link& link, const std::string& why) {
-  Json row;
+std::vector<std::string> cells_of(const std::string& shown, const TpWire& w) {
+  return {shown,
+          w.link->id,
+          format_seconds(w.headline.low),
+          w.expected ? format_seconds(*w.expected) : "-",
+          w.judged ? format_seconds(w.judged->placement.step.latency) : "-",
+          w.judged
+              ? format_share(w.judged->placement.step.exposed_comm, w.judged->placement.step.stage)
+              : "-",
+          w.judged ? std::string(to_string(w.judged->verdict.level)) : "-"};
+}
+
+/// The rows of a wire the point cannot use.
+void add_skipped(SweepSink& out, const RowKeys& keys, SweepParam param, std::int64_t value,
+                 const Link& link, const std::string& why) {
+  Json row = null_row(keys);
   row[std::string(to_string(param))] = value;
   row["wire"] = link.id;
-  for (const char* key : {"gpu", "gpus", "headline_seconds", "headline_seconds_high",
-                          "expected_seconds", "step_seconds", "comm_share", "verdict"}) {
-    row[key] = nullptr;
-  }
   row["note"] = why;
-  return row;
+  out.add(row, out.tabulating() ? std::vector<std::string>{sweep_value_text(param, value), link.id,
+                                                           "-", "-", "-", "-", "-"}
+                                : std::vector<std::string>{});
 }
 
 /// What bounds a pass without communication: the busier of compute and memory.
@@ -59,103 +95,105 @@ Seconds compute_of(const TpWire& w) {
   return std::max(work.compute, work.memory);
 }
 
-} // namespace
-
-SweepResult tp_sweep(const Catalog& catalog, const TpRequest& base, const WireChoice& wires,
-                     const Sweep& sweep, bool tabulate) {
-  check_sweep_phase(base.serving.phase, sweep);
-  const Phase phase = base.serving.phase;
-  const std::string param(to_string(sweep.param));
-  SweepResult result{sweep_document("tp", sweep),
-                     TextTable({{param, Align::right},
-                                {"wire", Align::left},
-                                {"headline", Align::right},
-                                {"expected", Align::right},
-                                {phase == Phase::prefill ? "TTFT" : "TPOT", Align::right},
-                                {"comm", Align::right},
-                                {"verdict", Align::left}}),
-                     {},
-                     {}};
-  result.document["phase"] = phase;
-  result.document["model"] = base.model_id;
-  Json rows = Json::array();
-  // Per wire (in the order given) its expected and headline series; one compute line per
-  // distinct group of GPUs.
-  std::vector<PlotSeries> expected(wires.usable.size());
-  std::vector<PlotSeries> headline(wires.usable.size());
+/// Per wire (in the order given) its expected and headline series; one compute line per
+/// distinct group of GPUs.
+struct Curves {
+  explicit Curves(std::size_t wires) : expected(wires), headline(wires) {}
+  std::vector<PlotSeries> expected;
+  std::vector<PlotSeries> headline;
   std::map<std::string, PlotSeries> compute;
   std::vector<double> xs;
   std::vector<double> ys;
+};
+
+void chart_wire(Curves& curves, std::size_t index, double x, const TpWire& w) {
+  curves.headline[index].points.emplace_back(x, w.headline.low.value());
+  curves.ys.push_back(w.headline.low.value());
+  if (w.expected) {
+    curves.expected[index].points.emplace_back(x, w.expected->value());
+    curves.ys.push_back(w.expected->value());
+  }
+  if (w.judged) {
+    PlotSeries& line = curves.compute[fmt::format("compute on {} × {}", w.gpus, w.gpu->id)];
+    if (line.points.empty() || line.points.back().first != x) {
+      line.points.emplace_back(x, compute_of(w).value());
+      curves.ys.push_back(compute_of(w).value());
+    }
+  }
+}
+
+PlotSpec chart_of(const TpRequest& base, const WireChoice& wires, SweepParam param,
+                  Curves& curves) {
+  const Phase phase = base.serving.phase;
+  PlotSpec plot;
+  plot.title = fmt::format("{}: tensor-parallel all-reduce time per {}", base.model_id,
+                           phase == Phase::prefill ? "prefill pass" : "decode step");
+  plot.x_label = serving_axis_label(param, phase, "GPUs in the tensor-parallel group");
+  plot.y_label = fmt::format("time per {} (s)", phase == Phase::prefill ? "pass" : "step");
+  plot.log_x = spans_decades(curves.xs);
+  plot.log_y = spans_decades(curves.ys);
+  for (std::size_t i = 0; i < wires.usable.size(); ++i) {
+    const int colour = static_cast<int>(i);
+    const std::string& id = wires.usable[i]->id;
+    plot.series.push_back(
+        {id + " expected", SeriesStyle::solid, colour, std::move(curves.expected[i].points)});
+    plot.series.push_back(
+        {id + " headline", SeriesStyle::dashed, colour, std::move(curves.headline[i].points)});
+  }
+  for (auto& [title, line] : curves.compute) {
+    plot.series.push_back({title, SeriesStyle::reference, 0, std::move(line.points)});
+  }
+  return plot;
+}
+
+} // namespace
+
+SweepEnd tp_sweep(const Catalog& catalog, const TpRequest& base, const WireChoice& wires,
+                  const Sweep& sweep, SweepSink& out) {
+  check_sweep_phase(base.serving.phase, sweep);
+  const RowKeys keys = row_keys(sweep.param);
+  Json head = sweep_document("tp", sweep);
+  head["phase"] = base.serving.phase;
+  head["model"] = base.model_id;
+  out.start(std::move(head), table_columns(sweep.param, base.serving.phase), keys);
+  SweepEnd end;
+  Curves curves(wires.usable.size());
   for (const std::int64_t value : sweep.values) {
     const TpRequest request = at_point(base, sweep.param, value);
-    const std::string shown = sweep_value_text(sweep.param, value);
-    xs.push_back(static_cast<double>(value));
+    const auto x = static_cast<double>(value);
+    curves.xs.push_back(x);
     const WireChoice here = sweep.param == SweepParam::gpus
                                 ? wires_for_group(request.gpu, request.gpus, wires.usable)
                                 : wires;
     for (const SkippedWire& skipped : here.skipped) {
-      rows.push_back(skipped_row(sweep.param, value, *skipped.link, skipped.reason));
-      result.table.add_row({shown, skipped.link->id, "-", "-", "-", "-", "-"});
+      add_skipped(out, keys, sweep.param, value, *skipped.link, skipped.reason);
     }
     TpReport report;
     try {
       report = tensor_parallel_figures(catalog, request, here.usable);
     } catch (const GroupError& error) {
       for (const Link* link : here.usable) {
-        rows.push_back(skipped_row(sweep.param, value, *link, error.what()));
-        result.table.add_row({shown, link->id, "-", "-", "-", "-", "-"});
+        add_skipped(out, keys, sweep.param, value, *link, error.what());
       }
-      result.notes.push_back(fmt::format("{} {}: {}", param, shown, error.what()));
+      end.notes.push_back(fmt::format("{} {}: {}", to_string(sweep.param),
+                                      sweep_value_text(sweep.param, value), error.what()));
       continue;
     }
     for (const TpWire& w : report.wires) {
-      rows.push_back(row_of(sweep.param, value, w));
-      if (tabulate) {
-        result.table.add_row({shown, w.link->id, format_seconds(w.headline.low),
-                              w.expected ? format_seconds(*w.expected) : "-",
-                              w.judged ? format_seconds(w.judged->placement.step.latency) : "-",
-                              w.judged ? format_share(w.judged->placement.step.exposed_comm,
-                                                      w.judged->placement.step.stage)
-                                       : "-",
-                              w.judged ? std::string(to_string(w.judged->verdict.level)) : "-"});
-      }
-      const auto index =
-          static_cast<std::size_t>(std::ranges::find(wires.usable, w.link) - wires.usable.begin());
-      const auto x = static_cast<double>(value);
-      headline[index].points.emplace_back(x, w.headline.low.value());
-      ys.push_back(w.headline.low.value());
-      if (w.expected) {
-        expected[index].points.emplace_back(x, w.expected->value());
-        ys.push_back(w.expected->value());
-      }
-      if (w.judged) {
-        PlotSeries& line = compute[fmt::format("compute on {} × {}", w.gpus, w.gpu->id)];
-        if (line.points.empty() || line.points.back().first != x) {
-          line.points.emplace_back(x, compute_of(w).value());
-          ys.push_back(compute_of(w).value());
-        }
+      out.add(row_of(sweep.param, value, w), out.tabulating()
+                                                 ? cells_of(sweep_value_text(sweep.param, value), w)
+                                                 : std::vector<std::string>{});
+      if (out.charting()) {
+        const auto index = static_cast<std::size_t>(std::ranges::find(wires.usable, w.link) -
+                                                    wires.usable.begin());
+        chart_wire(curves, index, x, w);
       }
     }
   }
-  result.document["rows"] = std::move(rows);
-
-  PlotSpec& plot = result.plot;
-  plot.title = fmt::format("{}: tensor-parallel all-reduce time per {}", base.model_id,
-                           phase == Phase::prefill ? "prefill pass" : "decode step");
-  plot.x_label = serving_axis_label(sweep.param, phase, "GPUs in the tensor-parallel group");
-  plot.y_label = fmt::format("time per {} (s)", phase == Phase::prefill ? "pass" : "step");
-  plot.log_x = spans_decades(xs);
-  plot.log_y = spans_decades(ys);
-  for (std::size_t i = 0; i < wires.usable.size(); ++i) {
-    const int colour = static_cast<int>(i);
-    const std::string& id = wires.usable[i]->id;
-    plot.series.push_back({id + " expected", SeriesStyle::solid, colour, expected[i].points});
-    plot.series.push_back({id + " headline", SeriesStyle::dashed, colour, headline[i].points});
+  if (out.charting()) {
+    end.plot = chart_of(base, wires, sweep.param, curves);
   }
-  for (auto& [title, line] : compute) {
-    plot.series.push_back({title, SeriesStyle::reference, 0, std::move(line.points)});
-  }
-  return result;
+  return end;
 }
 
 } // namespace icx::cli

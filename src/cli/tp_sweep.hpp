@@ -14,11 +14,10 @@ namespace icx::cli {
 inline constexpr std::array<SweepParam, 4> tp_sweep_params = {
     SweepParam::tokens, SweepParam::batch, SweepParam::context, SweepParam::gpus};
 
-/// The sweep of `base` over `sweep` on the wires of `wires`: the catalog is resolved once (in
-/// `base` and `wires`) and only the swept field changes per point. Throws UsageError naming
-/// --sweep when the parameter does not apply to the phase. Without `tabulate` the table is
-/// left empty (JSON and CSV print the rows only, and a table cell costs a formatted number).
-SweepResult tp_sweep(const Catalog& catalog, const TpRequest& base, const WireChoice& wires,
-                     const Sweep& sweep, bool tabulate = true);
+/// The sweep of `base` over `sweep` on the wires of `wires`, into `out`: the catalog is
+/// resolved once (in `base` and `wires`) and only the swept field changes per point. Throws
+/// UsageError naming --sweep when the parameter does not apply to the phase.
+SweepEnd tp_sweep(const Catalog& catalog, const TpRequest& base, const WireChoice& wires,
+                  const Sweep& sweep, SweepSink& out);
 
 } // namespace icx::cli

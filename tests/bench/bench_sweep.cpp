@@ -21,6 +21,17 @@ namespace {
 using namespace icx;      // NOLINT(google-build-using-namespace): a benchmark file
 using namespace icx::cli; // NOLINT(google-build-using-namespace)
 
+/// Each row written as JSON and dropped, as a streamed --json sweep does.
+class JsonRowsSink final : public SweepSink {
+public:
+  void start(Json /*head*/, std::vector<Column> /*columns*/, RowKeys /*keys*/) override {}
+  void add(const Json& row, std::vector<std::string> /*cells*/) override {
+    benchmark::DoNotOptimize(row.dump());
+  }
+  [[nodiscard]] bool tabulating() const override { return false; }
+  [[nodiscard]] bool charting() const override { return false; }
+};
+
 /// icx tp --model 70b --wire WIRES --sweep tokens=1:1000:1 --json, without the printing.
 void BM_TpSweep1000Points(benchmark::State& state, const std::vector<std::string>& ids) {
   const Catalog catalog = Catalog::shipped();
@@ -45,8 +56,8 @@ void BM_TpSweep1000Points(benchmark::State& state, const std::vector<std::string
   const WireChoice wires = wires_for_group(nullptr, std::nullopt, links);
   const Sweep sweep = parse_sweep("tokens=1:1000:1", tp_sweep_params);
   for (auto _ : state) {
-    const SweepResult result = tp_sweep(catalog, request, wires, sweep, /*tabulate=*/false);
-    benchmark::DoNotOptimize(result.document.dump());
+    JsonRowsSink out;
+    benchmark::DoNotOptimize(tp_sweep(catalog, request, wires, sweep, out));
   }
   state.counters["points"] = static_cast<double>(sweep.values.size());
 }

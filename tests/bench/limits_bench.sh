@@ -62,4 +62,29 @@ run place --model 70b --system dgx-h100 --sweep tokens=1:1000:1 --json
 run place --model 70b --system dgx-h100 --sweep tokens=1:1000:1
 run tp --model 70b --sweep tokens=1:1000:1 --json
 run tp --model 70b --sweep tokens=1:1000:1 --format csv
+# 1,000 clusters near the largest --gpus, each with its hundreds of layouts.
+run place --hidden 8192 --layers 120 --params 70e9 --gpu h100 --gpus-per-node 8 \
+  --scale-out ib-ndr --sweep gpus=1040008:1048000:8 --json
+run place --model 405b --gpu h100 --gpus-per-node 8 --scale-out ib-ndr --phase decode \
+  --batch 4096 --context 8192 --sweep gpus=56008:64000:8 --json
+
+# A JSON or CSV sweep is written as it is computed: 1,000 points take no more memory than 10
+# (within 2 MB: the allocator's slack).
+peak_kib() {
+  /usr/bin/time -f "%M" -o "$work/time" "$icx" "$@" > /dev/null 2> /dev/null
+  tail -n 1 "$work/time"
+}
+for format in --json "--format csv"; do
+  # shellcheck disable=SC2086 # the format is two words for CSV
+  few=$(peak_kib place --model 70b --system dgx-h100 --sweep tokens=1:10:1 $format)
+  # shellcheck disable=SC2086
+  many=$(peak_kib place --model 70b --system dgx-h100 --sweep tokens=1:1000:1 $format)
+  verdict=ok
+  if [ "$many" -gt $((few + 2048)) ]; then
+    verdict=OVER
+    status=1
+  fi
+  printf '%-5s %6d MB for 10 points, %d MB for 1,000  icx place --sweep %s\n' "$verdict" \
+    $((few / 1024)) $((many / 1024)) "$format"
+done
 exit $status

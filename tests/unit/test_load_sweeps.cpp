@@ -35,8 +35,10 @@ TEST(ColdstartSweep, OneFloorRowPerGpuCountWithoutLoaders) {
   base.model = &model;
   base.dtype = &bf16;
   base.host_link = &pcie5;
-  const SweepResult result = coldstart_sweep(base, parse_sweep("gpus=1:4", coldstart_sweep_params));
-  const Json& rows = result.document.at("rows");
+  SweepRows out;
+  const SweepEnd result =
+      coldstart_sweep(base, parse_sweep("gpus=1:4", coldstart_sweep_params), out);
+  const Json& rows = out.rows;
   ASSERT_EQ(rows.size(), 3U); // 1, 2, 4 GPUs
   const double expected[] = {140.0 / 64, 70.0 / 64, 35.0 / 64};
   for (std::size_t i = 0; i < 3; ++i) {
@@ -59,9 +61,10 @@ TEST(ColdstartSweep, ACountTheWeightsCannotSplitOverIsANote) {
   base.dtype = &bf16;
   base.host_link = &pcie5;
   base.budget = Seconds::of(1);
-  const SweepResult result =
-      coldstart_sweep(base, parse_sweep("gpus=80:81:1", coldstart_sweep_params));
-  const Json& rows = result.document.at("rows");
+  SweepRows out;
+  const SweepEnd result =
+      coldstart_sweep(base, parse_sweep("gpus=80:81:1", coldstart_sweep_params), out);
+  const Json& rows = out.rows;
   ASSERT_EQ(rows.size(), 2U);
   EXPECT_TRUE(rows[0].at("note").is_null());
   // 140 GB / 80 / 64 GB/s = 27.3 ms: the floor fits a 1 s budget.
@@ -84,9 +87,10 @@ TEST(OffloadSweep, BatchStepsAndAPointShortOfHostMemory) {
   base.host_links = {&pcie5};
   // Batch 1 spills 76.34 GB and fits; batch 2 spills 76.67 GB and does not.
   base.host_memory = Bytes::of(76.5e9);
-  const SweepResult result =
-      offload_sweep(base, {"--host-memory", ""}, parse_sweep("batch=1:2", offload_sweep_params));
-  const Json& rows = result.document.at("rows");
+  SweepRows out;
+  const SweepEnd result = offload_sweep(base, {"--host-memory", ""},
+                                        parse_sweep("batch=1:2", offload_sweep_params), out);
+  const Json& rows = out.rows;
   ASSERT_EQ(rows.size(), 2U);
   const double needed = 140e9 + 335544320.0;
   const double spilled = needed - 64e9;
