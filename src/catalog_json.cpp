@@ -139,6 +139,9 @@ void to_json(Json& json, const Link& link) {
   if (link.links_per_gpu) {
     json["links_per_gpu"] = *link.links_per_gpu;
   }
+  if (link.gpu_fabric) {
+    json["gpu_fabric"] = to_string(*link.gpu_fabric);
+  }
   json["latency_us"] = in_unit(link.latency, micro);
   if (link.measured_host_to_device) {
     json["host_to_device_GBps"] = in_unit(link.measured_host_to_device->value(), giga);

@@ -212,6 +212,13 @@ Link read_link(ObjectReader& reader, const std::string& origin) {
   if (reader.has("links_per_gpu")) {
     link.links_per_gpu = reader.whole("links_per_gpu", 1, max_domain);
   }
+  if (reader.has("gpu_fabric")) {
+    link.gpu_fabric = reader.choice<GpuFabric>("gpu_fabric");
+    if (link.tier != Tier::scale_up || !link.gpu_to_gpu) {
+      reader.fail("gpu_fabric", "given for a link that is not a scale-up link between GPUs "
+                                "(tier scale-up, gpu_to_gpu true)");
+    }
+  }
   if (reader.has("expected")) {
     link.expected = read_expected(reader, origin);
   }

@@ -205,9 +205,12 @@ TopoReport topo_report(const Catalog& catalog, const NodeTopology& node,
   r.gpu = request.gpu;
   r.gpu_from = request.gpu_from;
   r.size = request.size;
-  const std::optional<BytesPerSecond> per_link =
-      request.gpu != nullptr ? per_link_each_way(catalog.link(request.gpu->scale_up_link))
-                             : std::nullopt;
+  std::optional<BytesPerSecond> per_link;
+  if (request.gpu != nullptr) {
+    const Link& link = catalog.link(request.gpu->scale_up_link);
+    check_matrix_fabric(node, link, *request.gpu);
+    per_link = per_link_each_way(link);
+  }
   for (const GpuPair& pair : node.pairs) {
     r.pair_bandwidth.push_back(pair_bandwidth_each_way(pair, per_link));
   }

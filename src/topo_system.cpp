@@ -77,6 +77,7 @@ const Link& fabric_link(const Catalog& catalog, const NodeTopology& node, const 
                                  "scale-up link is {}): name the GPU with --gpu",
                                  xgmi ? "XGMI" : "NVLink", gpu.id, link.id));
   }
+  check_matrix_fabric(node, link, gpu);
   if (const Check check = check_group_link(&gpu, domain, link); !check) {
     throw InputError(fmt::format("gpu '{}': {}", gpu.id, check.reason()));
   }
@@ -202,6 +203,21 @@ void set_scale_up(const Catalog& catalog, const NodeTopology& node,
 }
 
 } // namespace
+
+void check_matrix_fabric(const NodeTopology& node, const Link& link, const Gpu& gpu) {
+  const auto fabric_pair = [](const GpuPair& pair) { return is_scale_up(pair.kind); };
+  if (!link.gpu_fabric || std::ranges::none_of(node.pairs, fabric_pair)) {
+    return;
+  }
+  const bool xgmi = node.source == TopoSource::rocm_smi;
+  if (*link.gpu_fabric != (xgmi ? GpuFabric::xgmi : GpuFabric::nvlink)) {
+    throw InputError(fmt::format("the matrix joins GPUs over {} but gpu '{}' joins its GPUs over "
+                                 "{} ({}, catalog gpu_fabric {}): the matrix is of another GPU; "
+                                 "name it with --gpu",
+                                 xgmi ? "XGMI" : "NVLink", gpu.id, link.id, link.name,
+                                 to_string(*link.gpu_fabric)));
+  }
+}
 
 std::optional<std::string> nvlink_count_note(const NodeTopology& node, const Link& link,
                                              const Gpu& gpu) {

@@ -26,6 +26,14 @@ constexpr std::array<EnumName<Tier>, 3> enum_names(Tier /*unused*/) {
   return {{{Tier::scale_up, "scale-up"}, {Tier::host, "host"}, {Tier::scale_out, "scale-out"}}};
 }
 
+/// The GPU-to-GPU fabric a scale-up link is, as a topology matrix shows it: NV<n> cells in
+/// `nvidia-smi topo -m`, XGMI cells in `rocm-smi --showtopo`.
+enum class GpuFabric { nvlink, xgmi };
+
+constexpr std::array<EnumName<GpuFabric>, 2> enum_names(GpuFabric /*unused*/) {
+  return {{{GpuFabric::nvlink, "nvlink"}, {GpuFabric::xgmi, "xgmi"}}};
+}
+
 /// How a vendor's bandwidth figure counts directions.
 enum class Convention { both_directions_summed, each_way };
 
@@ -164,6 +172,9 @@ struct Link : Entry {
   /// `nvidia-smi topo -m` counts as NV<n>: per_direction_bandwidth / links_per_gpu is one
   /// link's share. Absent for links that are not counted so (PCIe, NICs).
   std::optional<int> links_per_gpu;
+  /// The fabric a topology matrix shows this link as; absent for a link that is not a GPU
+  /// fabric (PCIe, NICs, CPU↔GPU links).
+  std::optional<GpuFabric> gpu_fabric;
   /// Absent where no published measurement fixes the expected model's parameters.
   std::optional<ExpectedModel> expected;
   /// Topologies the expected model distinguishes on this link (PCIe), by id; empty for

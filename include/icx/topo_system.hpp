@@ -40,6 +40,11 @@ struct TopoSystem {
   std::vector<std::string> assumed;
 };
 
+/// Throws InputError when the matrix joins GPUs over a fabric (NVLink in nvidia-smi's, XGMI in
+/// rocm-smi's) other than `gpu`'s scale-up `link` is (catalog gpu_fabric): the matrix cannot be
+/// of this GPU. A link without gpu_fabric is not checked.
+void check_matrix_fabric(const NodeTopology& node, const Link& link, const Gpu& gpu);
+
 /// When the matrix shows fewer NVLinks per GPU than `gpu`'s scale-up `link` has
 /// (links_per_gpu), a sentence saying so (links are down, or the matrix is of another GPU).
 /// Throws InputError when it shows more: the matrix cannot be of this GPU.

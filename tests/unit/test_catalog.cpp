@@ -497,6 +497,19 @@ TEST(CatalogErrors, ContradictoryHardwareIsRejected) {
   EXPECT_NE(system_error("nvlink4", 4, 6, "roce")
                 .find("scale_up_domain 4 does not divide the 6-GPU node"),
             std::string::npos);
+  // A GPU fabric is a scale-up link between GPUs: not a CPU-to-GPU link, nor a NIC.
+  EXPECT_NE(error_of(R"({"links": [{"id": "c2c", "name": "C2C", "connects": "CPU <-> GPU",
+    "tier": "host", "gpu_to_gpu": false, "gpu_fabric": "nvlink", "headline_GBps": 900,
+    "headline_convention": "both-directions-summed", "per_direction_GBps": 450,
+    "latency_us": 1, "source": "s"}]})")
+                .find("/links/0/gpu_fabric"),
+            std::string::npos);
+  EXPECT_NE(error_of(R"({"links": [{"id": "x", "name": "X", "connects": "GPU <-> GPU",
+    "tier": "scale-up", "gpu_fabric": "ualink", "headline_GBps": 900,
+    "headline_convention": "both-directions-summed", "per_direction_GBps": 450,
+    "latency_us": 1, "source": "s"}]})")
+                .find("nvlink, xgmi"),
+            std::string::npos);
 }
 
 } // namespace
