@@ -159,59 +159,73 @@ void try_disaggregated(const Catalog& catalog, const PlanRequest& request, const
   detail::describe_disaggregated(request, shared, candidate);
 }
 
+/// What the search over node counts found: the layout that meets the targets on the fewest
+/// nodes (the most headroom among that count's), else the closest miss; and the closest miss
+/// on the counts below the one that meets.
+struct Search {
+  std::optional<Found> best;
+  Found closest;
+  std::optional<Found> closest_below;
+};
+
+/// Every layout of `cluster` (`nodes` nodes) priced at the load, into `search`.
+void search_layouts(const PlanRequest& request, const LoadWorkloads& workloads, const Load& load,
+                    Bytes usable, const Cluster& cluster, int nodes, PlanCandidate& candidate,
+                    Search& search) {
+  const Model& model = *request.model;
+  const int redundant = request.serving.ep_routing.redundant_experts;
+  for (const Layout& layout : candidate_layouts(cluster, model, redundant)) {
+    if (weights_per_gpu(model, *request.dtype, layout, redundant) > usable) {
+      ++candidate.layouts_pruned;
+      continue;
+    }
+    LoadedStep step;
+    try {
+      step = serve_at_load(cluster, workloads, layout, load);
+    } catch (const InputError&) {
+      continue;
+    }
+    ++candidate.layouts_evaluated;
+    if (!priced(step)) {
+      continue;
+    }
+    const double d = distance(step, request.targets);
+    if (meets(step, request.targets)) {
+      // Among layouts that meet on these nodes (one price), the most headroom.
+      if (!search.best || d < search.best->distance) {
+        search.best = Found{step, cluster, nodes, d};
+      }
+    } else if (d < search.closest.distance) {
+      search.closest = Found{step, cluster, nodes, d};
+    }
+  }
+}
+
 PlanCandidate plan_system(const Catalog& catalog, const PlanRequest& request,
                           const System& system) {
-  const Model& model = *request.model;
   const Gpu& gpu = catalog.gpu(system.gpu);
   Load load = request.load;
   load.prefill_chunk = request.prefill_chunk.value_or(default_prefill_chunk(gpu));
   const LoadWorkloads workloads =
-      load_workloads(catalog, model, *request.dtype, gpu, request.serving, load);
+      load_workloads(catalog, *request.model, *request.dtype, gpu, request.serving, load);
   const Bytes usable = usable_hbm(gpu, 1, request.serving.memory_reserve);
-  const int redundant = request.serving.ep_routing.redundant_experts;
   PlanCandidate candidate;
   candidate.system = &system;
   candidate.prefill_chunk = load.prefill_chunk;
   price_candidate(request, system, candidate);
-  std::optional<Found> best;
-  Found closest;
-  std::optional<Found> closest_below;
-  for (int nodes = 1; nodes <= request.max_nodes && !best; ++nodes) {
+  Search search;
+  for (int nodes = 1; nodes <= request.max_nodes && !search.best; ++nodes) {
     const std::optional<Cluster> cluster = system_cluster(catalog, system, nodes);
     if (!cluster) {
       break;
     }
-    if (closest.nodes > 0) {
-      closest_below = closest;
+    if (search.closest.nodes > 0) {
+      search.closest_below = search.closest;
     }
-    for (const Layout& layout : candidate_layouts(*cluster, model, redundant)) {
-      if (weights_per_gpu(model, *request.dtype, layout, redundant) > usable) {
-        ++candidate.layouts_pruned;
-        continue;
-      }
-      LoadedStep step;
-      try {
-        step = serve_at_load(*cluster, workloads, layout, load);
-      } catch (const InputError&) {
-        continue;
-      }
-      ++candidate.layouts_evaluated;
-      if (!priced(step)) {
-        continue;
-      }
-      const double d = distance(step, request.targets);
-      if (meets(step, request.targets)) {
-        // Among layouts that meet on these nodes (one price), the most headroom.
-        if (!best || d < best->distance) {
-          best = Found{step, *cluster, nodes, d};
-        }
-      } else if (d < closest.distance) {
-        closest = Found{step, *cluster, nodes, d};
-      }
-    }
+    search_layouts(request, workloads, load, usable, *cluster, nodes, candidate, search);
   }
-  const Found& chosen = best ? *best : closest;
-  candidate.meets_targets = best.has_value();
+  const Found& chosen = search.best ? *search.best : search.closest;
+  candidate.meets_targets = search.best.has_value();
   if (chosen.nodes == 0) {
     // No layout's weights fit on any node count tried.
     candidate.nodes = request.max_nodes;
@@ -222,9 +236,9 @@ PlanCandidate plan_system(const Catalog& catalog, const PlanRequest& request,
   candidate.cluster = chosen.cluster;
   candidate.nodes = chosen.nodes;
   candidate.step = chosen.step;
-  const bool fewer = best && closest_below;
-  detail::describe_candidate(request, load, candidate, fewer ? &closest_below->step : nullptr,
-                             fewer ? closest_below->nodes : 0);
+  const Found* below = search.best && search.closest_below ? &*search.closest_below : nullptr;
+  detail::describe_candidate(request, load, candidate, below != nullptr ? &below->step : nullptr,
+                             below != nullptr ? below->nodes : 0);
   if (request.disaggregate) {
     try_disaggregated(catalog, request, system, workloads, load, usable, candidate);
   }
