@@ -41,14 +41,21 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
+# build PRESET [TARGET...]: configure and build the preset, only the targets named if any.
 build() {
-  cmake --preset "$1" >/dev/null
-  cmake --build --preset "$1"
+  local preset=$1
+  shift
+  cmake --preset "$preset" >/dev/null
+  if (($#)); then
+    cmake --build --preset "$preset" --target "$@"
+  else
+    cmake --build --preset "$preset"
+  fi
 }
 
 case "$mode" in
   run)
-    build release
+    build release icx
     ./build/release/icx tp --model 70b --tokens 4096 --wire pcie5
     ;;
   test)
@@ -80,7 +87,7 @@ case "$mode" in
     done
     ;;
   package)
-    build release
+    build release icx icx_man_page
     rm -f build/release/icx_*.deb
     (cd build/release && cpack -G DEB >/dev/null)
     deb=$(ls build/release/icx_*.deb)

@@ -24,9 +24,6 @@ namespace icx::cli {
 
 namespace {
 
-/// Columns of the bar drawn beside each wire's time.
-constexpr int bar_width = 16;
-
 struct TpOptions {
   CommonOptions common;
   ModelOptions model;

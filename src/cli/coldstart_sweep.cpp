@@ -61,7 +61,7 @@ Json load_row(int gpus, const ColdStartReport& report, const ExpectedLoad& load)
   return row;
 }
 
-RowKeys row_keys() {
+RowKeys coldstart_row_keys() {
   return {"gpus",          "series", "nodes", "path", "seconds", "limit", "expected_floor_seconds",
           "within_budget", "note"};
 }
@@ -90,7 +90,7 @@ std::string path_words(const ColdStartRequest& base) {
 
 /// The notes above the points' own: the path, and what the floor, the loaders and the
 /// budget are.
-std::vector<std::string> head_notes(const ColdStartRequest& base) {
+std::vector<std::string> coldstart_head_notes(const ColdStartRequest& base) {
   std::vector<std::string> notes = {
       fmt::format("path: {}", path_words(base)),
       "floor: the headline lower bound, the slowest stage's bytes / bandwidth (limit: that "
@@ -107,7 +107,7 @@ std::vector<std::string> head_notes(const ColdStartRequest& base) {
   return notes;
 }
 
-Json head_of(const ColdStartRequest& base, const Sweep& sweep) {
+Json coldstart_head_of(const ColdStartRequest& base, const Sweep& sweep) {
   Json head = sweep_document("coldstart", sweep);
   head["model"] = base.model->id;
   head["dtype"] = base.dtype->id;
@@ -120,8 +120,8 @@ Json head_of(const ColdStartRequest& base, const Sweep& sweep) {
 }
 
 /// One series per loader, in catalog order, and the floor.
-struct Curves {
-  explicit Curves(std::size_t loaders) : loads(loaders) {}
+struct ColdstartCurves {
+  explicit ColdstartCurves(std::size_t loaders) : loads(loaders) {}
   std::vector<PlotSeries> loads;
   PlotSeries floor;
   std::vector<double> xs;
@@ -129,8 +129,9 @@ struct Curves {
 };
 
 /// A row per series for a count the weights cannot be split over.
-void add_skipped(SweepSink& out, const ColdStartRequest& base, int gpus, const std::string& why) {
-  const RowKeys keys = row_keys();
+void coldstart_add_skipped(SweepSink& out, const ColdStartRequest& base, int gpus,
+                           const std::string& why) {
+  const RowKeys keys = coldstart_row_keys();
   const std::vector<std::string> dashes(columns(base).size() - 2, "-");
   auto add = [&](const std::string& series, const std::string& text) {
     Json row = null_row(keys);
@@ -148,8 +149,8 @@ void add_skipped(SweepSink& out, const ColdStartRequest& base, int gpus, const s
 }
 
 /// The floor's row and each loader's at one count.
-void add_point(SweepSink& out, Curves& curves, const ColdStartRequest& base, int gpus,
-               const ColdStartReport& report) {
+void coldstart_add_point(SweepSink& out, ColdstartCurves& curves, const ColdStartRequest& base,
+                         int gpus, const ColdStartReport& report) {
   const ColdStart& r = report.load;
   const std::string shown = std::to_string(gpus);
   const auto x = static_cast<double>(gpus);
@@ -184,7 +185,7 @@ void add_point(SweepSink& out, Curves& curves, const ColdStartRequest& base, int
   }
 }
 
-PlotSpec chart_of(const ColdStartRequest& base, Curves& curves) {
+PlotSpec coldstart_chart_of(const ColdStartRequest& base, ColdstartCurves& curves) {
   PlotSpec plot;
   plot.title = fmt::format("{} ({}): time to load the weights, {}", base.model->id, base.dtype->id,
                            path_words(base));
@@ -211,23 +212,23 @@ PlotSpec chart_of(const ColdStartRequest& base, Curves& curves) {
 } // namespace
 
 SweepEnd coldstart_sweep(const ColdStartRequest& base, const Sweep& sweep, SweepSink& out) {
-  out.start(head_of(base, sweep), columns(base), row_keys());
-  SweepEnd end{Json::object(), head_notes(base), {}};
-  Curves curves(base.loaders.size());
+  out.start(coldstart_head_of(base, sweep), columns(base), coldstart_row_keys());
+  SweepEnd end{Json::object(), coldstart_head_notes(base), {}};
+  ColdstartCurves curves(base.loaders.size());
   for (const std::int64_t value : sweep.values) {
     const int gpus = static_cast<int>(value);
     curves.xs.push_back(static_cast<double>(value));
     ColdStartRequest request = base;
     request.gpus = gpus;
     try {
-      add_point(out, curves, base, gpus, coldstart_report(request));
+      coldstart_add_point(out, curves, base, gpus, coldstart_report(request));
     } catch (const GroupError& error) {
-      add_skipped(out, base, gpus, error.what());
+      coldstart_add_skipped(out, base, gpus, error.what());
       end.notes.push_back(fmt::format("gpus {}: {}", gpus, error.what()));
     }
   }
   if (out.charting()) {
-    end.plot = chart_of(base, curves);
+    end.plot = coldstart_chart_of(base, curves);
   }
   return end;
 }

@@ -57,7 +57,7 @@ PlotSpec collective_size_plot(const CollectiveReport& report) {
 
 namespace {
 
-RowKeys row_keys() {
+RowKeys collective_row_keys() {
   return {"gpus",
           "size_bytes",
           "headline.seconds",
@@ -73,7 +73,7 @@ RowKeys row_keys() {
           "note"};
 }
 
-std::vector<std::string> cells_of(int gpus, const CollectiveRow& one) {
+std::vector<std::string> collective_cells_of(int gpus, const CollectiveRow& one) {
   const std::string ran =
       one.expected && one.expected->kernel ? std::string(to_string(*one.expected->kernel)) : "-";
   return {std::to_string(gpus),
@@ -85,14 +85,14 @@ std::vector<std::string> cells_of(int gpus, const CollectiveRow& one) {
 }
 
 /// Time against GPUs: expected solid, headline dashed.
-struct Curves {
+struct CollectiveCurves {
   PlotSeries expected{"expected", SeriesStyle::solid, 0, {}};
   PlotSeries headline{"headline", SeriesStyle::dashed, 0, {}};
   std::vector<double> xs;
   std::vector<double> ys;
 };
 
-void chart_point(Curves& curves, int gpus, const CollectiveRow& one) {
+void collective_chart_point(CollectiveCurves& curves, int gpus, const CollectiveRow& one) {
   const auto x = static_cast<double>(gpus);
   curves.xs.push_back(x);
   curves.headline.points.emplace_back(x, one.headline.time.value());
@@ -108,7 +108,7 @@ void chart_point(Curves& curves, int gpus, const CollectiveRow& one) {
 SweepEnd collective_gpus_sweep(const Sweep& sweep,
                                const std::function<CollectiveReport(int gpus)>& at,
                                SweepSink& out) {
-  const RowKeys keys = row_keys();
+  const RowKeys keys = collective_row_keys();
   out.start(sweep_document("collective", sweep),
             {{"gpus", Align::right},
              {"headline time", Align::right},
@@ -118,7 +118,7 @@ SweepEnd collective_gpus_sweep(const Sweep& sweep,
              {"ran", Align::left}},
             keys);
   SweepEnd end;
-  Curves curves;
+  CollectiveCurves curves;
   for (const std::int64_t value : sweep.values) {
     const int gpus = static_cast<int>(value);
     CollectiveReport report;
@@ -142,8 +142,8 @@ SweepEnd collective_gpus_sweep(const Sweep& sweep,
       row[key] = document.at(key);
     }
     row["note"] = nullptr;
-    out.add(row, out.tabulating() ? cells_of(gpus, one) : std::vector<std::string>{});
-    chart_point(curves, gpus, one);
+    out.add(row, out.tabulating() ? collective_cells_of(gpus, one) : std::vector<std::string>{});
+    collective_chart_point(curves, gpus, one);
     end.tail["op"] = to_string(report.op);
     end.tail["size_bytes"] = json_number(one.size.value());
     end.tail["wire"] = report.link->id;

@@ -70,9 +70,6 @@ std::string ran(const CollectiveRow& row) {
                                               : std::string("-");
 }
 
-/// Columns of the bars beside times.
-constexpr int bar_width = 16;
-
 void derive_row(const CollectiveReport& r, const CollectiveRow& row, Derivations& d) {
   const std::string size = format_count(row.size.value()) + " B";
   d.push_back(

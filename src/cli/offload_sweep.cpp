@@ -17,7 +17,7 @@ std::string flag_of(SweepParam param) {
 }
 
 /// `base` with the swept field of its KV load set to `value`.
-OffloadRequest at_point(const OffloadRequest& base, SweepParam param, std::int64_t value) {
+OffloadRequest offload_at_point(const OffloadRequest& base, SweepParam param, std::int64_t value) {
   OffloadRequest request = base;
   if (param == SweepParam::batch) {
     request.kv->batch = value;
@@ -53,7 +53,7 @@ Json point_row(SweepParam param, std::int64_t value, const OffloadReport& report
   return row;
 }
 
-RowKeys row_keys(SweepParam param) {
+RowKeys offload_row_keys(SweepParam param) {
   return {std::string(to_string(param)),
           "host_link",
           "engine",
@@ -69,7 +69,7 @@ RowKeys row_keys(SweepParam param) {
           "note"};
 }
 
-std::vector<Column> table_columns(SweepParam param) {
+std::vector<Column> offload_table_columns(SweepParam param) {
   return {{std::string(to_string(param)), Align::right},
           {"host link", Align::left},
           {"in HBM", Align::right},
@@ -95,8 +95,8 @@ Json skipped_row(const RowKeys& keys, std::int64_t value, const OffloadReport& r
   return row;
 }
 
-std::vector<std::string> cells_of(const std::string& shown, const Offload& r,
-                                  const HostLinkStep& step) {
+std::vector<std::string> offload_cells_of(const std::string& shown, const Offload& r,
+                                          const HostLinkStep& step) {
   return {shown,
           step.link->id,
           format_bytes(r.resident),
@@ -110,8 +110,8 @@ std::vector<std::string> cells_of(const std::string& shown, const Offload& r,
 
 /// Per host link its expected step solid and its headline step dashed, and the step all in
 /// HBM for reference.
-struct Curves {
-  explicit Curves(std::size_t links) : expected(links), headline(links) {}
+struct OffloadCurves {
+  explicit OffloadCurves(std::size_t links) : expected(links), headline(links) {}
   std::vector<PlotSeries> expected;
   std::vector<PlotSeries> headline;
   PlotSeries all_hbm;
@@ -119,7 +119,7 @@ struct Curves {
   std::vector<double> ys;
 };
 
-void chart_point(Curves& curves, double x, const Offload& r) {
+void offload_chart_point(OffloadCurves& curves, double x, const Offload& r) {
   curves.all_hbm.points.emplace_back(x, r.step_all_hbm.value());
   curves.ys.push_back(r.step_all_hbm.value());
   for (std::size_t i = 0; i < r.links.size(); ++i) {
@@ -133,7 +133,7 @@ void chart_point(Curves& curves, double x, const Offload& r) {
   }
 }
 
-PlotSpec chart_of(const OffloadRequest& base, SweepParam param, Curves& curves) {
+PlotSpec offload_chart_of(const OffloadRequest& base, SweepParam param, OffloadCurves& curves) {
   PlotSpec plot;
   plot.title =
       fmt::format("{} ({}) on {} × {}: decode step with the spill streamed ({})", base.model->id,
@@ -156,7 +156,7 @@ PlotSpec chart_of(const OffloadRequest& base, SweepParam param, Curves& curves) 
 }
 
 /// The notes above the points' own: the step's formula and what each column is.
-std::vector<std::string> head_notes(const OffloadRequest& base, SweepParam param) {
+std::vector<std::string> offload_head_notes(const OffloadRequest& base, SweepParam param) {
   const bool overlap = base.engine == OffloadEngine::prefetch;
   return {fmt::format("{} × {}, {}, --offload-engine {}: step = {}", base.gpus, base.gpu->id,
                       param == SweepParam::batch
@@ -168,7 +168,7 @@ std::vector<std::string> head_notes(const OffloadRequest& base, SweepParam param
           "expected step: measured host-to-device copy rate."};
 }
 
-Json head_of(const OffloadRequest& base, const Sweep& sweep) {
+Json offload_head_of(const OffloadRequest& base, const Sweep& sweep) {
   Json head = sweep_document("offload", sweep);
   head["model"] = base.model->id;
   head["dtype"] = base.dtype->id;
@@ -220,12 +220,12 @@ OffloadOptions offload_sweep_base(const OffloadOptions& options, const Sweep& sw
 
 SweepEnd offload_sweep(const OffloadRequest& base, const HostMemoryOrigin& origin,
                        const Sweep& sweep, SweepSink& out) {
-  const RowKeys keys = row_keys(sweep.param);
-  out.start(head_of(base, sweep), table_columns(sweep.param), keys);
-  SweepEnd end{Json::object(), head_notes(base, sweep.param), {}};
-  Curves curves(base.host_links.size());
+  const RowKeys keys = offload_row_keys(sweep.param);
+  out.start(offload_head_of(base, sweep), offload_table_columns(sweep.param), keys);
+  SweepEnd end{Json::object(), offload_head_notes(base, sweep.param), {}};
+  OffloadCurves curves(base.host_links.size());
   for (const std::int64_t value : sweep.values) {
-    const OffloadRequest request = at_point(base, sweep.param, value);
+    const OffloadRequest request = offload_at_point(base, sweep.param, value);
     const std::string shown = sweep_value_text(sweep.param, value);
     const auto x = static_cast<double>(value);
     curves.xs.push_back(x);
@@ -242,14 +242,14 @@ SweepEnd offload_sweep(const OffloadRequest& base, const HostMemoryOrigin& origi
       continue;
     }
     for (const HostLinkStep& step : r.links) {
-      out.add(point_row(sweep.param, value, report, step), cells_of(shown, r, step));
+      out.add(point_row(sweep.param, value, report, step), offload_cells_of(shown, r, step));
     }
     if (out.charting()) {
-      chart_point(curves, x, r);
+      offload_chart_point(curves, x, r);
     }
   }
   if (out.charting()) {
-    end.plot = chart_of(base, sweep.param, curves);
+    end.plot = offload_chart_of(base, sweep.param, curves);
   }
   return end;
 }

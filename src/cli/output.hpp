@@ -37,6 +37,9 @@ void emit(const Style& style, Json document, std::string_view rows_key,
 /// A verdict level, coloured green/yellow/red when colour is on.
 std::string paint(const Style& style, Level level);
 
+/// Columns of the bar a table draws beside a time (icx tp's wires, icx collective's rows).
+inline constexpr int bar_width = 16;
+
 /// A horizontal bar `width` columns long at `value` = `max`, in eighths of a column
 /// (Unicode blocks) or in whole '#' columns with ASCII.
 std::string bar(const Style& style, double value, double max, int width);

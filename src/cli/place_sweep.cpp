@@ -14,7 +14,7 @@ namespace icx::cli {
 
 namespace {
 
-RowKeys row_keys(SweepParam param) {
+RowKeys place_row_keys(SweepParam param) {
   return {std::string(to_string(param)),
           "gpus",
           "layout.tp",
@@ -33,7 +33,7 @@ RowKeys row_keys(SweepParam param) {
           "note"};
 }
 
-std::vector<Column> table_columns(SweepParam param, Phase phase) {
+std::vector<Column> place_table_columns(SweepParam param, Phase phase) {
   return {{std::string(to_string(param)), Align::right},
           {"#", Align::right},
           {"layout", Align::left},
@@ -46,7 +46,7 @@ std::vector<Column> table_columns(SweepParam param, Phase phase) {
 
 /// Each layout's latency at every point where it fits, charted when it is in the top N at one
 /// point at least; series in the order they first enter the top N.
-struct Curves {
+struct PlaceCurves {
   std::map<std::string, PlotSeries> lines;
   std::vector<std::string> charted;
   std::vector<double> xs;
@@ -111,7 +111,7 @@ std::vector<std::string> layout_cells(const std::string& shown, const RankedLayo
 
 /// The top `top` layouts of one point (and the chosen one) as rows, and every fitting
 /// layout's latency on the chart.
-void add_layouts(SweepSink& out, Curves& curves, SweepParam param, std::int64_t value,
+void add_layouts(SweepSink& out, PlaceCurves& curves, SweepParam param, std::int64_t value,
                  const PlaceReport& report, std::size_t top, const std::string& note) {
   const std::string shown = sweep_value_text(param, value);
   const auto x = static_cast<double>(value);
@@ -134,7 +134,7 @@ void add_layouts(SweepSink& out, Curves& curves, SweepParam param, std::int64_t 
   }
 }
 
-PlotSpec chart_of(const PlaceRequest& base, SweepParam param, Curves& curves) {
+PlotSpec place_chart_of(const PlaceRequest& base, SweepParam param, PlaceCurves& curves) {
   const Phase phase = base.serving.phase;
   PlotSpec plot;
   plot.title = fmt::format("{}: {} of the ranked layouts", base.model->id,
@@ -162,15 +162,15 @@ SweepEnd place_sweep(const Catalog& catalog, const PlaceRequest& base,
                      SweepSink& out) {
   const Phase phase = base.serving.phase;
   check_sweep_phase(phase, sweep);
-  const RowKeys keys = row_keys(sweep.param);
+  const RowKeys keys = place_row_keys(sweep.param);
   Json head = sweep_document("place", sweep);
   head["phase"] = phase;
   head["model"] = base.model->id;
   head["objective"] = base.serving.objective;
   head["top"] = top;
-  out.start(std::move(head), table_columns(sweep.param, phase), keys);
+  out.start(std::move(head), place_table_columns(sweep.param, phase), keys);
   SweepEnd end;
-  Curves curves;
+  PlaceCurves curves;
   const std::string param(to_string(sweep.param));
   for (const std::int64_t value : sweep.values) {
     const std::string shown = sweep_value_text(sweep.param, value);
@@ -198,7 +198,7 @@ SweepEnd place_sweep(const Catalog& catalog, const PlaceRequest& base,
     add_layouts(out, curves, sweep.param, value, report, top, note);
   }
   if (out.charting()) {
-    end.plot = chart_of(base, sweep.param, curves);
+    end.plot = place_chart_of(base, sweep.param, curves);
   }
   return end;
 }

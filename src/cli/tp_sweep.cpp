@@ -13,7 +13,7 @@ namespace icx::cli {
 
 namespace {
 
-RowKeys row_keys(SweepParam param) {
+RowKeys tp_row_keys(SweepParam param) {
   return {std::string(to_string(param)),
           "wire",
           "gpu",
@@ -27,7 +27,7 @@ RowKeys row_keys(SweepParam param) {
           "note"};
 }
 
-std::vector<Column> table_columns(SweepParam param, Phase phase) {
+std::vector<Column> tp_table_columns(SweepParam param, Phase phase) {
   return {{std::string(to_string(param)), Align::right},
           {"wire", Align::left},
           {"headline", Align::right},
@@ -38,7 +38,7 @@ std::vector<Column> table_columns(SweepParam param, Phase phase) {
 }
 
 /// `base` with the swept field set to `value`.
-TpRequest at_point(const TpRequest& base, SweepParam param, std::int64_t value) {
+TpRequest tp_at_point(const TpRequest& base, SweepParam param, std::int64_t value) {
   TpRequest request = base;
   if (!set_serving_point(param, value, request.serving)) {
     request.gpus = static_cast<int>(value);
@@ -65,7 +65,7 @@ Json row_of(SweepParam param, std::int64_t value, const TpWire& w) {
   return row;
 }
 
-std::vector<std::string> cells_of(const std::string& shown, const TpWire& w) {
+std::vector<std::string> tp_cells_of(const std::string& shown, const TpWire& w) {
   return {shown,
           w.link->id,
           format_seconds(w.headline.low),
@@ -78,8 +78,8 @@ std::vector<std::string> cells_of(const std::string& shown, const TpWire& w) {
 }
 
 /// The rows of a wire the point cannot use.
-void add_skipped(SweepSink& out, const RowKeys& keys, SweepParam param, std::int64_t value,
-                 const Link& link, const std::string& why) {
+void tp_add_skipped(SweepSink& out, const RowKeys& keys, SweepParam param, std::int64_t value,
+                    const Link& link, const std::string& why) {
   Json row = null_row(keys);
   row[std::string(to_string(param))] = value;
   row["wire"] = link.id;
@@ -97,8 +97,8 @@ Seconds compute_of(const TpWire& w) {
 
 /// Per wire (in the order given) its expected and headline series; one compute line per
 /// distinct group of GPUs.
-struct Curves {
-  explicit Curves(std::size_t wires) : expected(wires), headline(wires) {}
+struct TpCurves {
+  explicit TpCurves(std::size_t wires) : expected(wires), headline(wires) {}
   std::vector<PlotSeries> expected;
   std::vector<PlotSeries> headline;
   std::map<std::string, PlotSeries> compute;
@@ -106,7 +106,7 @@ struct Curves {
   std::vector<double> ys;
 };
 
-void chart_wire(Curves& curves, std::size_t index, double x, const TpWire& w) {
+void chart_wire(TpCurves& curves, std::size_t index, double x, const TpWire& w) {
   curves.headline[index].points.emplace_back(x, w.headline.low.value());
   curves.ys.push_back(w.headline.low.value());
   if (w.expected) {
@@ -122,8 +122,8 @@ void chart_wire(Curves& curves, std::size_t index, double x, const TpWire& w) {
   }
 }
 
-PlotSpec chart_of(const TpRequest& base, const WireChoice& wires, SweepParam param,
-                  Curves& curves) {
+PlotSpec tp_chart_of(const TpRequest& base, const WireChoice& wires, SweepParam param,
+                     TpCurves& curves) {
   const Phase phase = base.serving.phase;
   PlotSpec plot;
   plot.title = fmt::format("{}: tensor-parallel all-reduce time per {}", base.model_id,
@@ -151,38 +151,38 @@ PlotSpec chart_of(const TpRequest& base, const WireChoice& wires, SweepParam par
 SweepEnd tp_sweep(const Catalog& catalog, const TpRequest& base, const WireChoice& wires,
                   const Sweep& sweep, SweepSink& out) {
   check_sweep_phase(base.serving.phase, sweep);
-  const RowKeys keys = row_keys(sweep.param);
+  const RowKeys keys = tp_row_keys(sweep.param);
   Json head = sweep_document("tp", sweep);
   head["phase"] = base.serving.phase;
   head["model"] = base.model_id;
-  out.start(std::move(head), table_columns(sweep.param, base.serving.phase), keys);
+  out.start(std::move(head), tp_table_columns(sweep.param, base.serving.phase), keys);
   SweepEnd end;
-  Curves curves(wires.usable.size());
+  TpCurves curves(wires.usable.size());
   for (const std::int64_t value : sweep.values) {
-    const TpRequest request = at_point(base, sweep.param, value);
+    const TpRequest request = tp_at_point(base, sweep.param, value);
     const auto x = static_cast<double>(value);
     curves.xs.push_back(x);
     const WireChoice here = sweep.param == SweepParam::gpus
                                 ? wires_for_group(request.gpu, request.gpus, wires.usable)
                                 : wires;
     for (const SkippedWire& skipped : here.skipped) {
-      add_skipped(out, keys, sweep.param, value, *skipped.link, skipped.reason);
+      tp_add_skipped(out, keys, sweep.param, value, *skipped.link, skipped.reason);
     }
     TpReport report;
     try {
       report = tensor_parallel_figures(catalog, request, here.usable);
     } catch (const GroupError& error) {
       for (const Link* link : here.usable) {
-        add_skipped(out, keys, sweep.param, value, *link, error.what());
+        tp_add_skipped(out, keys, sweep.param, value, *link, error.what());
       }
       end.notes.push_back(fmt::format("{} {}: {}", to_string(sweep.param),
                                       sweep_value_text(sweep.param, value), error.what()));
       continue;
     }
     for (const TpWire& w : report.wires) {
-      out.add(row_of(sweep.param, value, w), out.tabulating()
-                                                 ? cells_of(sweep_value_text(sweep.param, value), w)
-                                                 : std::vector<std::string>{});
+      out.add(row_of(sweep.param, value, w),
+              out.tabulating() ? tp_cells_of(sweep_value_text(sweep.param, value), w)
+                               : std::vector<std::string>{});
       if (out.charting()) {
         const auto index = static_cast<std::size_t>(std::ranges::find(wires.usable, w.link) -
                                                     wires.usable.begin());
@@ -191,7 +191,7 @@ SweepEnd tp_sweep(const Catalog& catalog, const TpRequest& base, const WireChoic
     }
   }
   if (out.charting()) {
-    end.plot = chart_of(base, wires, sweep.param, curves);
+    end.plot = tp_chart_of(base, wires, sweep.param, curves);
   }
   return end;
 }
