@@ -3,19 +3,30 @@
 # exponents, hex, NaN, inf, empty and huge values, and every file input with empty, binary,
 # endless, directory, deeply nested and duplicate-key contents.
 #
-#   test_bad_inputs.sh ICX DATA_DIR SCRATCH
+#   test_bad_inputs.sh ICX DATA_DIR SCRATCH [SHARD SHARDS]
 #
 # A rejected input must exit 2 with stdout empty (also under --json) and exactly one line on
 # stderr that names the flag or file. A number written with leading zeros is decimal: the
 # output equals the output for the same number without them. A whole-number flag reads any
 # decimal spelling of a whole number ("1e3", "4.096e3", "8.0") as that number.
+# With SHARD and SHARDS, only every SHARDS-th check from the SHARD-th runs, so that ctest runs
+# the matrix as SHARDS tests side by side.
 set -u
 icx=$1
 data=$2
 scratch=$3
+shard=${4:-0}
+shards=${5:-1}
 rm -rf "$scratch" && mkdir -p "$scratch"
 cases=0
 failures=0
+checks=0
+
+# mine: whether the next check is this shard's (checks are dealt round-robin).
+mine() {
+  checks=$((checks + 1))
+  [ $((checks % shards)) -eq "$shard" ]
+}
 
 fail() {
   echo "FAIL: $*"
@@ -24,6 +35,7 @@ fail() {
 
 # expect_rejected NAME_IN_ERROR ARGS...: exit 2, empty stdout, one stderr line naming it.
 expect_rejected() {
+  mine || return 0
   local name=$1
   shift
   local json
@@ -47,6 +59,7 @@ expect_rejected() {
 
 # expect_same ARGS_A -- ARGS_B: both succeed with identical stdout.
 expect_same() {
+  mine || return 0
   local a=() b=()
   while [ "$1" != "--" ]; do a+=("$1"); shift; done
   shift
@@ -510,6 +523,8 @@ done
 # A run nccl-tests found wrong; a matrix with more NVLinks than the GPU has.
 expect_rejected "#wrong" calibrate "$data/../golden/nccl/wrong-results.log" --wire nvlink4
 expect_rejected "more than a30's link" topo "$data/../golden/topo/nv18-pair.txt" --gpu a30
+expect_rejected "over XGMI" topo "$data/../golden/topo/xgmi-pair.txt" --gpu h100-sxm
+expect_rejected "over NVLink" topo "$data/../golden/topo/nv18-pair.txt" --gpu mi300x
 
 echo "bad inputs: $cases cases, $failures failures"
 [ "$failures" -eq 0 ] && echo "all checks passed"
