@@ -34,13 +34,13 @@ std::string json_text(const Json& value) {
 }
 
 /// The key that json_rows_open and json_rows_close split a document at.
-constexpr std::string_view rows_key = "rows";
+constexpr std::string_view streamed_rows_key = "rows";
 
 /// `value` written as a document's key would write it, then split where its empty rows[] is:
 /// the text before "[]" and the text after it.
 std::pair<std::string, std::string> split_at_rows(const Json& value) {
   const std::string text = json_text(value);
-  const std::string marker = fmt::format("\"{}\": []", rows_key);
+  const std::string marker = fmt::format("\"{}\": []", streamed_rows_key);
   const std::size_t at = text.find(marker);
   if (at == std::string::npos || text.find(marker, at + 1) != std::string::npos) {
     throw std::logic_error("a streamed document has rows[] in its head or tail");
@@ -57,7 +57,7 @@ void print_json(const Json& document) {
 
 std::string json_rows_open(const Json& head) {
   Json document = head;
-  document[std::string(rows_key)] = Json::array();
+  document[std::string(streamed_rows_key)] = Json::array();
   return split_at_rows(document).first + "[";
 }
 
@@ -75,7 +75,7 @@ std::string json_row(const Json& row, bool first) {
 
 std::string json_rows_close(const Json& tail, bool any_rows) {
   Json document = Json::object();
-  document[std::string(rows_key)] = Json::array();
+  document[std::string(streamed_rows_key)] = Json::array();
   for (const auto& [key, value] : tail.items()) {
     document[key] = value;
   }

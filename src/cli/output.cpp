@@ -176,8 +176,9 @@ std::string csv_line(const Json& row, const std::vector<std::string>& keys) {
   flatten(row, "", cells);
   for (const auto& [key, value] : cells.items()) {
     const bool column = std::ranges::find(keys, key) != keys.end();
+    const std::string fields_of = key + ".";
     const bool fields = value.is_null() && std::ranges::any_of(keys, [&](const std::string& k) {
-                          return k.starts_with(key + ".");
+                          return k.starts_with(fields_of);
                         });
     if (!column && !fields) {
       throw std::logic_error(fmt::format("a CSV row has \"{}\", which is not a column", key));
