@@ -6,6 +6,7 @@
 #   fuzz [SECONDS]    builds the libFuzzer targets with clang and runs each for SECONDS (60)
 #   package           builds the release .deb with CPack, checks its contents, unpacks it into a
 #                     scratch root and runs the unpacked icx from an empty directory
+#   format            checks that every C++ source is as clang-format writes it (.clang-format)
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -16,6 +17,7 @@ packages=(cmake make g++ libcli11-dev nlohmann-json3-dev libfmt-dev libgtest-dev
 case "$mode" in
   fuzz) packages+=(clang libclang-rt-dev) ;;
   package) packages+=(dpkg-dev file) ;;
+  format) packages=(clang-format git) ;;
   # zsh lets the tests check the zsh completion script (skipped where zsh is absent);
   # gnuplot-nox draws the charts and chromium renders icx report's page to a screenshot
   # (with DejaVu, so the text of both is drawn the same on every machine); python3 reads the
@@ -23,7 +25,7 @@ case "$mode" in
   test | sanitize) packages+=(zsh gnuplot-nox chromium fonts-dejavu-core python3) ;;
   run) ;;
   *)
-    echo "usage: bash cmake/bootstrap.sh [run|test|sanitize|fuzz [SECONDS]|package]" >&2
+    echo "usage: bash cmake/bootstrap.sh [run|test|sanitize|fuzz [SECONDS]|package|format]" >&2
     exit 2
     ;;
 esac
@@ -54,6 +56,10 @@ build() {
 }
 
 case "$mode" in
+  format)
+    git ls-files '*.cpp' '*.hpp' | xargs clang-format --dry-run -Werror
+    echo "clang-format: every source is formatted"
+    ;;
   run)
     build release icx
     ./build/release/icx tp --model 70b --tokens 4096 --wire pcie5
