@@ -74,14 +74,4 @@ void SweepWriter::finish(const SweepEnd& end) {
   }
 }
 
-void SweepRows::start(Json document_head, std::vector<Column> columns, RowKeys /*keys*/) {
-  head = std::move(document_head);
-  table = TextTable(std::move(columns));
-}
-
-void SweepRows::add(const Json& row, std::vector<std::string> cells) {
-  rows.push_back(row);
-  table.add_row(std::move(cells));
-}
-
 } // namespace icx::cli

@@ -72,16 +72,14 @@ private:
   bool any_rows_ = false;
 };
 
-/// A sweep's rows kept whole: what icx report's page and the tests read.
+/// A sweep's rows kept whole, without a table: what icx report's page and the tests read.
 class SweepRows final : public SweepSink {
 public:
-  void start(Json head, std::vector<Column> columns, RowKeys keys) override;
-  void add(const Json& row, std::vector<std::string> cells) override;
-  [[nodiscard]] bool tabulating() const override { return true; }
+  void start(Json /*head*/, std::vector<Column> /*columns*/, RowKeys /*keys*/) override {}
+  void add(const Json& row, std::vector<std::string> /*cells*/) override { rows.push_back(row); }
+  [[nodiscard]] bool tabulating() const override { return false; }
   [[nodiscard]] bool charting() const override { return true; }
-  Json head;
   Json rows = Json::array();
-  TextTable table{{}};
 };
 
 } // namespace icx::cli
