@@ -1,11 +1,11 @@
 // Google Benchmark: the costs behind one icx run (catalog load, traffic, placement).
 #include <benchmark/benchmark.h>
 
-#include "icx/catalog.hpp"
-#include "icx/placement.hpp"
-#include "icx/ranking.hpp"
-#include "icx/step_model.hpp"
-#include "icx/tensor_parallel.hpp"
+#include "icx/catalog/catalog.hpp"
+#include "icx/serving/placement.hpp"
+#include "icx/serving/ranking.hpp"
+#include "icx/serving/step_model.hpp"
+#include "icx/wire/tensor_parallel.hpp"
 
 namespace {
 

@@ -7,11 +7,11 @@
 
 #include <benchmark/benchmark.h>
 
-#include "icx/catalog.hpp"
-#include "icx/limits.hpp"
-#include "icx/plan.hpp"
-#include "icx/validation_report.hpp"
-#include "load_options.hpp"
+#include "icx/base/limits.hpp"
+#include "icx/catalog/catalog.hpp"
+#include "icx/reports/plan.hpp"
+#include "icx/reports/validation.hpp"
+#include "options/load.hpp"
 
 namespace {
 

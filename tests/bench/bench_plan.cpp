@@ -2,8 +2,8 @@
 // under the load (the target: well under a second on one core).
 #include <benchmark/benchmark.h>
 
-#include "icx/catalog.hpp"
-#include "icx/plan.hpp"
+#include "icx/catalog/catalog.hpp"
+#include "icx/reports/plan.hpp"
 
 namespace {
 

@@ -8,13 +8,13 @@
 
 #include <benchmark/benchmark.h>
 
-#include "common.hpp"
-#include "icx/catalog.hpp"
-#include "icx/collective_report.hpp"
-#include "icx/tp_report.hpp"
-#include "serving_options.hpp"
-#include "sweep_option.hpp"
-#include "tp_sweep.hpp"
+#include "icx/catalog/catalog.hpp"
+#include "icx/reports/collective.hpp"
+#include "icx/reports/tp.hpp"
+#include "options/common.hpp"
+#include "options/serving.hpp"
+#include "options/sweep.hpp"
+#include "sweeps/tp.hpp"
 
 namespace {
 

@@ -3,7 +3,7 @@
 of nvlink4-400 and ib-ndr) to the use=fit rows of tests/data/expert_parallel.csv, and prints
 every row's prediction against the published time.
 
-The model (include/icx/expert_parallel.hpp), per GPU and MoE layer, T tokens, bytes b per
+The model (include/icx/wire/expert_parallel.hpp), per GPU and MoE layer, T tokens, bytes b per
 token, g GPUs per node, N nodes, n = g N GPUs:
   normal (DeepEP's high-throughput kernels): a token goes once to each node holding one of
     its experts, then over NVLink to each GPU there: network bytes T D_n (1 - 1/N) b,

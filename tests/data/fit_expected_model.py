@@ -4,7 +4,7 @@ tests/data/collectives_extra.csv and tests/data/collectives_wires.csv, then chec
 use=fit and use=held-out row (collectives.csv rows count as held-out) against the bounds
 `icx validate` applies. Standard library only.
 
-Model (the same as src/collectives.cpp), times in microseconds, bandwidths in GB/s:
+Model (the same as src/wire/collectives.cpp), times in microseconds, bandwidths in GB/s:
   tb = wire_factor * S / (per_direction_bandwidth * efficiency)
   ring/LL     : t = steps * step_latency + (1 + slowdown) * tb
   ring/Simple : t = steps * step_latency + ramp + tb

@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <string_view>
 
-#include "icx/catalog.hpp"
-#include "icx/error.hpp"
+#include "icx/base/error.hpp"
+#include "icx/catalog/catalog.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   static const icx::Catalog shipped = icx::Catalog::shipped();

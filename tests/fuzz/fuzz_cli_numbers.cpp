@@ -8,7 +8,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "common.hpp"
+#include "options/common.hpp"
 
 namespace {
 

@@ -7,8 +7,8 @@
 #include <cstdlib>
 #include <string_view>
 
-#include "icx/error.hpp"
-#include "icx/hf_config.hpp"
+#include "icx/base/error.hpp"
+#include "icx/catalog/hf_config.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   try {

@@ -4,9 +4,9 @@
 #include <cstdint>
 #include <string_view>
 
-#include "icx/catalog.hpp"
-#include "icx/error.hpp"
-#include "icx/validation.hpp"
+#include "icx/base/error.hpp"
+#include "icx/catalog/catalog.hpp"
+#include "icx/measured/collective_validation.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   static const icx::Catalog catalog = icx::Catalog::shipped();

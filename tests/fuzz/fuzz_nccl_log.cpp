@@ -6,10 +6,10 @@
 #include <string_view>
 #include <vector>
 
-#include "icx/calibration.hpp"
-#include "icx/catalog.hpp"
-#include "icx/error.hpp"
-#include "icx/nccl_log.hpp"
+#include "icx/base/error.hpp"
+#include "icx/catalog/catalog.hpp"
+#include "icx/measured/calibration.hpp"
+#include "icx/measured/nccl_log.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   static const icx::Catalog catalog = icx::Catalog::shipped();

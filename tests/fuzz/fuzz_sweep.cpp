@@ -6,9 +6,9 @@
 #include <cstdint>
 #include <string>
 
-#include "common.hpp"
-#include "icx/limits.hpp"
-#include "sweep_option.hpp"
+#include "icx/base/limits.hpp"
+#include "options/common.hpp"
+#include "options/sweep.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using icx::cli::SweepParam;

@@ -7,10 +7,10 @@
 #include <optional>
 #include <string_view>
 
-#include "icx/catalog.hpp"
-#include "icx/error.hpp"
-#include "icx/topo.hpp"
-#include "icx/topo_report.hpp"
+#include "icx/base/error.hpp"
+#include "icx/catalog/catalog.hpp"
+#include "icx/reports/topo.hpp"
+#include "icx/topo/matrix.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   static const icx::Catalog catalog = icx::Catalog::shipped();

@@ -1,4 +1,4 @@
-#include "icx/calibration.hpp"
+#include "icx/measured/calibration.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -8,8 +8,8 @@
 
 #include <gtest/gtest.h>
 
-#include "icx/error.hpp"
-#include "icx/nccl_log.hpp"
+#include "icx/base/error.hpp"
+#include "icx/measured/nccl_log.hpp"
 
 namespace icx {
 namespace {

@@ -1,13 +1,13 @@
 // Fitting the scale-out link of a log whose GPUs span nodes (calibrate_fabric), on times
-// worked by hand from icx/fabric.hpp's tree formulas: two nodes of 8 GPUs on an NVSwitch link
+// worked by hand from icx/wire/fabric.hpp's tree formulas: two nodes of 8 GPUs on an NVSwitch link
 // (450 GB/s each way, ring efficiency 0.8, 2 µs per step) and 8 NICs of 25 GB/s each.
 #include <algorithm>
 #include <vector>
 
 #include <gtest/gtest.h>
 
-#include "icx/calibration.hpp"
-#include "icx/error.hpp"
+#include "icx/base/error.hpp"
+#include "icx/measured/calibration.hpp"
 #include "test_fixtures.hpp"
 
 namespace icx {

@@ -12,10 +12,10 @@
 
 #include <gtest/gtest.h>
 
-#include "icx/calibration.hpp"
-#include "icx/catalog.hpp"
-#include "icx/collectives.hpp"
-#include "icx/validation.hpp"
+#include "icx/catalog/catalog.hpp"
+#include "icx/measured/calibration.hpp"
+#include "icx/measured/collective_validation.hpp"
+#include "icx/wire/collectives.hpp"
 
 namespace icx {
 namespace {

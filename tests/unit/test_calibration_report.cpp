@@ -1,11 +1,11 @@
-#include "icx/calibration_report.hpp"
+#include "icx/reports/calibration.hpp"
 
 #include <string>
 #include <utility>
 
 #include <gtest/gtest.h>
 
-#include "icx/error.hpp"
+#include "icx/base/error.hpp"
 #include "test_fixtures.hpp"
 
 namespace icx {

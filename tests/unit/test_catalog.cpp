@@ -1,10 +1,10 @@
-#include "icx/catalog.hpp"
+#include "icx/catalog/catalog.hpp"
 
 #include <string>
 
 #include <gtest/gtest.h>
 
-#include "icx/error.hpp"
+#include "icx/base/error.hpp"
 #include "test_fixtures.hpp"
 
 namespace icx {
@@ -59,6 +59,26 @@ TEST(Catalog, ReadsLinksWithDirectionsAndRanges) {
   EXPECT_DOUBLE_EQ(roce.headline_bandwidth.low.value(), 25e9);
   EXPECT_DOUBLE_EQ(roce.headline_bandwidth.high.value(), 50e9);
   EXPECT_DOUBLE_EQ(roce.latency.high.value(), 2e-6);
+}
+
+TEST(Catalog, ANewParameterCountKeepsAnMoeModelsActiveShare) {
+  // Dense: every parameter is active, so both become the new count. MoE (47e9 total, 13e9
+  // active): a larger total keeps 13e9 active; one below 13e9 caps the active count at it.
+  Model dense;
+  dense.total_params = 70e9;
+  dense.active_params = 70e9;
+  dense.set_total_params(8e9);
+  EXPECT_EQ(dense.total_params, 8e9);
+  EXPECT_EQ(dense.active_params, 8e9);
+  Model moe;
+  moe.experts = 8;
+  moe.total_params = 47e9;
+  moe.active_params = 13e9;
+  moe.set_total_params(100e9);
+  EXPECT_EQ(moe.active_params, 13e9);
+  moe.set_total_params(10e9);
+  EXPECT_EQ(moe.total_params, 10e9);
+  EXPECT_EQ(moe.active_params, 10e9);
 }
 
 TEST(Catalog, ConventionLabels) {

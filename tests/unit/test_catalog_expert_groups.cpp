@@ -4,8 +4,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "icx/catalog.hpp"
-#include "icx/catalog_json.hpp"
+#include "icx/catalog/catalog.hpp"
+#include "icx/catalog/json.hpp"
 #include "test_fixtures.hpp"
 
 namespace icx {

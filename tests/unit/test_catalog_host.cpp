@@ -3,9 +3,9 @@
 
 #include <gtest/gtest.h>
 
-#include "icx/catalog.hpp"
-#include "icx/catalog_json.hpp"
-#include "icx/error.hpp"
+#include "icx/base/error.hpp"
+#include "icx/catalog/catalog.hpp"
+#include "icx/catalog/json.hpp"
 #include "test_fixtures.hpp"
 
 namespace icx {

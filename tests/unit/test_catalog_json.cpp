@@ -1,5 +1,5 @@
 // Catalog entries written as JSON have the catalog files' shape and read back unchanged.
-#include "icx/catalog_json.hpp"
+#include "icx/catalog/json.hpp"
 
 #include <limits>
 #include <stdexcept>
@@ -8,7 +8,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "icx/error.hpp"
+#include "icx/base/error.hpp"
 
 namespace icx {
 namespace {

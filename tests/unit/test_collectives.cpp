@@ -1,10 +1,10 @@
-#include "icx/collectives.hpp"
+#include "icx/wire/collectives.hpp"
 
 #include <vector>
 
 #include <gtest/gtest.h>
 
-#include "icx/error.hpp"
+#include "icx/base/error.hpp"
 #include "test_fixtures.hpp"
 
 namespace icx {

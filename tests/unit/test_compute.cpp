@@ -1,10 +1,10 @@
-#include "icx/compute.hpp"
+#include "icx/serving/compute.hpp"
 
 #include <vector>
 
 #include <gtest/gtest.h>
 
-#include "icx/error.hpp"
+#include "icx/base/error.hpp"
 #include "test_fixtures.hpp"
 
 namespace icx {

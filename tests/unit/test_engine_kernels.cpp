@@ -4,8 +4,8 @@
 
 #include <gtest/gtest.h>
 
-#include "icx/collectives.hpp"
-#include "icx/error.hpp"
+#include "icx/base/error.hpp"
+#include "icx/wire/collectives.hpp"
 #include "test_fixtures.hpp"
 
 namespace icx {

@@ -1,4 +1,4 @@
-#include "icx/enum_names.hpp"
+#include "icx/base/enum_names.hpp"
 
 #include <array>
 #include <optional>
@@ -7,9 +7,9 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "icx/catalog.hpp"
-#include "icx/collectives.hpp"
-#include "icx/error.hpp"
+#include "icx/base/error.hpp"
+#include "icx/catalog/catalog.hpp"
+#include "icx/wire/collectives.hpp"
 
 namespace icx {
 namespace {

@@ -1,4 +1,4 @@
-#include "icx/expected.hpp"
+#include "icx/base/expected.hpp"
 
 #include <stdexcept>
 #include <string>

@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "icx/collectives.hpp"
+#include "icx/wire/collectives.hpp"
 #include "test_fixtures.hpp"
 
 namespace icx {

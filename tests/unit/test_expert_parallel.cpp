@@ -10,9 +10,9 @@
 
 #include <gtest/gtest.h>
 
-#include "icx/catalog.hpp"
-#include "icx/ep_report.hpp"
-#include "icx/expert_parallel.hpp"
+#include "icx/catalog/catalog.hpp"
+#include "icx/reports/ep.hpp"
+#include "icx/wire/expert_parallel.hpp"
 
 namespace icx {
 namespace {

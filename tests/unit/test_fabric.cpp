@@ -1,10 +1,10 @@
-// The expected model across nodes (icx/fabric.hpp), worked by hand on links built here: an
+// The expected model across nodes (icx/wire/fabric.hpp), worked by hand on links built here: an
 // NVSwitch link of 450 GB/s each way (ring 0.8 at 2 µs per step, NVLS 0.6 with 30 µs, ramp
 // 100 µs, LL slowdown 1) and a NIC of 50 GB/s at 0.9 with 5 µs per step.
 #include <gtest/gtest.h>
 
-#include "icx/error.hpp"
-#include "icx/fabric.hpp"
+#include "icx/base/error.hpp"
+#include "icx/wire/fabric.hpp"
 #include "test_fixtures.hpp"
 
 namespace icx {

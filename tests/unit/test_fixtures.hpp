@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include "icx/catalog.hpp"
-#include "icx/error.hpp"
+#include "icx/base/error.hpp"
+#include "icx/catalog/catalog.hpp"
 
 namespace icx::test {
 

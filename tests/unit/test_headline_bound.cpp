@@ -4,9 +4,9 @@
 // exceeds the expected time where the expected model prices the group.
 #include <gtest/gtest.h>
 
-#include "icx/catalog.hpp"
-#include "icx/collectives.hpp"
-#include "icx/fabric.hpp"
+#include "icx/catalog/catalog.hpp"
+#include "icx/wire/collectives.hpp"
+#include "icx/wire/fabric.hpp"
 
 namespace icx {
 namespace {

@@ -1,11 +1,11 @@
-#include "icx/hf_config.hpp"
+#include "icx/catalog/hf_config.hpp"
 
 #include <cmath>
 #include <string>
 
 #include <gtest/gtest.h>
 
-#include "icx/error.hpp"
+#include "icx/base/error.hpp"
 
 namespace icx {
 namespace {

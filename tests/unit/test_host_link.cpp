@@ -1,12 +1,12 @@
-#include "icx/host_link.hpp"
+#include "icx/host/host_link.hpp"
 
 #include <optional>
 #include <vector>
 
 #include <gtest/gtest.h>
 
-#include "icx/error.hpp"
-#include "icx/hbm.hpp"
+#include "icx/base/error.hpp"
+#include "icx/memory/hbm.hpp"
 
 namespace icx {
 namespace {

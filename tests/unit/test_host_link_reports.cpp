@@ -7,11 +7,11 @@
 
 #include <gtest/gtest.h>
 
-#include "icx/coldstart_report.hpp"
-#include "icx/error.hpp"
-#include "icx/hbm.hpp"
-#include "icx/offload_report.hpp"
-#include "icx/topology.hpp"
+#include "icx/base/error.hpp"
+#include "icx/catalog/group_rules.hpp"
+#include "icx/memory/hbm.hpp"
+#include "icx/reports/coldstart.hpp"
+#include "icx/reports/offload.hpp"
 #include "test_fixtures.hpp"
 
 namespace icx {
@@ -190,6 +190,17 @@ TEST(OffloadReport, AGroupWiderThanTheKvHeadsReplicatesThem) {
   EXPECT_EQ(r.kv_copies, 2);
   EXPECT_EQ(r.kv_copy_reason, KvCopyReason::heads_replicated);
   EXPECT_EQ(r.kv_copies_why, "a 16-GPU tensor-parallel group replicates the 8 KV heads");
+}
+
+TEST(OffloadReport, HostMemoryIsTheDramOfTheNodesTheGpusFill) {
+  // 300 GB of DRAM per 8-GPU node: 4 GPUs fill one node (300 GB), 16 fill two (600 GB); a
+  // system without a host side has none to give.
+  System system;
+  system.gpus_per_node = 8;
+  EXPECT_FALSE(host_memory(system, 8).has_value());
+  system.host = HostSide{"pcie5", 2, Bytes::of(300e9), gigabytes_per_second(400), 0, "", "s"};
+  EXPECT_EQ(host_memory(system, 4)->value(), 300e9);
+  EXPECT_EQ(host_memory(system, 16)->value(), 600e9);
 }
 
 TEST(OffloadReport, ASystemSharesItsUplinksAndGivesItsHostMemory) {

@@ -5,8 +5,8 @@
 
 #include <gtest/gtest.h>
 
-#include "coldstart_sweep.hpp"
-#include "offload_sweep.hpp"
+#include "sweeps/coldstart.hpp"
+#include "sweeps/offload.hpp"
 #include "test_fixtures.hpp"
 
 namespace icx::cli {

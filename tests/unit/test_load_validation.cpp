@@ -1,13 +1,13 @@
 // The expected load model against published load times (tests/data/loads.csv), and the
 // parser of such files.
-#include "icx/load_validation.hpp"
+#include "icx/measured/loading_validation.hpp"
 
 #include <string>
 
 #include <gtest/gtest.h>
 
-#include "icx/coldstart_report.hpp"
-#include "icx/error.hpp"
+#include "icx/base/error.hpp"
+#include "icx/reports/coldstart.hpp"
 
 namespace icx {
 namespace {

@@ -1,5 +1,5 @@
-// The expected load (icx/model_load.hpp): hand-worked figures on inline entries.
-#include "icx/model_load.hpp"
+// The expected load (icx/host/weight_loading.hpp): hand-worked figures on inline entries.
+#include "icx/host/weight_loading.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "icx/nccl_log.hpp"
+#include "icx/measured/nccl_log.hpp"
 
 #include <fstream>
 #include <sstream>
@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-#include "icx/error.hpp"
+#include "icx/base/error.hpp"
 
 namespace icx {
 namespace {

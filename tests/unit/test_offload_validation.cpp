@@ -1,13 +1,13 @@
 // Published offloaded decode rates (tests/data/offload.csv) against icx offload's expected
 // step: each held-out row within its stated bound; and the reader of such files.
-#include "icx/offload_validation.hpp"
+#include "icx/measured/offload_validation.hpp"
 
 #include <iostream>
 #include <string>
 
 #include <gtest/gtest.h>
 
-#include "icx/error.hpp"
+#include "icx/base/error.hpp"
 
 namespace icx {
 namespace {

@@ -1,4 +1,4 @@
-#include "output.hpp"
+#include "output/output.hpp"
 
 #include <limits>
 #include <stdexcept>
@@ -8,7 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "icx/util/text.hpp"
-#include "json_output.hpp"
+#include "output/json.hpp"
 
 namespace icx::cli {
 namespace {

@@ -1,8 +1,8 @@
-#include "icx/parameter_count.hpp"
+#include "icx/catalog/parameter_count.hpp"
 
 #include <gtest/gtest.h>
 
-#include "icx/error.hpp"
+#include "icx/base/error.hpp"
 
 namespace icx {
 namespace {

@@ -5,8 +5,8 @@
 
 #include <gtest/gtest.h>
 
-#include "icx/place_report.hpp"
-#include "icx/ranking.hpp"
+#include "icx/reports/place.hpp"
+#include "icx/serving/ranking.hpp"
 
 namespace icx {
 namespace {

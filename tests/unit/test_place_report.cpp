@@ -1,4 +1,4 @@
-#include "icx/place_report.hpp"
+#include "icx/reports/place.hpp"
 
 #include <string>
 #include <vector>

@@ -1,10 +1,10 @@
-#include "icx/placement.hpp"
+#include "icx/serving/placement.hpp"
 
 #include <vector>
 
 #include <gtest/gtest.h>
 
-#include "icx/error.hpp"
+#include "icx/base/error.hpp"
 #include "test_fixtures.hpp"
 
 namespace icx {

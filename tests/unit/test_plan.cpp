@@ -1,10 +1,10 @@
-#include "icx/plan.hpp"
+#include "icx/reports/plan.hpp"
 
 #include <string>
 
 #include <gtest/gtest.h>
 
-#include "icx/place_report.hpp"
+#include "icx/reports/place.hpp"
 
 namespace icx {
 namespace {

@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "plot.hpp"
+#include "output/plot.hpp"
 
 namespace icx::cli {
 namespace {

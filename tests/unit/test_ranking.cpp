@@ -1,12 +1,12 @@
-#include "icx/ranking.hpp"
+#include "icx/serving/ranking.hpp"
 
 #include <algorithm>
 #include <vector>
 
 #include <gtest/gtest.h>
 
-#include "icx/place_report.hpp"
-#include "icx/tp_report.hpp"
+#include "icx/reports/place.hpp"
+#include "icx/reports/tp.hpp"
 
 namespace icx {
 namespace {

@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "report_page.hpp"
+#include "page/page.hpp"
 
 namespace icx::cli {
 namespace {

@@ -1,10 +1,10 @@
-#include "icx/serving.hpp"
+#include "icx/serving/serving.hpp"
 
 #include <cmath>
 
 #include <gtest/gtest.h>
 
-#include "icx/error.hpp"
+#include "icx/base/error.hpp"
 #include "test_fixtures.hpp"
 
 namespace icx {

@@ -1,4 +1,4 @@
-#include "icx/serving_load.hpp"
+#include "icx/serving/request_load.hpp"
 
 #include <cmath>
 

@@ -1,9 +1,9 @@
 // Pins the shipped catalog's headline figures to the seed chapter's table and the vendors'
 // datasheets, so a data edit that changes them is caught.
-#include "icx/catalog.hpp"
-#include "icx/collectives.hpp"
-#include "icx/hf_config.hpp"
-#include "icx/host_link.hpp"
+#include "icx/catalog/catalog.hpp"
+#include "icx/catalog/hf_config.hpp"
+#include "icx/host/host_link.hpp"
+#include "icx/wire/collectives.hpp"
 
 #include <fstream>
 #include <sstream>

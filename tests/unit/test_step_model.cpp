@@ -1,4 +1,4 @@
-#include "icx/step_model.hpp"
+#include "icx/serving/step_model.hpp"
 
 #include <gtest/gtest.h>
 

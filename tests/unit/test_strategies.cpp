@@ -1,5 +1,5 @@
-#include "icx/strategies.hpp"
-#include "icx/verdict.hpp"
+#include "icx/wire/strategies.hpp"
+#include "icx/wire/verdict.hpp"
 
 #include <gtest/gtest.h>
 

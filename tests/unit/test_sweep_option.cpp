@@ -6,8 +6,8 @@
 
 #include <gtest/gtest.h>
 
-#include "common.hpp"
-#include "sweep_option.hpp"
+#include "options/common.hpp"
+#include "options/sweep.hpp"
 
 namespace icx::cli {
 namespace {

@@ -1,4 +1,4 @@
-#include "icx/tensor_parallel.hpp"
+#include "icx/wire/tensor_parallel.hpp"
 
 #include <cmath>
 #include <vector>

@@ -1,4 +1,4 @@
-#include "terminal.hpp"
+#include "output/terminal.hpp"
 
 #include <map>
 #include <string>

@@ -8,7 +8,7 @@
 
 #include <gtest/gtest.h>
 
-#include "icx/error.hpp"
+#include "icx/base/error.hpp"
 
 namespace icx {
 namespace {

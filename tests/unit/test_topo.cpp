@@ -1,4 +1,4 @@
-#include "icx/topo.hpp"
+#include "icx/topo/matrix.hpp"
 
 #include <filesystem>
 #include <string>
@@ -6,7 +6,7 @@
 
 #include <gtest/gtest.h>
 
-#include "icx/error.hpp"
+#include "icx/base/error.hpp"
 #include "topo_fixtures.hpp"
 
 namespace icx {

@@ -1,15 +1,15 @@
-// The catalog system and the report icx topo makes of a node's matrix (icx/topo_system.hpp,
-// icx/topo_report.hpp), on the published outputs of ../shared/topo. Expected figures come
+// The catalog system and the report icx topo makes of a node's matrix (icx/topo/system.hpp,
+// icx/reports/topo.hpp), on the published outputs of ../shared/topo. Expected figures come
 // from the vendors' datasheets and the matrices themselves, not from icx's output.
-#include "icx/topo_system.hpp"
+#include "icx/topo/system.hpp"
 
 #include <string>
 
 #include <gtest/gtest.h>
 
-#include "icx/error.hpp"
-#include "icx/placement.hpp"
-#include "icx/topo_report.hpp"
+#include "icx/base/error.hpp"
+#include "icx/reports/topo.hpp"
+#include "icx/serving/placement.hpp"
 #include "topo_fixtures.hpp"
 
 namespace icx {

@@ -1,4 +1,4 @@
-#include "icx/topology.hpp"
+#include "icx/catalog/group_rules.hpp"
 
 #include <vector>
 

@@ -1,12 +1,12 @@
-#include "icx/tp_report.hpp"
+#include "icx/reports/tp.hpp"
 
 #include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
 
-#include "icx/error.hpp"
-#include "icx/step_model.hpp"
+#include "icx/base/error.hpp"
+#include "icx/serving/step_model.hpp"
 #include "test_fixtures.hpp"
 
 namespace icx {

@@ -1,4 +1,4 @@
-#include "icx/units.hpp"
+#include "icx/base/units.hpp"
 
 #include <gtest/gtest.h>
 

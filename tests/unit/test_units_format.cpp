@@ -1,4 +1,4 @@
-#include "icx/units_format.hpp"
+#include "icx/base/units_format.hpp"
 
 #include <cmath>
 #include <limits>

@@ -1,4 +1,4 @@
-#include "icx/validation.hpp"
+#include "icx/measured/collective_validation.hpp"
 
 #include <cmath>
 #include <string>
@@ -7,8 +7,8 @@
 
 #include <gtest/gtest.h>
 
-#include "icx/catalog.hpp"
-#include "icx/error.hpp"
+#include "icx/base/error.hpp"
+#include "icx/catalog/catalog.hpp"
 #include "test_fixtures.hpp"
 
 namespace icx {

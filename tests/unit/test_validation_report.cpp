@@ -1,4 +1,4 @@
-#include "icx/validation_report.hpp"
+#include "icx/reports/validation.hpp"
 
 #include <string>
 #include <vector>

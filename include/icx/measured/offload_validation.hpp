@@ -1,0 +1,68 @@
+// Checking icx offload's expected decode step against published offloaded runs (CSV files
+// such as tests/data/offload.csv): tokens per second predicted against measured per row.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "icx/base/units.hpp"
+#include "icx/catalog/catalog.hpp"
+#include "icx/host/host_link.hpp"
+
+namespace icx {
+
+/// One published run. Columns: hardware, gpu, hbm_held_GB, gpus, host_link, model, dtype,
+/// batch, engine, measured_tokens_per_s, bound, use (held-out or outside), note, source. An
+/// outside row (a run icx cannot price) needs only hardware, use, note and source.
+struct MeasuredOffload {
+  std::string origin;
+  std::size_t line = 0;
+  std::string hardware;
+  /// The catalog GPU whose HBM bandwidth prices the resident bytes.
+  std::string gpu;
+  /// HBM the run held weights in; the rest of the weights is the spill.
+  Bytes hbm_held;
+  int gpus = 0;
+  std::string host_link;
+  std::string model;
+  std::string dtype;
+  int batch = 0;
+  OffloadEngine engine = OffloadEngine::vllm;
+  std::optional<double> measured_tokens_per_s;
+  /// The factor the prediction must stay within (a held-out row).
+  std::optional<double> bound;
+  std::string use;
+  std::string note;
+  std::string source;
+};
+
+/// Parses an offload CSV. Throws InputError "<origin>:<line>: column '…': …".
+std::vector<MeasuredOffload> parse_offloads_csv(std::string_view text, const std::string& origin);
+
+/// The shipped file (tests/data/offload.csv, embedded): origin and text.
+struct OffloadsFile {
+  std::string origin;
+  std::string_view text;
+};
+OffloadsFile shipped_offloads();
+
+struct OffloadCheck {
+  MeasuredOffload row;
+  /// batch / expected step; absent for an outside row.
+  std::optional<double> predicted_tokens_per_s;
+  /// predicted / measured − 1 (0 without a prediction).
+  double error = 0;
+  bool within = true;
+};
+
+/// Every held-out row priced by icx offload's expected step (the resident bytes in the HBM the
+/// run held them in, no reserve). Throws InputError naming the file, line and column for an id
+/// the catalog lacks.
+std::vector<OffloadCheck> check_offloads(const Catalog& catalog,
+                                         std::span<const MeasuredOffload> rows);
+
+} // namespace icx

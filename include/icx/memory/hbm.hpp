@@ -1,0 +1,30 @@
+// How much of a GPU's HBM the weights and KV cache may fill: one reserve, one meaning, for
+// every command that checks fit.
+#pragma once
+
+#include <optional>
+
+#include "icx/base/units.hpp"
+#include "icx/catalog/catalog.hpp"
+
+namespace icx {
+
+/// Fraction of each GPU's HBM kept free for what a fit check does not count: activations,
+/// the runtime's buffers and fragmentation, and any KV cache not given (serving engines
+/// reserve 10–30 %; vLLM's default leaves 10 % of the GPU unused and needs KV room inside
+/// the rest).
+constexpr double default_memory_reserve = 0.2;
+
+/// HBM of `gpus` GPUs less the reserved fraction of each. Throws InputError on a reserve
+/// outside [0, 1) or a GPU count below 1.
+Bytes usable_hbm(const Gpu& gpu, int gpus, double reserve);
+
+/// The fraction of `gpu`'s HBM bandwidth a stream of reads reaches: `given` (a flag), else
+/// the catalog's achievable_hbm_fraction, else the whole bandwidth.
+double achieved_hbm_fraction(const Gpu& gpu, std::optional<double> given);
+
+/// The time `gpus` GPUs take to read `bytes` spread evenly over their HBM, each at
+/// `fraction` of its bandwidth: the one HBM rule every decode step is priced by.
+Seconds hbm_read_time(const Gpu& gpu, int gpus, Bytes bytes, double fraction);
+
+} // namespace icx

@@ -1,0 +1,37 @@
+// Compute time of a forward pass, so communication can be weighed against it.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+
+#include "icx/base/units.hpp"
+#include "icx/catalog/catalog.hpp"
+
+namespace icx {
+
+/// The compute rate a verdict assumes: a GPU's dense peak for a dtype times a utilisation.
+struct ComputeRate {
+  const Gpu* gpu = nullptr;
+  /// The dtype whose peak is used (may be wider than the model's when the GPU lacks it).
+  std::string peak_dtype;
+  FlopsPerSecond peak;
+  double utilization = 0;
+  [[nodiscard]] FlopsPerSecond achieved() const { return peak * utilization; }
+};
+
+/// The GPU's dense peak for `dtype`; a GPU without that dtype's tensor cores computes in the
+/// narrowest type it has that is at least as wide (FP8 weights on A100 run at BF16 rate).
+/// Throws InputError when the GPU has no such type.
+ComputeRate compute_rate(const Gpu& gpu, const Dtype& dtype, std::span<const Dtype> dtypes,
+                         double utilization);
+
+/// FLOPs of the weight GEMMs of a forward pass: ~2 FLOPs per parameter used per token (one
+/// multiply-add per weight), for prefill and decode alike.
+Flops forward_flops(double params, std::int64_t tokens);
+
+/// The GPU assumed for a wire: the first catalog GPU whose scale-up link is `link`, else the
+/// catalog's reference GPU (else the first GPU). `matched` tells which rule applied.
+const Gpu& gpu_for_link(const Catalog& catalog, const Link& link, bool& matched);
+
+} // namespace icx

@@ -1,0 +1,128 @@
+// Serving a steady load on one layout: requests arrive at a rate, each with a prompt and an
+// output length; how many are in flight, and the TTFT and TPOT each sees while prefills and
+// decodes share the same GPUs (continuous batching with chunked prefill).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "icx/base/enum_names.hpp"
+#include "icx/base/json_values.hpp"
+#include "icx/catalog/catalog.hpp"
+#include "icx/serving/placement.hpp"
+#include "icx/serving/step_model.hpp"
+
+namespace icx {
+
+/// Prefill tokens one engine step takes beside its decodes when nothing says: vLLM V1's
+/// --max-num-batched-tokens default for its OpenAI server, 8192 on GPUs with at least
+/// 70 GiB that are not A100s, 2048 on the others (vllm/engine/arg_utils.py,
+/// get_batch_defaults).
+constexpr std::int64_t large_prefill_chunk = 8192;
+constexpr std::int64_t small_prefill_chunk = 2048;
+constexpr double large_chunk_min_hbm_gib = 70;
+
+/// vLLM's default chunk on `gpu` (the rule above).
+std::int64_t default_prefill_chunk(const Gpu& gpu);
+
+/// A steady load: Poisson arrivals at `rate` requests per second over the whole cluster, each
+/// with `input` prompt tokens and `output` generated tokens.
+struct Load {
+  double rate = 0;
+  std::int64_t input = 0;
+  std::int64_t output = 0;
+  /// Prompt tokens one step prefills beside its decodes (chunked prefill).
+  std::int64_t prefill_chunk = large_prefill_chunk;
+};
+
+/// The three workloads a load needs from one request: one prompt's prefill, a decode step at
+/// the mean context (prompt + half the output), and a decode step at the full length (what
+/// the KV cache must hold).
+struct LoadWorkloads {
+  Workload prefill;
+  Workload decode;
+  Workload full_length;
+};
+
+LoadWorkloads load_workloads(const Catalog& catalog, const Model& model, const Dtype& dtype,
+                             const Gpu& gpu, ServingRequest request, const Load& load);
+
+/// What stops a layout from serving the load at all.
+enum class ServeLimit {
+  none,
+  /// The weights alone do not fit the GPUs' memory.
+  weights,
+  /// The requests in flight need more KV cache than memory holds, or more sequences than the
+  /// engine schedules (--max-batch).
+  memory,
+  /// Prefill alone needs all of the GPUs' time (or the requests in flight never settle).
+  saturated,
+};
+
+constexpr std::array<EnumName<ServeLimit>, 4> enum_names(ServeLimit /*unused*/) {
+  return {{{ServeLimit::none, "none"},
+           {ServeLimit::weights, "weights"},
+           {ServeLimit::memory, "memory"},
+           {ServeLimit::saturated, "saturated"}}};
+}
+
+struct LoadedStep {
+  Layout layout;
+  /// Requests in flight over the cluster (Little's law): rate × (TTFT + output × TPOT); the
+  /// decode batch the step model runs.
+  std::int64_t batch = 0;
+  /// Requests the cluster's memory and schedulers hold at their full length.
+  std::int64_t capacity = 0;
+  /// One prompt per replica, alone on the GPUs.
+  Placement prefill;
+  /// One decode step at `batch`, at the mean context.
+  Placement decode;
+  /// Fraction of each replica's time its prefills take: rate per replica × a prompt's stage
+  /// time (a pipeline starts a prompt every stage time).
+  double prefill_share = 0;
+  /// One prompt's service: its prefill plus the decode steps its chunks ride with.
+  Seconds prefill_service;
+  /// Waiting for the prompts ahead (M/D/1) plus the service.
+  Seconds ttft;
+  /// The decode step stretched by the prefill chunks that share its GPUs.
+  Seconds tpot;
+  /// Output tokens per second per GPU at the load.
+  double tokens_per_second_per_gpu = 0;
+  /// A prefill pool of a disaggregated deployment: sending one prompt's KV cache to the
+  /// decode pool (part of TTFT); zero when both phases share the GPUs.
+  Seconds kv_transfer;
+  ServeLimit limit = ServeLimit::none;
+  [[nodiscard]] bool serves() const { return limit == ServeLimit::none; }
+};
+
+/// Serves `load` on `layout`. With `batch`, the requests in flight are that many (what a
+/// plan found, checked by icx place); without, the least fixed point of Little's law from
+/// one request per replica. Throws InputError as evaluate_layout does.
+LoadedStep serve_at_load(const Cluster& cluster, const LoadWorkloads& workloads,
+                         const Layout& layout, const Load& load,
+                         std::optional<std::int64_t> batch = std::nullopt);
+
+/// Prefill/decode disaggregation (vLLM's and SGLang's PD split, NVIDIA Dynamo): prompts are
+/// prefilled on one pool of GPUs and their KV cache sent over the scale-out link to another
+/// that only decodes. The prefill pool's step: TTFT = M/D/1 over the prompts' prefill alone,
+/// plus the KV transfer, each GPU sending its shard of the cache (its tensor and pipeline
+/// part) over its share of the node's NICs; requests in flight there = rate × TTFT.
+LoadedStep serve_prefill_pool(const Cluster& cluster, const LoadWorkloads& workloads,
+                              const Layout& layout, const Load& load, const RunSetup& setup);
+
+/// The decode pool's step: requests in flight = rate × output × TPOT (Little's law over the
+/// decode alone), TPOT = the decode step at that batch, no prefill sharing its GPUs.
+LoadedStep serve_decode_pool(const Cluster& cluster, const LoadWorkloads& workloads,
+                             const Layout& layout, const Load& load);
+
+/// {rate_per_second, input_tokens, output_tokens, prefill_chunk, batch, capacity, limit,
+/// ttft_seconds, tpot_seconds (null when the load is not served), decode_step_seconds,
+/// prefill_seconds, prefill_share, tokens_per_second_per_gpu}.
+Json loaded_json(const LoadedStep& step, const Load& load);
+
+/// Why a step does not serve the load, or what limits it: one clause.
+std::string load_limit_reason(const LoadedStep& step, const Load& load);
+
+} // namespace icx

@@ -1,0 +1,63 @@
+// What one step of serving does with a model, independent of the wire: the phases and
+// objectives, the dtypes that cross the wire and fill the KV cache, attention FLOPs, and how
+// many experts a batch touches.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string_view>
+
+#include "icx/base/enum_names.hpp"
+#include "icx/catalog/catalog.hpp"
+
+namespace icx {
+
+/// prefill: one forward pass over each sequence's prompt; decode: one step, one token per
+/// sequence.
+enum class Phase { prefill, decode };
+
+constexpr std::array<EnumName<Phase>, 2> enum_names(Phase /*unused*/) {
+  return {{{Phase::prefill, "prefill"}, {Phase::decode, "decode"}}};
+}
+
+/// What one pass of a phase is called: "prefill pass", "decode step".
+std::string_view pass_name(Phase phase);
+
+/// What a ranking of layouts minimises or maximises: the time of one pass as a request sees
+/// it (TTFT for prefill, TPOT for decode), or tokens per second per GPU.
+enum class Objective { latency, throughput };
+
+constexpr std::array<EnumName<Objective>, 2> enum_names(Objective /*unused*/) {
+  return {{{Objective::latency, "latency"}, {Objective::throughput, "throughput"}}};
+}
+
+/// A model's parameters as a step reads them: the part every token uses (attention,
+/// embeddings, dense and shared-expert MLPs) and one routed expert's parameters over all MoE
+/// layers. With uniform experts, total = dense + experts · per_expert and active = dense +
+/// experts_per_token · per_expert, so both follow from the two counts alone.
+struct ParamSplit {
+  double dense = 0;
+  /// One routed expert, summed over the MoE layers; 0 for a dense model.
+  double per_expert = 0;
+  /// Layers whose MLP is a mixture of experts (all but the leading dense ones).
+  int moe_layers = 0;
+};
+
+ParamSplit param_split(const Model& model);
+
+/// FLOPs of attention's two score products (Q·Kᵀ and scores·V) for one sequence over all
+/// layers, beyond the 2 FLOPs per parameter: prefill over `tokens` causal tokens
+/// (tokens² / 2 pairs), decode for one token against `context` cached ones. Latent attention
+/// is counted as engines run it: expanded heads in prefill, absorbed into the latent in decode.
+double attention_flops(const Model& model, Phase phase, std::int64_t tokens, std::int64_t context);
+
+/// Expected number of distinct experts that `tokens` tokens, each routed uniformly to
+/// `per_token` of `experts`, hit in one layer: E · (1 − (1 − k/E)^N).
+double experts_touched(int experts, int per_token, double tokens);
+
+/// Experts the busiest of `group` GPUs (each holding experts / group of them) expects to
+/// run: the mean share plus the balls-into-bins spread √(2 · mean · ln group), never more than
+/// it holds or the batch touches (uniform routing assumed).
+double busiest_gpu_experts(int experts, int per_token, double tokens, int group);
+
+} // namespace icx

@@ -1,0 +1,190 @@
+// One step of serving on one GPU of a layout: how many sequences it carries, what it holds
+// and reads from HBM, and what it computes. The wire's part (the collectives) is priced in
+// icx/serving/placement.hpp; together they give TTFT, TPOT and tokens per second.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+#include "icx/base/units.hpp"
+#include "icx/catalog/catalog.hpp"
+#include "icx/memory/hbm.hpp"
+#include "icx/serving/compute.hpp"
+#include "icx/serving/serving.hpp"
+#include "icx/wire/collectives.hpp"
+#include "icx/wire/expert_parallel.hpp"
+
+namespace icx {
+
+/// The most sequences one engine scheduler runs at once: vLLM's --max-num-seqs default of 256
+/// (its V0 engine everywhere; V1 on GPUs under 70 GiB and A100s, where larger GPUs get 1024;
+/// vllm/engine/arg_utils.py); the throughput objective's batch stops there unless --max-batch
+/// says otherwise.
+constexpr std::int64_t default_max_batch = 256;
+
+/// Tokens in the prompt a prefill pass processes, and the context a decode step attends to,
+/// when none is given: the 4,096-token prefill of the headline table.
+constexpr std::int64_t default_prompt_tokens = 4096;
+
+struct Workload {
+  const Model* model = nullptr;
+  /// The weights as stored.
+  const Dtype* dtype = nullptr;
+  /// What crosses the wire: serving engines keep activations in BF16 (FP16 for an FP16
+  /// model) whatever the weights' dtype.
+  const Dtype* act_dtype = nullptr;
+  /// What the KV cache stores (default: the activations' dtype).
+  const Dtype* kv_dtype = nullptr;
+  Phase phase = Phase::prefill;
+  /// Prompt tokens of each sequence: what a prefill pass processes.
+  std::int64_t tokens = 0;
+  /// Decode: tokens already in each sequence's KV cache.
+  std::int64_t context = 0;
+  /// Sequences in flight across the cluster; absent: as many as each replica's memory holds,
+  /// up to `max_batch` per replica.
+  std::optional<std::int64_t> batch;
+  std::int64_t max_batch = default_max_batch;
+  ComputeRate rate;
+  /// Fraction of the datasheet HBM bandwidth a decode step reaches.
+  double hbm_fraction = 1;
+  /// Fraction of the tensor and expert collectives an engine hides behind compute (0:
+  /// engines run them between the layers' GEMMs, serially).
+  double overlap = 0;
+  /// Fraction of each GPU's HBM kept free (icx/memory/hbm.hpp).
+  double memory_reserve = default_memory_reserve;
+  /// Who runs the all-reduces (the serving engine) and the link topology assumed.
+  RunSetup setup;
+  /// The expert-parallel kernels (icx/wire/expert_parallel.hpp): DeepEP's normal ones for a
+  /// prefill and its low-latency ones for a decode step (SGLang's --deepep-mode auto), unless
+  /// one is named.
+  std::optional<EpMode> ep_mode;
+  /// What an expert-parallel dispatch sends (the combine sends the activations' dtype).
+  const Dtype* dispatch_dtype = nullptr;
+  EpRouting ep_routing;
+  [[nodiscard]] EpMode ep_kernels() const;
+  /// The dispatch's dtype; the activations' when none was set (a workload not built by
+  /// workload_for).
+  [[nodiscard]] const Dtype& ep_dispatch_dtype() const;
+};
+
+/// What a request asks of the step model beyond the model and the cluster; absent parts take
+/// the defaults workload_for names.
+struct ServingRequest {
+  Phase phase = Phase::prefill;
+  std::int64_t tokens = 0;
+  std::int64_t context = 0;
+  std::optional<std::int64_t> batch;
+  std::int64_t max_batch = default_max_batch;
+  /// Absent: the weights' dtype when it is 16 bits or wider, else bf16.
+  const Dtype* act_dtype = nullptr;
+  /// Absent: the activations' dtype.
+  const Dtype* kv_dtype = nullptr;
+  double overlap = 0;
+  /// Fraction of dense peak; absent: the GPU's catalog figure.
+  std::optional<double> utilization;
+  /// Fraction of HBM bandwidth; absent: the GPU's catalog figure, else 1.
+  std::optional<double> hbm_fraction;
+  double memory_reserve = default_memory_reserve;
+  Objective objective = Objective::latency;
+  /// The serving engine's all-reduce and the link topology; the default is vLLM's dispatch.
+  RunSetup setup{Implementation::vllm, {}};
+  /// Absent: by phase (Workload::ep_kernels).
+  std::optional<EpMode> ep_mode;
+  /// Absent: fp8 for DeepEP's kernels (its FP8 dispatch), the activations' dtype for NCCL's.
+  const Dtype* dispatch_dtype = nullptr;
+  EpRouting ep_routing;
+};
+
+/// What crosses the wire when nothing says: the weights' dtype when it is 16 bits or wider,
+/// else bf16 (narrower weights are dequantised for the GEMMs; vLLM, SGLang and TensorRT-LLM
+/// keep activations 16-bit unless configured otherwise).
+const Dtype& activation_dtype(const Catalog& catalog, const Dtype& weights);
+
+/// What an expert-parallel dispatch sends when nothing says: FP8 (DeepEP's FP8 dispatch, where
+/// the catalog has the dtype) for DeepEP's kernels, the activations for NCCL's all-to-all.
+const Dtype& default_dispatch_dtype(const Catalog& catalog, std::optional<EpMode> mode,
+                                    const Dtype& activations);
+
+/// `request` with its dtypes filled in: activations as activation_dtype says unless given, the
+/// KV cache as the activations unless given, the expert-parallel dispatch as
+/// ServingRequest::dispatch_dtype says.
+ServingRequest with_default_dtypes(const Catalog& catalog, const Dtype& weights,
+                                   ServingRequest request);
+
+/// The workload `request` describes for `model` with weights in `dtype` on `gpu`; without a
+/// batch, the latency objective runs one sequence and the throughput objective as many as
+/// memory holds.
+Workload workload_for(const Catalog& catalog, const Model& model, const Dtype& dtype,
+                      const Gpu& gpu, const ServingRequest& request);
+
+/// Degrees of each split; their product is the GPU count. Ranks are laid out tensor
+/// innermost, then expert, then pipeline, then data.
+struct Layout {
+  int tp = 1;
+  int pp = 1;
+  int ep = 1;
+  int dp = 1;
+  [[nodiscard]] int product() const { return tp * pp * ep * dp; }
+  bool operator==(const Layout&) const = default;
+};
+
+/// Sequences of one step: in the cluster, in one replica, in one pipeline micro-batch, and on
+/// the busiest expert-parallel rank (data-parallel attention: each rank of an expert group
+/// runs attention for its own sequences).
+struct StepBatch {
+  std::int64_t total = 0;
+  std::int64_t replica = 0;
+  std::int64_t micro = 0;
+  std::int64_t per_rank = 0;
+  /// Tokens each sequence adds in one pass: the prompt for prefill, one for decode.
+  std::int64_t tokens_per_sequence = 0;
+};
+
+struct LayoutMemory {
+  Bytes weights_per_gpu;
+  /// The KV cache of the GPU's sequences at their full length.
+  Bytes kv_per_gpu;
+  Bytes usable_per_gpu;
+  /// Sequences one replica's memory holds beside the weights (0 when the weights alone
+  /// do not fit).
+  std::int64_t replica_capacity = 0;
+  [[nodiscard]] bool fits() const { return weights_per_gpu + kv_per_gpu <= usable_per_gpu; }
+};
+
+/// The work of one pipeline stage for one micro-batch on its busiest GPU.
+struct StageWork {
+  Flops flops;
+  /// Weights touched (for an MoE model, the experts the micro-batch hits on the busiest
+  /// rank) and, in decode, the KV cache read.
+  Bytes read;
+  Seconds compute;
+  Seconds memory;
+};
+
+/// Sequences one replica may schedule: `max_batch` per scheduler, and with data-parallel
+/// attention every rank of an expert group schedules its own (SGLang's DP attention).
+std::int64_t scheduler_limit(const Workload& w, const Layout& layout);
+
+/// KV-cache bytes of one token over all layers in the KV dtype.
+Bytes kv_bytes_per_token(const Model& model, const Dtype& kv_dtype);
+
+/// Weight bytes one GPU holds: the dense part split by tensor and pipeline groups and
+/// replicated across expert ranks; the routed experts (with `redundant_experts` replicas of
+/// hot ones) split by all three.
+Bytes weights_per_gpu(const Model& model, const Dtype& dtype, const Layout& layout,
+                      int redundant_experts = 0);
+
+/// Memory of each GPU with `replica_batch` sequences per replica (absent: the capacity).
+LayoutMemory layout_memory(const Gpu& gpu, const Workload& workload, const Layout& layout,
+                           std::optional<std::int64_t> replica_batch);
+
+/// The sequences of one step: the workload's batch spread over the replicas, or, without
+/// one, each replica at min(capacity, max_batch per scheduler) (at least one sequence); an
+/// expert group's ranks each schedule their own sequences.
+StepBatch step_batch(const Workload& workload, const Layout& layout, std::int64_t capacity);
+
+/// Compute and HBM time of one stage for one micro-batch, on the busiest GPU.
+StageWork stage_work(const Gpu& gpu, const Workload& workload, const Layout& layout,
+                     const StepBatch& batch);
+
+} // namespace icx

@@ -1,0 +1,47 @@
+// Parsing of catalog documents into entries (one function per kind of entry).
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "icx/catalog/catalog.hpp"
+
+namespace icx::detail {
+
+class ObjectReader;
+
+/// The id, name, aliases and source every entry has, checked: printable, and an id a flag can
+/// name.
+void read_entry(ObjectReader& reader, Entry& entry, const std::string& origin);
+
+/// A range of GB/s as bytes per second.
+Range<BytesPerSecond> gigabytes_range(const Range<double>& gbps);
+
+/// One entry of "links". Throws CatalogError naming `origin` and a JSON Pointer.
+Link read_link(ObjectReader& reader, const std::string& origin);
+
+/// Group-limited routing of an MoE `model` (experts and experts_per_token already read): the
+/// group count under `groups_key`, which must split the routed experts evenly, and the groups
+/// a token may use under `per_token_key`, which must hold its experts_per_token experts.
+/// Throws CatalogError naming the key.
+void read_expert_groups(ObjectReader& reader, Model& model, std::string_view groups_key,
+                        std::string_view per_token_key);
+
+/// Parses and validates one document. Throws CatalogError naming `origin` and a JSON Pointer.
+CatalogEntries parse_catalog(std::string_view text, const std::string& origin);
+
+/// Calls `visit(a.section, b.section, names.section, "kind")` for every section of two
+/// catalogs and the names of the first.
+template <class Visit>
+void for_each_section(CatalogEntries& a, CatalogEntries& b, CatalogNames& names, Visit visit) {
+  visit(a.links, b.links, names.links, "link");
+  visit(a.gpus, b.gpus, names.gpus, "gpu");
+  visit(a.models, b.models, names.models, "model");
+  visit(a.dtypes, b.dtypes, names.dtypes, "dtype");
+  visit(a.systems, b.systems, names.systems, "system");
+  visit(a.storage, b.storage, names.storage, "storage tier");
+  visit(a.loaders, b.loaders, names.loaders, "loader");
+}
+
+} // namespace icx::detail

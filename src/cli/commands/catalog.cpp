@@ -1,0 +1,235 @@
+// icx links | gpus | models | systems | dtypes | storage: the catalog, with the source of every
+// figure.
+#include <algorithm>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "commands/commands.hpp"
+#include "icx/base/units_format.hpp"
+#include "icx/catalog/json.hpp"
+#include "icx/util/table.hpp"
+#include "options/common.hpp"
+#include "output/json.hpp"
+#include "output/output.hpp"
+#include "output/terminal.hpp"
+
+namespace icx::cli {
+
+namespace {
+
+/// One listing subcommand: a table (with a sources section), or as JSON a catalog document
+/// holding the section (a valid --catalog overlay).
+template <class T> struct Listing {
+  std::string name;
+  std::string description;
+  std::function<std::span<const T>(const Catalog&)> entries;
+  std::vector<Column> columns;
+  std::function<std::vector<std::string>(const T&)> row;
+};
+
+template <class T> int run_listing(const Listing<T>& listing, const CommonOptions& options) {
+  const Catalog catalog = load_catalog(options);
+  Json doc = json_document(catalog_schema);
+  Json items = Json::array();
+  for (const T& entry : listing.entries(catalog)) {
+    items.push_back(entry);
+  }
+  doc[std::string(catalog_section<T>)] = std::move(items);
+  emit(style_of(options), std::move(doc), catalog_section<T>, {}, [&] {
+    std::vector<Column> columns{{"id", Align::left}, {"name", Align::left}};
+    columns.insert(columns.end(), listing.columns.begin(), listing.columns.end());
+    TextTable table(columns);
+    std::string sources;
+    for (const T& entry : listing.entries(catalog)) {
+      std::vector<std::string> cells{entry.id, entry.name};
+      const std::vector<std::string> rest = listing.row(entry);
+      cells.insert(cells.end(), rest.begin(), rest.end());
+      table.add_row(std::move(cells));
+      sources += fmt::format("  {}: {}{}\n", entry.id, entry.source,
+                             entry.aliases.empty()
+                                 ? ""
+                                 : fmt::format(" (aliases: {})", fmt::join(entry.aliases, ", ")));
+    }
+    print_out("{}\nSources:\n{}", table.render(), sources);
+  });
+  return 0;
+}
+
+template <class T>
+Command setup_listing(CLI::App& app, Listing<T> listing, const std::string& example) {
+  auto options = std::make_shared<CommonOptions>();
+  auto shared_listing = std::make_shared<Listing<T>>(std::move(listing));
+  CLI::App* sub = app.add_subcommand(shared_listing->name, shared_listing->description);
+  add_common_options(*sub, *options);
+  sub->footer("Example:\n  " + example);
+  return {sub, [options, shared_listing] { return run_listing(*shared_listing, *options); }};
+}
+
+} // namespace
+
+Command setup_links(CLI::App& app) {
+  return setup_listing<Link>(
+      app,
+      {"links",
+       "List the links (wires) in the catalog, with bandwidth, latency and source",
+       [](const Catalog& c) { return c.links(); },
+       {{"tier", Align::left},
+        {"headline per GPU", Align::right},
+        {"counts", Align::left},
+        {"each way", Align::right},
+        {"latency", Align::right},
+        {"max GPUs", Align::right},
+        {"expected model", Align::left},
+        {"host→GPU measured", Align::right}},
+       [](const Link& l) -> std::vector<std::string> {
+         std::string expected = "-";
+         if (l.expected) {
+           expected = fmt::format("{:g} % eff., {}/step{}{}", l.expected->efficiency * 100,
+                                  format_seconds(l.expected->step_latency),
+                                  l.expected->in_network_reduction ? ", NVLS" : "",
+                                  l.expected->engine_all_reduce ? ", engine kernels" : "");
+         }
+         if (!l.topologies.empty()) {
+           const auto [low, high] =
+               std::ranges::minmax(l.topologies, {}, &LinkTopology::efficiency);
+           expected = fmt::format("{:g}–{:g} % eff. by topology", low.efficiency * 100,
+                                  high.efficiency * 100);
+         }
+         return {std::string(to_string(l.tier)),
+                 format_range(l.headline_bandwidth),
+                 l.headline_convention == Convention::both_directions_summed ? "both ways"
+                                                                             : "each way",
+                 format_range(l.per_direction_bandwidth),
+                 format_range(l.latency),
+                 l.max_domain_gpus ? std::to_string(*l.max_domain_gpus) : "-",
+                 expected,
+                 l.measured_host_to_device ? format_rate(*l.measured_host_to_device) : "-"};
+       }},
+      "icx links --json");
+}
+
+Command setup_gpus(CLI::App& app) {
+  return setup_listing<Gpu>(
+      app,
+      {"gpus",
+       "List the GPUs in the catalog: HBM, dense peak compute, scale-up link and domain",
+       [](const Catalog& c) { return c.gpus(); },
+       {{"HBM", Align::right},
+        {"HBM bandwidth", Align::right},
+        {"dense peak", Align::left},
+        {"scale-up", Align::left}},
+       [](const Gpu& g) -> std::vector<std::string> {
+         std::vector<std::string> peaks;
+         for (const auto& [dtype, peak] : g.dense_peak) {
+           peaks.push_back(fmt::format("{} {}", dtype, format_flops_rate(peak)));
+         }
+         return {format_bytes(g.hbm_capacity), format_rate(g.hbm_bandwidth),
+                 fmt::format("{}", fmt::join(peaks, ", ")),
+                 fmt::format("{} × {}", g.scale_up_domain, g.scale_up_link)};
+       }},
+      "icx gpus");
+}
+
+Command setup_models(CLI::App& app) {
+  return setup_listing<Model>(
+      app,
+      {"models",
+       "List the models in the catalog with their architecture figures",
+       [](const Catalog& c) { return c.models(); },
+       {{"hidden", Align::right},
+        {"layers", Align::right},
+        {"params", Align::right},
+        {"active", Align::right},
+        {"dtype", Align::left},
+        {"heads/kv", Align::right},
+        {"experts", Align::right}},
+       [](const Model& m) -> std::vector<std::string> {
+         return {std::to_string(m.hidden),
+                 std::to_string(m.layers),
+                 format_params(m.total_params),
+                 format_params(m.active_params),
+                 m.default_dtype,
+                 fmt::format("{}/{}", m.attention_heads, m.kv_heads),
+                 m.is_moe() ? fmt::format("{} (top {})", m.experts, m.experts_per_token) : "-"};
+       }},
+      "icx models");
+}
+
+Command setup_systems(CLI::App& app) {
+  return setup_listing<System>(
+      app,
+      {"systems",
+       "List the systems (nodes and racks) in the catalog, for 'icx place --system', and "
+       "their list prices per node-hour for 'icx plan'",
+       [](const Catalog& c) { return c.systems(); },
+       {{"gpu", Align::left},
+        {"GPUs per node", Align::right},
+        {"scale-up", Align::left},
+        {"domain", Align::right},
+        {"scale-out", Align::left},
+        {"host link", Align::left},
+        {"host DRAM", Align::right},
+        {"$/node-hour", Align::right}},
+       [](const System& s) -> std::vector<std::string> {
+         return {s.gpu,
+                 std::to_string(s.gpus_per_node),
+                 s.scale_up_link,
+                 std::to_string(s.scale_up_domain),
+                 s.scale_out_link,
+                 s.host ? s.host->link : "-",
+                 s.host ? format_bytes(s.host->dram) : "-",
+                 s.price ? fmt::format("{:.2f} ({})", s.price->usd_per_hour, s.price->date) : "-"};
+       }},
+      "icx systems");
+}
+
+Command setup_dtypes(CLI::App& app) {
+  return setup_listing<Dtype>(app,
+                              {"dtypes",
+                               "List the element types and their size in bytes",
+                               [](const Catalog& c) { return c.dtypes(); },
+                               {{"bytes per element", Align::right}},
+                               [](const Dtype& d) -> std::vector<std::string> {
+                                 return {fmt::format("{}", d.bytes_per_element)};
+                               }},
+                              "icx dtypes --json");
+}
+
+Command setup_storage(CLI::App& app) {
+  return setup_listing<StorageTier>(
+      app,
+      {"storage",
+       "List the storage tiers weights are loaded from, with read bandwidth and source",
+       [](const Catalog& c) { return c.storage_tiers(); },
+       {{"read bandwidth", Align::right}, {"shared by", Align::left}},
+       [](const StorageTier& t) -> std::vector<std::string> {
+         return {format_range(t.read_bandwidth),
+                 t.scope == StorageScope::shared ? "all nodes" : "one node"};
+       }},
+      "icx storage");
+}
+
+Command setup_loaders(CLI::App& app) {
+  return setup_listing<Loader>(
+      app,
+      {"loaders",
+       "List the loaders 'icx coldstart --loader' prices, with their fitted read rates",
+       [](const Catalog& c) { return c.loaders(); },
+       {{"host buffer", Align::left},
+        {"warm per rank", Align::right},
+        {"warm per node", Align::right},
+        {"cold per rank", Align::right},
+        {"cold per node", Align::right},
+        {"overhead", Align::right}},
+       [](const Loader& l) -> std::vector<std::string> {
+         return {std::string(to_string(l.buffer)), format_rate(l.warm.rank),
+                 format_rate(l.warm.node),         format_rate(l.cold.rank),
+                 format_rate(l.cold.node),         format_seconds(l.overhead)};
+       }},
+      "icx loaders");
+}
+
+} // namespace icx::cli

@@ -1,5 +1,0 @@
-#include "app.hpp"
-
-int main(int argc, char** argv) {
-  return icx::cli::run(argc, argv);
-}

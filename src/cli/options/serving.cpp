@@ -1,0 +1,101 @@
+#include "options/serving.hpp"
+
+#include <fmt/format.h>
+
+#include "icx/base/limits.hpp"
+#include "options/common.hpp"
+
+namespace icx::cli {
+
+void add_serving_options(CLI::App& app, ServingOptions& o) {
+  app.add_option<Phase, int>("--phase", o.phase,
+                             "prefill (one pass over each prompt) or decode (one step, one "
+                             "token per sequence)")
+      ->type_name("PHASE")
+      ->default_str("prefill")
+      ->transform(enum_choice<Phase>("phase"));
+  app.add_option("-t,--tokens", o.tokens, "Prompt tokens of each sequence (prefill)")
+      ->type_name("N")
+      ->default_str(std::to_string(default_prompt_tokens))
+      ->transform(whole_number(1, limits::max_tokens));
+  app.add_option("-b,--batch", o.batch,
+                 "Sequences in flight; default: 1 for latency, for throughput as many as each "
+                 "layout's memory holds (up to --max-batch per replica)")
+      ->type_name("N")
+      ->transform(whole_number(1, limits::max_tokens));
+  app.add_option("--context", o.context, "Tokens already in each sequence's KV cache (decode)")
+      ->type_name("N")
+      ->default_str(std::to_string(default_prompt_tokens))
+      ->transform(whole_number(1, limits::max_tokens));
+  app.add_option<Objective, int>("--objective", o.objective,
+                                 "What layouts are ranked by: latency (TTFT or TPOT) or "
+                                 "throughput (tokens/s per GPU)")
+      ->type_name("GOAL")
+      ->default_str("latency")
+      ->transform(enum_choice<Objective>("objective"));
+  add_engine_options(app, o);
+}
+
+void add_engine_options(CLI::App& app, ServingOptions& o) {
+  app.add_option("--max-batch", o.max_batch,
+                 "Most sequences one replica schedules (vLLM's --max-num-seqs)")
+      ->type_name("N")
+      ->default_str(std::to_string(default_max_batch))
+      ->transform(whole_number(1, limits::max_tokens));
+  app.add_option("--act-dtype", o.act_dtype,
+                 "What crosses the wire; default: the weights' dtype if 16-bit or wider, else "
+                 "bf16 (engines keep activations 16-bit with FP8 weights)")
+      ->type_name("ID");
+  app.add_option("--kv-dtype", o.kv_dtype, "What the KV cache stores; default: --act-dtype")
+      ->type_name("ID");
+  app.add_option("--overlap", o.overlap,
+                 "Fraction of the tensor and expert collectives the engine hides behind compute")
+      ->type_name("FRACTION")
+      ->default_str("0")
+      ->transform(decimal_number(limits::Bounds{0, 1}));
+  app.add_option("--hbm-fraction", o.hbm_fraction,
+                 "Achievable fraction of HBM bandwidth; default: the GPU's catalog figure")
+      ->type_name("FRACTION")
+      ->transform(decimal_number(limits::utilisation));
+  add_reserve_option(app, o.reserve);
+  add_run_setup_options(app, o.setup, ServingRequest{}.setup.implementation);
+}
+
+namespace {
+
+const Dtype* dtype_flag(const Catalog& catalog, const char* flag, const std::string& id) {
+  if (id.empty()) {
+    return nullptr;
+  }
+  return &for_flag(flag, [&]() -> const Dtype& { return catalog.dtype(id); });
+}
+
+} // namespace
+
+ServingRequest serving_request(const Catalog& catalog, const ServingOptions& o,
+                               std::optional<double> utilization) {
+  if (o.phase == Phase::decode && o.tokens) {
+    throw UsageError("--tokens is for --phase prefill; a decode step takes --batch N "
+                     "(sequences) and --context N (tokens already cached)");
+  }
+  if (o.phase == Phase::prefill && o.context) {
+    throw UsageError("--context is for --phase decode; a prefill pass takes --tokens N");
+  }
+  ServingRequest r;
+  r.phase = o.phase;
+  r.tokens = o.tokens.value_or(default_prompt_tokens);
+  r.context = o.context.value_or(default_prompt_tokens);
+  r.batch = o.batch;
+  r.max_batch = o.max_batch;
+  r.objective = o.objective;
+  r.act_dtype = dtype_flag(catalog, "--act-dtype", o.act_dtype);
+  r.kv_dtype = dtype_flag(catalog, "--kv-dtype", o.kv_dtype);
+  r.overlap = o.overlap;
+  r.utilization = utilization;
+  r.hbm_fraction = o.hbm_fraction;
+  r.memory_reserve = o.reserve;
+  r.setup = parse_run_setup(catalog, o.setup);
+  return r;
+}
+
+} // namespace icx::cli

@@ -1,0 +1,47 @@
+// The flags of a serving step, shared by 'icx tp' and 'icx place': the phase and its sizes,
+// the objective, the dtypes that cross the wire and fill the KV cache, and the engine
+// assumptions icx cannot know.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "icx/catalog/catalog.hpp"
+#include "icx/memory/hbm.hpp"
+#include "icx/serving/step_model.hpp"
+#include "options/run_setup.hpp"
+
+namespace icx::cli {
+
+struct ServingOptions {
+  Phase phase = Phase::prefill;
+  std::optional<std::int64_t> tokens;
+  std::optional<std::int64_t> batch;
+  std::optional<std::int64_t> context;
+  std::int64_t max_batch = default_max_batch;
+  Objective objective = Objective::latency;
+  std::string act_dtype;
+  std::string kv_dtype;
+  double overlap = 0;
+  std::optional<double> hbm_fraction;
+  double reserve = default_memory_reserve;
+  RunSetupOptions setup;
+};
+
+/// --phase, --tokens, --batch, --context, --objective, --act-dtype, --kv-dtype, --overlap,
+/// --hbm-fraction, --max-batch, --reserve, --impl (default vllm) and --pcie-topology.
+void add_serving_options(CLI::App& app, ServingOptions& options);
+
+/// --max-batch, --act-dtype, --kv-dtype, --overlap, --hbm-fraction, --reserve, --impl and
+/// --pcie-topology: what the engine does, for commands whose load decides the step (plan).
+void add_engine_options(CLI::App& app, ServingOptions& options);
+
+/// The request the flags describe for weights in `dtype` (--mfu given as `utilization`).
+/// Throws UsageError for a flag of the other phase.
+ServingRequest serving_request(const Catalog& catalog, const ServingOptions& options,
+                               std::optional<double> utilization);
+
+} // namespace icx::cli

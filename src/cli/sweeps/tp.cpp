@@ -1,0 +1,199 @@
+#include "sweeps/tp.hpp"
+
+#include <algorithm>
+#include <map>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "icx/base/units_format.hpp"
+#include "options/common.hpp"
+
+namespace icx::cli {
+
+namespace {
+
+RowKeys tp_row_keys(SweepParam param) {
+  return {std::string(to_string(param)),
+          "wire",
+          "gpu",
+          "gpus",
+          "headline_seconds",
+          "headline_seconds_high",
+          "expected_seconds",
+          "step_seconds",
+          "comm_share",
+          "verdict",
+          "note"};
+}
+
+std::vector<Column> tp_table_columns(SweepParam param, Phase phase) {
+  return {{std::string(to_string(param)), Align::right},
+          {"wire", Align::left},
+          {"headline", Align::right},
+          {"expected", Align::right},
+          {phase == Phase::prefill ? "TTFT" : "TPOT", Align::right},
+          {"comm", Align::right},
+          {"verdict", Align::left}};
+}
+
+/// `base` with the swept field set to `value`.
+TpRequest tp_at_point(const TpRequest& base, SweepParam param, std::int64_t value) {
+  TpRequest request = base;
+  if (!set_serving_point(param, value, request.serving)) {
+    request.gpus = static_cast<int>(value);
+  }
+  return request;
+}
+
+/// One row of the document for a wire at a point.
+Json row_of(SweepParam param, std::int64_t value, const TpWire& w) {
+  Json row;
+  row[std::string(to_string(param))] = value;
+  row["wire"] = w.link->id;
+  row["gpu"] = w.gpu->id;
+  row["gpus"] = w.gpus;
+  row["headline_seconds"] = json_number(w.headline.low.value());
+  row["headline_seconds_high"] = json_number(w.headline.high.value());
+  row["expected_seconds"] = w.expected ? json_number(w.expected->value()) : Json(nullptr);
+  row["step_seconds"] = w.judged ? json_number(w.judged->placement.step.latency.value()) : Json();
+  row["comm_share"] = w.judged ? json_number(w.judged->placement.step.exposed_comm.value() /
+                                             w.judged->placement.step.stage.value())
+                               : Json();
+  row["verdict"] = w.judged ? Json(w.judged->verdict.level) : Json();
+  row["note"] = nullptr;
+  return row;
+}
+
+std::vector<std::string> tp_cells_of(const std::string& shown, const TpWire& w) {
+  return {shown,
+          w.link->id,
+          format_seconds(w.headline.low),
+          w.expected ? format_seconds(*w.expected) : "-",
+          w.judged ? format_seconds(w.judged->placement.step.latency) : "-",
+          w.judged
+              ? format_share(w.judged->placement.step.exposed_comm, w.judged->placement.step.stage)
+              : "-",
+          w.judged ? std::string(to_string(w.judged->verdict.level)) : "-"};
+}
+
+/// The rows of a wire the point cannot use.
+void tp_add_skipped(SweepSink& out, const RowKeys& keys, SweepParam param, std::int64_t value,
+                    const Link& link, const std::string& why) {
+  Json row = null_row(keys);
+  row[std::string(to_string(param))] = value;
+  row["wire"] = link.id;
+  row["note"] = why;
+  out.add(row, out.tabulating() ? std::vector<std::string>{sweep_value_text(param, value), link.id,
+                                                           "-", "-", "-", "-", "-"}
+                                : std::vector<std::string>{});
+}
+
+/// What bounds a pass without communication: the busier of compute and memory.
+Seconds compute_of(const TpWire& w) {
+  const StageWork& work = w.judged->placement.step.work;
+  return std::max(work.compute, work.memory);
+}
+
+/// Per wire (in the order given) its expected and headline series; one compute line per
+/// distinct group of GPUs.
+struct TpCurves {
+  explicit TpCurves(std::size_t wires) : expected(wires), headline(wires) {}
+  std::vector<PlotSeries> expected;
+  std::vector<PlotSeries> headline;
+  std::map<std::string, PlotSeries> compute;
+  std::vector<double> xs;
+  std::vector<double> ys;
+};
+
+void chart_wire(TpCurves& curves, std::size_t index, double x, const TpWire& w) {
+  curves.headline[index].points.emplace_back(x, w.headline.low.value());
+  curves.ys.push_back(w.headline.low.value());
+  if (w.expected) {
+    curves.expected[index].points.emplace_back(x, w.expected->value());
+    curves.ys.push_back(w.expected->value());
+  }
+  if (w.judged) {
+    PlotSeries& line = curves.compute[fmt::format("compute on {} × {}", w.gpus, w.gpu->id)];
+    if (line.points.empty() || line.points.back().first != x) {
+      line.points.emplace_back(x, compute_of(w).value());
+      curves.ys.push_back(compute_of(w).value());
+    }
+  }
+}
+
+PlotSpec tp_chart_of(const TpRequest& base, const WireChoice& wires, SweepParam param,
+                     TpCurves& curves) {
+  const Phase phase = base.serving.phase;
+  PlotSpec plot;
+  plot.title = fmt::format("{}: tensor-parallel all-reduce time per {}", base.model_id,
+                           phase == Phase::prefill ? "prefill pass" : "decode step");
+  plot.x_label = serving_axis_label(param, phase, "GPUs in the tensor-parallel group");
+  plot.y_label = fmt::format("time per {} (s)", phase == Phase::prefill ? "pass" : "step");
+  plot.log_x = spans_decades(curves.xs);
+  plot.log_y = spans_decades(curves.ys);
+  for (std::size_t i = 0; i < wires.usable.size(); ++i) {
+    const int colour = static_cast<int>(i);
+    const std::string& id = wires.usable[i]->id;
+    plot.series.push_back(
+        {id + " expected", SeriesStyle::solid, colour, std::move(curves.expected[i].points)});
+    plot.series.push_back(
+        {id + " headline", SeriesStyle::dashed, colour, std::move(curves.headline[i].points)});
+  }
+  for (auto& [title, line] : curves.compute) {
+    plot.series.push_back({title, SeriesStyle::reference, 0, std::move(line.points)});
+  }
+  return plot;
+}
+
+} // namespace
+
+SweepEnd tp_sweep(const Catalog& catalog, const TpRequest& base, const WireChoice& wires,
+                  const Sweep& sweep, SweepSink& out) {
+  check_sweep_phase(base.serving.phase, sweep);
+  const RowKeys keys = tp_row_keys(sweep.param);
+  Json head = sweep_document("tp", sweep);
+  head["phase"] = base.serving.phase;
+  head["model"] = base.model_id;
+  out.start(std::move(head), tp_table_columns(sweep.param, base.serving.phase), keys);
+  SweepEnd end;
+  TpCurves curves(wires.usable.size());
+  for (const std::int64_t value : sweep.values) {
+    const TpRequest request = tp_at_point(base, sweep.param, value);
+    const auto x = static_cast<double>(value);
+    curves.xs.push_back(x);
+    const WireChoice here = sweep.param == SweepParam::gpus
+                                ? wires_for_group(request.gpu, request.gpus, wires.usable)
+                                : wires;
+    for (const SkippedWire& skipped : here.skipped) {
+      tp_add_skipped(out, keys, sweep.param, value, *skipped.link, skipped.reason);
+    }
+    TpReport report;
+    try {
+      report = tensor_parallel_figures(catalog, request, here.usable);
+    } catch (const GroupError& error) {
+      for (const Link* link : here.usable) {
+        tp_add_skipped(out, keys, sweep.param, value, *link, error.what());
+      }
+      end.notes.push_back(fmt::format("{} {}: {}", to_string(sweep.param),
+                                      sweep_value_text(sweep.param, value), error.what()));
+      continue;
+    }
+    for (const TpWire& w : report.wires) {
+      out.add(row_of(sweep.param, value, w),
+              out.tabulating() ? tp_cells_of(sweep_value_text(sweep.param, value), w)
+                               : std::vector<std::string>{});
+      if (out.charting()) {
+        const auto index = static_cast<std::size_t>(std::ranges::find(wires.usable, w.link) -
+                                                    wires.usable.begin());
+        chart_wire(curves, index, x, w);
+      }
+    }
+  }
+  if (out.charting()) {
+    end.plot = tp_chart_of(base, wires, sweep.param, curves);
+  }
+  return end;
+}
+
+} // namespace icx::cli

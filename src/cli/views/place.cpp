@@ -1,0 +1,151 @@
+#include "views/place.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "icx/base/units_format.hpp"
+#include "icx/util/table.hpp"
+#include "output/terminal.hpp"
+
+namespace icx::cli {
+
+namespace {
+
+void print_header(const PlaceReport& r) {
+  const Cluster& c = r.cluster;
+  const Workload& w = r.workload;
+  const Placement& p = r.placement();
+  print_out("Placement of {} ({} weights, {} of them) on {} × {}\n", w.model->id, w.dtype->id,
+            format_bytes(p.weights), c.gpus, c.gpu->id);
+  const std::string between =
+      c.gpus <= c.domain             ? std::string()
+      : c.between_domains == nullptr ? fmt::format(", {} between", c.scale_out->id)
+      : c.gpus > c.gpus_per_node     ? fmt::format(", {} between domains, {} between nodes",
+                                                   c.between_domains->id, c.scale_out->id)
+                                     : fmt::format(", {} between", c.between_domains->id);
+  print_out("cluster  {} node{} × {} GPUs{}; {} inside each {}-GPU domain{}\n", r.nodes,
+            r.nodes == 1 ? "" : "s", std::min(c.gpus, c.gpus_per_node),
+            r.system != nullptr ? fmt::format(" ({})", r.system->id) : "", c.scale_up->id, c.domain,
+            between);
+  if (w.phase == Phase::prefill) {
+    print_out("pass     prefill of {} tokens per sequence", w.tokens);
+  } else {
+    print_out("pass     decode step at {} tokens of context", w.context);
+  }
+  print_out(", {}; ranked for {} (--objective)\n",
+            w.batch ? fmt::format("batch {}", *w.batch) : std::string("batch as memory holds"),
+            to_string(r.objective));
+  print_out("compute  {}\n\n", r.compute_assumption);
+}
+
+void add_layout_row(const Style& style, TextTable& table, std::size_t rank, const RankedLayout& r) {
+  table.add_row(ranked_layout_cells(rank, r, paint(style, r.verdict.level)));
+}
+
+void print_ranking(const Style& style, const PlaceReport& r, std::size_t top) {
+  TextTable table({{"#", Align::right},
+                   {"layout", Align::left},
+                   {"fits", Align::left},
+                   {"batch", Align::right},
+                   {"compute", Align::right},
+                   {"memory", Align::right},
+                   {"comm", Align::right},
+                   {r.workload.phase == Phase::prefill ? "TTFT" : "TPOT", Align::right},
+                   {"tok/s/GPU", Align::right},
+                   {"verdict", Align::left}});
+  for (std::size_t i = 0; i < r.ranked.size(); ++i) {
+    if (i < top || i == r.chosen) {
+      add_layout_row(style, table, i + 1, r.ranked[i]);
+    }
+  }
+  print_out("{}\n", table.render(style.width));
+  if (r.ranked.size() > top) {
+    print_out("({} of {} layouts shown; --top N shows more)\n", std::min(top, r.ranked.size()),
+              r.ranked.size());
+  }
+  print_out("compute and memory: one stage's busiest GPU; comm: the exposed collectives' share "
+            "of the stage; TTFT/TPOT: the stages in turn plus their sends\n\n");
+}
+
+void print_chosen(const Style& style, const PlaceReport& r) {
+  const RankedLayout& chosen = r.chosen_layout();
+  const Placement& p = chosen.placement;
+  print_out("layout   {} (#{}, {})\n", layout_name(p.layout), r.chosen + 1,
+            r.recommended ? "the best" : "as given");
+  print_out("memory   {} of weights + {} of KV cache per GPU, {} usable ({} less a {:g} % "
+            "reserve, --reserve): {}\n",
+            format_bytes(p.memory.weights_per_gpu), format_bytes(p.memory.kv_per_gpu),
+            format_bytes(p.memory.usable_per_gpu), format_bytes(r.cluster.gpu->hbm_capacity),
+            r.workload.memory_reserve * 100, p.fits() ? "fits" : "does not fit");
+  TextTable table({{"strategy", Align::left},
+                   {"degree", Align::right},
+                   {"wire", Align::left},
+                   {"traffic per step", Align::right},
+                   {"headline", Align::right},
+                   {"expected", Align::right},
+                   {"verdict", Align::left}});
+  for (const StrategyCost& cost : p.strategies) {
+    table.add_row({std::string(to_string(cost.strategy)), std::to_string(cost.degree),
+                   cost.wire ? cost.wire->id : "-", format_bytes(cost.bytes),
+                   cost.wire ? format_seconds(cost.seconds) : "-",
+                   cost.expected_seconds ? format_seconds(*cost.expected_seconds) : "-",
+                   paint(style, cost.verdict.level)});
+  }
+  print_out("{}\n", table.render());
+  for (std::size_t i = 0; i < p.strategies.size(); ++i) {
+    print_out("  {}: {}\n", to_string(p.strategies[i].strategy), r.strategy_reasons[i]);
+  }
+  print_out("\noverall: {} — {}\n", paint(style, chosen.verdict.level), chosen.verdict.reason);
+}
+
+void print_load(const PlaceReport& r) {
+  const LoadedStep& s = *r.loaded;
+  const Load& load = *r.load;
+  print_out("\nload     {:g} requests/s of {} prompt + {} output tokens, {} in flight (memory "
+            "holds {}); prefill takes {:.0f} % of the GPUs' time\n",
+            load.rate, load.input, load.output, s.batch, s.capacity, s.prefill_share * 100);
+  if (!s.serves()) {
+    print_out("         does not serve it: {}\n", load_limit_reason(s, load));
+    return;
+  }
+  print_out("         TTFT {} (prefill {} + chunk steps, queueing); TPOT {} (decode step {} "
+            "stretched by the prefills)\n",
+            format_seconds(s.ttft), format_seconds(s.prefill.step.latency), format_seconds(s.tpot),
+            format_seconds(s.decode.step.latency));
+}
+
+} // namespace
+
+void print_place(const Style& style, const PlaceReport& report, std::size_t top) {
+  print_header(report);
+  print_ranking(style, report, top);
+  print_chosen(style, report);
+  if (report.loaded) {
+    print_load(report);
+  }
+  print_out("assumed:\n");
+  for (const std::string& line : report.assumptions) {
+    print_out("  {}\n", line);
+  }
+}
+
+std::vector<std::string> ranked_layout_cells(std::size_t rank, const RankedLayout& r,
+                                             std::string verdict) {
+  const Placement& p = r.placement;
+  const StepTime& s = p.step;
+  return {std::to_string(rank),
+          layout_name(p.layout),
+          p.fits() ? "yes" : "no",
+          std::to_string(s.batch.total),
+          format_seconds(s.work.compute),
+          format_seconds(s.work.memory),
+          format_share(s.exposed_comm, s.stage),
+          format_seconds(s.latency),
+          format_scaled(s.tokens_per_second_per_gpu),
+          std::move(verdict)};
+}
+
+} // namespace icx::cli

@@ -1,0 +1,132 @@
+#include "views/plan.hpp"
+
+#include <string>
+
+#include <fmt/format.h>
+
+#include "icx/base/units_format.hpp"
+#include "icx/serving/ranking.hpp"
+#include "icx/util/table.hpp"
+#include "output/terminal.hpp"
+
+namespace icx::cli {
+
+namespace {
+
+std::string usd(std::optional<double> value) {
+  return value ? fmt::format("${:.2f}", *value) : std::string("-");
+}
+
+std::string figure(const PlanCandidate& c, Seconds value) {
+  return c.nodes > 0 && c.step.serves() && c.step.decode.step.latency.value() > 0
+             ? format_seconds(value)
+             : std::string("-");
+}
+
+/// "TP 8", or "P: TP 8 | D: TP 8" for separate prefill and decode pools.
+std::string layout_cell(const PlanCandidate& c) {
+  if (c.disaggregated) {
+    return fmt::format("P: {} | D: {}", layout_name(c.disaggregated->prefill.layout),
+                       layout_name(c.disaggregated->decode.layout));
+  }
+  return layout_name(c.step.layout);
+}
+
+std::string nodes_cell(const PlanCandidate& c) {
+  if (c.disaggregated) {
+    return fmt::format("{}+{}", c.disaggregated->prefill_nodes, c.disaggregated->decode_nodes);
+  }
+  return std::to_string(c.nodes);
+}
+
+void print_candidates(const Style& style, const PlanReport& r) {
+  TextTable table({{"#", Align::right},
+                   {"system", Align::left},
+                   {"nodes", Align::right},
+                   {"GPUs", Align::right},
+                   {"layout", Align::left},
+                   {"batch", Align::right},
+                   {"TTFT", Align::right},
+                   {"TPOT", Align::right},
+                   {"tok/s/GPU", Align::right},
+                   {"$/hour", Align::right},
+                   {"$/M out", Align::right},
+                   {"meets", Align::left}});
+  for (std::size_t i = 0; i < r.candidates.size(); ++i) {
+    const PlanCandidate& c = r.candidates[i];
+    const bool evaluated = c.step.decode.step.latency.value() > 0;
+    table.add_row({std::to_string(i + 1), c.system->id, nodes_cell(c),
+                   std::to_string(c.nodes * c.system->gpus_per_node),
+                   evaluated ? layout_cell(c) : std::string("-"),
+                   evaluated && c.step.limit != ServeLimit::saturated ? std::to_string(c.step.batch)
+                                                                      : std::string("-"),
+                   figure(c, c.step.ttft), figure(c, c.step.tpot),
+                   evaluated ? format_scaled(c.step.tokens_per_second_per_gpu) : std::string("-"),
+                   usd(c.cost_per_hour()), usd(c.cost_per_million_output_tokens(r.load)),
+                   c.meets_targets ? std::string("yes") : "no: " + std::string(to_string(c.miss))});
+  }
+  print_out("{}\n", table.render(style.width));
+  print_out("batch: requests in flight; tok/s/GPU and $/M out: output tokens at this load; "
+            "a candidate is the fewest nodes that meet, else the closest layout tried{}\n\n",
+            r.disaggregate ? "; P+D: prefill and decode pools" : "");
+}
+
+void print_price(const PlanCandidate& c) {
+  if (c.price != nullptr) {
+    print_out("price    ${:.2f} per node-hour, list price of {} ({})\n", *c.usd_per_node_hour,
+              c.price->date, c.price->source);
+  } else if (c.usd_per_node_hour) {
+    print_out("price    ${:.2f} per node-hour (--price)\n", *c.usd_per_node_hour);
+  }
+}
+
+void print_outcome(const PlanReport& r) {
+  if (r.winner) {
+    const PlanCandidate& w = r.candidates[*r.winner];
+    print_out("winner   {}: {} node{} × {} {}, {}, {} requests in flight; {}\n", w.system->id,
+              w.nodes, w.nodes == 1 ? "" : "s", w.system->gpus_per_node, w.system->gpu,
+              layout_cell(w), w.step.batch,
+              w.cost_per_hour()
+                  ? fmt::format("{}/hour, {} per million output tokens", usd(w.cost_per_hour()),
+                                usd(w.cost_per_million_output_tokens(r.load)))
+                  : fmt::format("no candidate that meets has a price, so the fewest GPUs "
+                                "(--price {}=USD ranks by cost)",
+                                w.system->id));
+    print_price(w);
+    print_out("         {}\n", w.reason);
+    return;
+  }
+  print_out("no candidate meets the targets");
+  if (r.closest) {
+    const PlanCandidate& c = r.candidates[*r.closest];
+    print_out("; closest: {} ({} node{}, {}): {}", c.system->id, c.nodes, c.nodes == 1 ? "" : "s",
+              layout_cell(c), c.reason);
+  }
+  print_out("\n");
+}
+
+} // namespace
+
+void print_plan(const Style& style, const PlanReport& r) {
+  print_out("Plan for {} ({}) at {:g} requests/s of {} prompt + {} output tokens; targets "
+            "TTFT ≤ {}, TPOT ≤ {}\n\n",
+            r.model->id, r.dtype->id, r.load.rate, r.load.input, r.load.output,
+            format_seconds(r.targets.ttft), format_seconds(r.targets.tpot));
+  print_candidates(style, r);
+  print_outcome(r);
+  print_out("\nwhy:\n");
+  for (const PlanCandidate& c : r.candidates) {
+    std::string why = c.reason;
+    if (!c.usd_per_node_hour) {
+      why += fmt::format(" [no list price in the catalog: --price {}=USD per node-hour]",
+                         c.system->id);
+    }
+    print_out("  {}: {}\n", c.system->id, why);
+  }
+  print_out("assumed:\n");
+  for (const std::string& line : r.assumptions) {
+    print_out("  {}\n", line);
+  }
+}
+
+} // namespace icx::cli

@@ -1,0 +1,320 @@
+#include "icx/reports/plan.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "icx/base/error.hpp"
+#include "icx/memory/hbm.hpp"
+#include "icx/reports/place.hpp"
+#include "icx/serving/ranking.hpp"
+#include "words/plan.hpp"
+
+namespace icx {
+
+namespace {
+
+/// How far a step is from the targets: the larger of TTFT/target and TPOT/target when it
+/// serves the load; a step that cannot serve it ranks after every one that can, memory
+/// shortfalls by how short, saturated ones last by how much prefill they need.
+double distance(const LoadedStep& step, const PlanTargets& targets) {
+  constexpr double cannot_serve = 1e6;
+  switch (step.limit) {
+  case ServeLimit::none:
+    return std::max(step.ttft / targets.ttft, step.tpot / targets.tpot);
+  case ServeLimit::memory:
+    return cannot_serve + static_cast<double>(step.batch) / static_cast<double>(step.capacity);
+  case ServeLimit::saturated:
+    return 2 * cannot_serve + step.prefill_share;
+  case ServeLimit::weights:
+    break;
+  }
+  return std::numeric_limits<double>::infinity();
+}
+
+bool meets(const LoadedStep& step, const PlanTargets& targets) {
+  return step.serves() && step.ttft <= targets.ttft && step.tpot <= targets.tpot;
+}
+
+struct Found {
+  LoadedStep step;
+  Cluster cluster;
+  int nodes = 0;
+  double distance = std::numeric_limits<double>::infinity();
+};
+
+/// The cluster of `nodes` nodes of `system`, or nothing when the system cannot grow so (no
+/// scale-out link).
+std::optional<Cluster> system_cluster(const Catalog& catalog, const System& system, int nodes) {
+  ClusterRequest request;
+  request.system = &system;
+  request.gpu = &catalog.gpu(system.gpu);
+  request.scale_up = &catalog.link(system.scale_up_link);
+  request.scale_out = &catalog.link(system.scale_out_link);
+  request.gpus = nodes * system.gpus_per_node;
+  try {
+    return resolve_cluster(request, catalog.links());
+  } catch (const ClusterError&) {
+    return std::nullopt;
+  }
+}
+
+void price_candidate(const PlanRequest& request, const System& system, PlanCandidate& candidate) {
+  if (const auto given = request.prices.find(system.id); given != request.prices.end()) {
+    candidate.usd_per_node_hour = given->second;
+  } else if (system.price) {
+    candidate.usd_per_node_hour = system.price->usd_per_hour;
+    candidate.price = &*system.price;
+  }
+}
+
+/// Every group of the step is priced by the expected model where it leaves its node: a
+/// plan never rests on the headline's lower bound (unpriced_crossing).
+bool priced(const LoadedStep& step) {
+  return !unpriced_crossing(step.prefill) && !unpriced_crossing(step.decode);
+}
+
+struct Pool {
+  int nodes = 0;
+  Cluster cluster;
+  LoadedStep step;
+  double headroom = 0;
+};
+
+/// The fewest nodes of `system` on which some layout's `serve` step meets `within` (and, among
+/// the layouts there, the one that meets it by the most), or nothing up to max_nodes.
+template <class Serve, class Within>
+std::optional<Pool> smallest_pool(const Catalog& catalog, const PlanRequest& request,
+                                  const System& system, Bytes usable, Serve serve, Within within) {
+  const int redundant = request.serving.ep_routing.redundant_experts;
+  for (int nodes = 1; nodes <= request.max_nodes; ++nodes) {
+    const std::optional<Cluster> cluster = system_cluster(catalog, system, nodes);
+    if (!cluster) {
+      return std::nullopt;
+    }
+    std::optional<Pool> best;
+    for (const Layout& layout : candidate_layouts(*cluster, *request.model, redundant)) {
+      if (weights_per_gpu(*request.model, *request.dtype, layout, redundant) > usable) {
+        continue;
+      }
+      const LoadedStep step = serve(*cluster, layout);
+      const double headroom = within(step);
+      if (step.serves() && headroom >= 1 && priced(step) && (!best || headroom > best->headroom)) {
+        best = Pool{nodes, *cluster, step, headroom};
+      }
+    }
+    if (best) {
+      return best;
+    }
+  }
+  return std::nullopt;
+}
+
+/// Separate prefill and decode pools for `candidate`'s system, taken when both meet their
+/// target on fewer nodes in all than the candidate needs (or it meets nothing).
+void try_disaggregated(const Catalog& catalog, const PlanRequest& request, const System& system,
+                       const LoadWorkloads& workloads, const Load& load, Bytes usable,
+                       PlanCandidate& candidate) {
+  const std::optional<Pool> prefill = smallest_pool(
+      catalog, request, system, usable,
+      [&](const Cluster& cluster, const Layout& layout) {
+        return serve_prefill_pool(cluster, workloads, layout, load, request.serving.setup);
+      },
+      [&](const LoadedStep& step) { return request.targets.ttft / step.ttft; });
+  if (!prefill) {
+    return;
+  }
+  const std::optional<Pool> decode = smallest_pool(
+      catalog, request, system, usable,
+      [&](const Cluster& cluster, const Layout& layout) {
+        return serve_decode_pool(cluster, workloads, layout, load);
+      },
+      [&](const LoadedStep& step) { return request.targets.tpot / step.tpot; });
+  if (!decode || (candidate.meets_targets && prefill->nodes + decode->nodes >= candidate.nodes)) {
+    return;
+  }
+  const PlanCandidate shared = candidate;
+  candidate.disaggregated = Disaggregated{prefill->nodes, prefill->cluster, prefill->step,
+                                          decode->nodes,  decode->cluster,  decode->step};
+  candidate.meets_targets = true;
+  candidate.miss = PlanMiss::none;
+  candidate.miss_factor = 1;
+  candidate.nodes = prefill->nodes + decode->nodes;
+  candidate.cluster = decode->cluster;
+  candidate.step = decode->step;
+  candidate.step.ttft = prefill->step.ttft;
+  candidate.step.prefill = prefill->step.prefill;
+  candidate.step.prefill_share = prefill->step.prefill_share;
+  candidate.step.kv_transfer = prefill->step.kv_transfer;
+  candidate.step.tokens_per_second_per_gpu =
+      load.rate * static_cast<double>(load.output) /
+      static_cast<double>(candidate.nodes * system.gpus_per_node);
+  detail::describe_disaggregated(request, shared, candidate);
+}
+
+/// What the search over node counts found: the layout that meets the targets on the fewest
+/// nodes (the most headroom among that count's), else the closest miss; and the closest miss
+/// on the counts below the one that meets.
+struct Search {
+  std::optional<Found> best;
+  Found closest;
+  std::optional<Found> closest_below;
+};
+
+/// Every layout of `cluster` (`nodes` nodes) priced at the load, into `search`.
+void search_layouts(const PlanRequest& request, const LoadWorkloads& workloads, const Load& load,
+                    Bytes usable, const Cluster& cluster, int nodes, PlanCandidate& candidate,
+                    Search& search) {
+  const Model& model = *request.model;
+  const int redundant = request.serving.ep_routing.redundant_experts;
+  for (const Layout& layout : candidate_layouts(cluster, model, redundant)) {
+    if (weights_per_gpu(model, *request.dtype, layout, redundant) > usable) {
+      ++candidate.layouts_pruned;
+      continue;
+    }
+    // candidate_layouts gives only layouts the model and cluster allow (check_layout's
+    // rules), so every one is priced.
+    const LoadedStep step = serve_at_load(cluster, workloads, layout, load);
+    ++candidate.layouts_evaluated;
+    if (!priced(step)) {
+      continue;
+    }
+    const double d = distance(step, request.targets);
+    if (meets(step, request.targets)) {
+      // Among layouts that meet on these nodes (one price), the most headroom.
+      if (!search.best || d < search.best->distance) {
+        search.best = Found{step, cluster, nodes, d};
+      }
+    } else if (d < search.closest.distance) {
+      search.closest = Found{step, cluster, nodes, d};
+    }
+  }
+}
+
+PlanCandidate plan_system(const Catalog& catalog, const PlanRequest& request,
+                          const System& system) {
+  const Gpu& gpu = catalog.gpu(system.gpu);
+  Load load = request.load;
+  load.prefill_chunk = request.prefill_chunk.value_or(default_prefill_chunk(gpu));
+  const LoadWorkloads workloads =
+      load_workloads(catalog, *request.model, *request.dtype, gpu, request.serving, load);
+  const Bytes usable = usable_hbm(gpu, 1, request.serving.memory_reserve);
+  PlanCandidate candidate;
+  candidate.system = &system;
+  candidate.prefill_chunk = load.prefill_chunk;
+  price_candidate(request, system, candidate);
+  Search search;
+  for (int nodes = 1; nodes <= request.max_nodes && !search.best; ++nodes) {
+    const std::optional<Cluster> cluster = system_cluster(catalog, system, nodes);
+    if (!cluster) {
+      break;
+    }
+    if (search.closest.nodes > 0) {
+      search.closest_below = search.closest;
+    }
+    search_layouts(request, workloads, load, usable, *cluster, nodes, candidate, search);
+  }
+  const Found& chosen = search.best ? *search.best : search.closest;
+  candidate.meets_targets = search.best.has_value();
+  if (chosen.nodes == 0) {
+    // No layout's weights fit on any node count tried.
+    candidate.nodes = request.max_nodes;
+    candidate.miss = PlanMiss::weights;
+    candidate.reason = detail::weights_reason(request, system, usable);
+    return candidate;
+  }
+  candidate.cluster = chosen.cluster;
+  candidate.nodes = chosen.nodes;
+  candidate.step = chosen.step;
+  const Found* below = search.best && search.closest_below ? &*search.closest_below : nullptr;
+  detail::describe_candidate(request, load, candidate, below != nullptr ? &below->step : nullptr,
+                             below != nullptr ? below->nodes : 0);
+  if (request.disaggregate) {
+    try_disaggregated(catalog, request, system, workloads, load, usable, candidate);
+  }
+  return candidate;
+}
+
+/// Cheapest first (per hour); at one cost, meeting candidates first; unpriced ones last.
+bool cheaper(const PlanCandidate& a, const PlanCandidate& b) {
+  const std::optional<double> ca = a.cost_per_hour();
+  const std::optional<double> cb = b.cost_per_hour();
+  if (ca.has_value() != cb.has_value()) {
+    return ca.has_value();
+  }
+  if (ca && *ca != *cb) {
+    return *ca < *cb;
+  }
+  return a.meets_targets && !b.meets_targets;
+}
+
+} // namespace
+
+std::optional<double> PlanCandidate::cost_per_hour() const {
+  if (!usd_per_node_hour) {
+    return std::nullopt;
+  }
+  return *usd_per_node_hour * nodes;
+}
+
+std::optional<double> PlanCandidate::cost_per_million_output_tokens(const Load& load) const {
+  const std::optional<double> hourly = cost_per_hour();
+  if (!hourly) {
+    return std::nullopt;
+  }
+  // Output tokens the load asks for in an hour, all of which the candidate serves when it
+  // meets the targets.
+  constexpr double seconds_per_hour = 3600;
+  constexpr double million = 1e6;
+  return *hourly / (load.rate * static_cast<double>(load.output) * seconds_per_hour) * million;
+}
+
+PlanReport plan(const Catalog& catalog, const PlanRequest& request) {
+  if (request.model->total_params <= 0) {
+    throw InputError("planning needs the model's parameter count: pass --params N");
+  }
+  PlanReport report;
+  report.model = request.model;
+  report.dtype = request.dtype;
+  report.load = request.load;
+  report.targets = request.targets;
+  report.max_nodes = request.max_nodes;
+  report.disaggregate = request.disaggregate;
+  for (const System* system : request.systems) {
+    report.candidates.push_back(plan_system(catalog, request, *system));
+  }
+  std::ranges::stable_sort(report.candidates, cheaper);
+  for (std::size_t i = 0; i < report.candidates.size(); ++i) {
+    const PlanCandidate& c = report.candidates[i];
+    if (c.meets_targets && c.cost_per_hour()) {
+      report.winner = i;
+      break;
+    }
+  }
+  // No price among those that meet (a system of the user's own, icx topo -o): the fewest GPUs.
+  if (!report.winner) {
+    const auto gpus = [](const PlanCandidate& x) { return x.nodes * x.system->gpus_per_node; };
+    for (std::size_t i = 0; i < report.candidates.size(); ++i) {
+      const PlanCandidate& c = report.candidates[i];
+      if (c.meets_targets &&
+          (!report.winner || gpus(c) < gpus(report.candidates[*report.winner]))) {
+        report.winner = i;
+      }
+    }
+  }
+  for (std::size_t i = 0; !report.winner && i < report.candidates.size(); ++i) {
+    const PlanCandidate& c = report.candidates[i];
+    const bool served = c.miss == PlanMiss::ttft || c.miss == PlanMiss::tpot;
+    if (served &&
+        (!report.closest || c.miss_factor < report.candidates[*report.closest].miss_factor)) {
+      report.closest = i;
+    }
+  }
+  report.assumptions = detail::plan_assumptions(catalog, request);
+  report.derivations = detail::plan_derivations(report);
+  return report;
+}
+
+} // namespace icx

@@ -1,0 +1,325 @@
+#include "icx/reports/tp.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "icx/base/error.hpp"
+#include "icx/base/units_format.hpp"
+#include "icx/host/host_link.hpp"
+#include "icx/reports/collective.hpp"
+#include "icx/wire/collectives.hpp"
+#include "icx/wire/comm_time.hpp"
+#include "icx/words/verdict.hpp"
+
+namespace icx {
+
+TpRequest tp_request_for(const Model& model, const Dtype& dtype, const Dtype& act_dtype) {
+  TpRequest request;
+  request.model_id = model.id;
+  request.model = &model;
+  request.serving.act_dtype = &act_dtype;
+  request.shape = {model.hidden, model.layers, act_dtype.bytes_per_element};
+  request.attention = attention_shape(model);
+  request.total_params = model.total_params;
+  request.active_params = model.active_params;
+  request.dtype = &dtype;
+  return request;
+}
+
+std::int64_t TpRequest::tokens() const {
+  // A prefill pass of several prompts carries all their tokens.
+  return serving.phase == Phase::prefill ? serving.tokens * serving.batch.value_or(1)
+                                         : serving.batch.value_or(1);
+}
+
+bool TpReport::judged() const {
+  return std::ranges::any_of(wires, [](const TpWire& wire) { return wire.judged.has_value(); });
+}
+
+WireChoice wires_for_group(const Gpu* gpu, std::optional<int> gpus,
+                           std::span<const Link* const> links) {
+  WireChoice choice;
+  for (const Link* link : links) {
+    if (const Check check = check_group_link(gpu, gpus, *link); !check) {
+      choice.skipped.push_back({link, check.reason()});
+    } else {
+      choice.usable.push_back(link);
+    }
+  }
+  return choice;
+}
+
+namespace {
+
+/// Appends `item` unless it is already there (legends name each GPU or rate once).
+void add_once(std::vector<std::string>& items, std::string item) {
+  if (std::ranges::find(items, item) == items.end()) {
+    items.push_back(std::move(item));
+  }
+}
+
+/// The facts the legend quotes: wires without an expected model, GPUs assumed, rates.
+TpLegend legend_facts(const TpReport& report) {
+  TpLegend legend;
+  for (const TpWire& w : report.wires) {
+    if (!w.expected) {
+      legend.no_expected_model.push_back(w.link->id);
+    }
+    if (w.kernel) {
+      legend.ran.push_back(w.topology ? fmt::format("{} {} over {} ({}; --pcie-topology)",
+                                                    w.link->id, to_string(*w.kernel),
+                                                    w.topology->id, w.topology->description)
+                                      : fmt::format("{} {}", w.link->id, to_string(*w.kernel)));
+    }
+    if (!w.gpu_native) {
+      add_once(legend.assumed_gpus, w.gpu->id);
+    }
+    if (w.rate && report.request.phase() == Phase::prefill) {
+      add_once(legend.assumed_rates,
+               fmt::format("{} {} ({}) × {}", w.gpu->id, format_flops_rate(w.rate->peak),
+                           w.rate->peak_dtype, w.rate->utilization));
+    }
+  }
+  return legend;
+}
+
+/// Which GPU computes: the one asked for, else each wire's own (or an assumed one).
+std::string gpu_rule(const TpReport& report) {
+  if (report.request.gpu != nullptr) {
+    return fmt::format("{}, as --gpu says", report.request.gpu->id);
+  }
+  const std::vector<std::string>& assumed = report.legend.assumed_gpus;
+  return fmt::format("the one whose scale-up link is the wire{}",
+                     assumed.empty()
+                         ? std::string()
+                         : fmt::format(", else {} (change with --gpu)", fmt::join(assumed, ", ")));
+}
+
+std::string step_line(const TpReport& report) {
+  const TpRequest& request = report.request;
+  const std::string overlap =
+      request.serving.overlap > 0
+          ? fmt::format("{:g} % of them hidden (--overlap)", request.serving.overlap * 100)
+          : std::string("none hidden (--overlap)");
+  if (request.phase() == Phase::prefill) {
+    return fmt::format("step = 2 × {} params × {} tokens + attention over the GPUs at the GPU's "
+                       "dense peak × its utilisation (catalog; --mfu), or the weights' HBM reads "
+                       "if longer, plus the all-reduces, {}; the GPU is {}\n  assumed: {}",
+                       format_params(request.active_params), request.tokens(), overlap,
+                       gpu_rule(report), fmt::join(report.legend.assumed_rates, "; "));
+  }
+  return fmt::format("step = the weights and {} sequences' KV cache at {} tokens of context read "
+                     "from HBM at the GPU's achievable fraction (catalog; --hbm-fraction), or "
+                     "compute if longer, plus the all-reduces, {}; the GPU is {}",
+                     request.tokens(), request.serving.context, overlap, gpu_rule(report));
+}
+
+std::vector<std::string> legend_lines(const TpReport& report) {
+  const TpRequest& request = report.request;
+  const std::vector<std::string>& none = report.legend.no_expected_model;
+  std::vector<std::string> lines{
+      fmt::format("headline = traffic per {} / headline bandwidth (vendor bandwidth, no latency: "
+                  "the textbook arithmetic, both directions as the vendor counts them); a range "
+                  "gives fast–slow ends.",
+                  pass_name(request.phase())),
+      fmt::format(
+          "expected = {} all-reduces of {} each over the GPUs, by {} (--impl); NCCL "
+          "runs the fastest of its algorithms and protocols, each a latency plus the "
+          "bytes at the per-direction bandwidth × a measured efficiency (see 'icx "
+          "collective'); ran: {}{}.",
+          report.traffic.allreduces_per_layer * request.shape.layers, format_bytes(report.message),
+          implementation_text(request.serving.setup.implementation),
+          fmt::join(report.legend.ran, "; "),
+          none.empty() ? "" : fmt::format("; no expected model for {}", fmt::join(none, ", "))),
+      "crossover = all-reduce size at which latency and bandwidth terms are equal: smaller "
+      "messages are latency-bound."};
+  if (!report.judged()) {
+    lines.emplace_back("verdicts need the model's parameter count: pass --params N.");
+    return lines;
+  }
+  lines.push_back(step_line(report));
+  if (!request.serving.batch && request.serving.objective == Objective::throughput) {
+    lines.push_back(fmt::format(
+        "batch: TTFT/TPOT and comm are at the largest batch each wire's GPUs hold (at most {} "
+        "sequences per replica, --max-batch); the traffic, headline and expected columns are "
+        "for one sequence (--batch N sets both)",
+        request.serving.max_batch));
+  }
+  lines.push_back(fmt::format("verdict: the wire's tensor group against every layout of the same "
+                              "GPUs on the same wire, for {} (--objective); {}",
+                              to_string(request.serving.objective), verdict_thresholds()));
+  return lines;
+}
+
+/// The headline all-reduce: 2 · B tokens · H hidden · b bytes per GPU.
+std::string per_allreduce_formula(const TpRequest& request) {
+  return fmt::format("2 × {} tokens × {} hidden × {} B", request.tokens(), request.shape.hidden,
+                     request.shape.bytes_per_element);
+}
+
+std::vector<TpTrafficTerm> traffic_terms(const TpReport& report) {
+  const TensorParallelTraffic& traffic = report.traffic;
+  return {
+      {"per all-reduce", traffic.per_allreduce, per_allreduce_formula(report.request)},
+      {"per layer", traffic.per_layer, fmt::format("{} all-reduces", traffic.allreduces_per_layer)},
+      {fmt::format("per {}", pass_name(report.request.phase())), traffic.per_pass,
+       fmt::format("{} layers", report.request.shape.layers)}};
+}
+
+/// The traffic terms: per all-reduce, per layer, per pass.
+void derive_traffic(const TpReport& report, Derivations& d) {
+  const TpRequest& request = report.request;
+  const TensorParallelTraffic& traffic = report.traffic;
+  d.push_back({"per all-reduce", per_allreduce_formula(request), traffic.per_allreduce.value(),
+               format_count(traffic.per_allreduce.value()) + " B"});
+  d.push_back({"per layer",
+               fmt::format("{} all-reduces × {} B", traffic.allreduces_per_layer,
+                           format_count(traffic.per_allreduce.value())),
+               traffic.per_layer.value(), format_count(traffic.per_layer.value()) + " B"});
+  d.push_back({fmt::format("per {}", pass_name(request.phase())),
+               fmt::format("{} layers × {} B", request.shape.layers,
+                           format_count(traffic.per_layer.value())),
+               traffic.per_pass.value(), format_count(traffic.per_pass.value()) + " B"});
+}
+
+/// The step of the wire's tensor group and what a request sees.
+void derive_step(const TpReport& report, const TpWire& w, Derivations& d) {
+  const StepTime& step = w.judged->placement.step;
+  d.push_back({fmt::format("step on {}", w.link->id),
+               fmt::format("max({} compute, {} memory) + {} exposed all-reduce",
+                           format_seconds(step.work.compute), format_seconds(step.work.memory),
+                           format_seconds(step.exposed_comm)),
+               step.stage.value(), format_seconds(step.stage)});
+  d.push_back(
+      {fmt::format("{} on {}", report.request.phase() == Phase::prefill ? "TTFT" : "TPOT",
+                   w.link->id),
+       fmt::format("{} stage{} + {} of sends", w.judged->placement.layout.pp,
+                   w.judged->placement.layout.pp == 1 ? "" : "s", format_seconds(step.pipeline)),
+       step.latency.value(), format_seconds(step.latency)});
+}
+
+Derivations derive(const TpReport& report) {
+  const TensorParallelTraffic& traffic = report.traffic;
+  Derivations d;
+  derive_traffic(report, d);
+  for (const TpWire& w : report.wires) {
+    d.push_back({fmt::format("headline on {}", w.link->id),
+                 fmt::format("{} B / {}", format_count(traffic.per_pass.value()),
+                             format_rate(w.link->headline_bandwidth.high)),
+                 w.headline.low.value(), format_seconds(w.headline.low)});
+    if (w.expected) {
+      d.push_back({fmt::format("expected on {}", w.link->id),
+                   fmt::format("{} all-reduces × {} all-reduce of {} B over {} GPUs{}",
+                               traffic.allreduces_per_layer * report.request.shape.layers,
+                               w.kernel ? to_string(*w.kernel) : "expected",
+                               format_count(report.message.value()), w.gpus,
+                               w.topology ? fmt::format(" ({})", w.topology->id) : ""),
+                   w.expected->value(), format_seconds(*w.expected)});
+    }
+    if (w.judged) {
+      derive_step(report, w, d);
+    }
+  }
+  return d;
+}
+
+/// The group on one wire: its GPU and size. Throws GroupError when it cannot exist there.
+TpWire group_on(const Catalog& catalog, const TpRequest& request, const WireTime& time) {
+  TpWire wire;
+  wire.link = time.link;
+  wire.headline = time.seconds;
+  wire.gpu = request.gpu;
+  if (wire.gpu == nullptr) {
+    wire.gpu = &gpu_for_link(catalog, *time.link, wire.gpu_native);
+  }
+  wire.gpus = request.gpus.value_or(wire.gpu->scale_up_domain);
+  Check check = check_tensor_allreduce(request.attention, wire.gpus);
+  if (check) {
+    check = check_group_link(request.gpu, wire.gpus, *time.link);
+  }
+  if (!check) {
+    throw GroupError(request.gpus ? check.reason()
+                                  : fmt::format("{} (the group is the {}-GPU scale-up domain of "
+                                                "catalog gpu '{}', scale_up_domain)",
+                                                check.reason(), wire.gpus, wire.gpu->id));
+  }
+  return wire;
+}
+
+/// The wire's tensor group as a layout of its GPUs, ranked against the others on the same
+/// wire (a decode step at the batch given, a prefill of one prompt).
+void step_wire(const Catalog& catalog, const TpRequest& request, TpWire& wire) {
+  const Cluster cluster{wire.gpu, wire.gpus, wire.gpus, wire.gpus, wire.link, wire.link, wire.gpus};
+  const Workload workload =
+      workload_for(catalog, *request.model, *request.dtype, *wire.gpu, request.serving);
+  wire.rate = workload.rate;
+  const Layout tensor{wire.gpus, 1, 1, 1};
+  const std::vector<RankedLayout> ranked =
+      rank_layouts_judging(cluster, workload, request.serving.objective, tensor);
+  const std::size_t rank = rank_of(ranked, tensor);
+  if (rank < ranked.size()) {
+    wire.judged = ranked[rank];
+    wire.rank = rank + 1;
+    wire.layouts = ranked.size();
+  }
+}
+
+/// The expected time, crossover and (with a parameter count) the step and verdict of `wire`.
+void judge_wire(const Catalog& catalog, const TpReport& report, const WireTime& time,
+                TpWire& wire) {
+  const TpRequest& request = report.request;
+  const CollectiveRequest one{Collective::all_reduce, Algorithm::automatic, wire.gpus,
+                              report.message, request.serving.setup};
+  const CommTime comm = comm_time(*time.link, report.traffic.per_pass, one,
+                                  report.traffic.allreduces_per_layer * request.shape.layers);
+  if (const Check check = check_expected_model(*time.link, one.algorithm); !check) {
+    wire.expected = unexpected(check.reason());
+  } else {
+    if (comm.expected) {
+      wire.expected = *comm.expected;
+      wire.kernel = comm.kernel;
+      wire.topology = comm.topology;
+    }
+    wire.crossover = crossover_size(*time.link, one);
+  }
+  if (request.active_params > 0 && request.dtype != nullptr && request.model != nullptr) {
+    step_wire(catalog, request, wire);
+  }
+}
+
+} // namespace
+
+TpReport tensor_parallel_figures(const Catalog& catalog, const TpRequest& request,
+                                 std::span<const Link* const> links) {
+  TpReport report;
+  report.request = request;
+  report.traffic = tensor_parallel_traffic(request.shape, request.tokens());
+  report.message = activation_bytes(request.shape, request.tokens());
+  for (const WireTime& time : headline_times(report.traffic.per_pass, links)) {
+    TpWire wire = group_on(catalog, request, time);
+    judge_wire(catalog, report, time, wire);
+    report.wires.push_back(std::move(wire));
+  }
+  return report;
+}
+
+TpReport tensor_parallel_report(const Catalog& catalog, const TpRequest& request,
+                                std::span<const Link* const> links) {
+  TpReport report = tensor_parallel_figures(catalog, request, links);
+  report.traffic_terms = traffic_terms(report);
+  report.legend = legend_facts(report);
+  report.legend.lines = legend_lines(report);
+  report.derivations = derive(report);
+  return report;
+}
+
+TpReport tensor_parallel_report(const Catalog& catalog, const TpRequest& request,
+                                const WireChoice& wires) {
+  TpReport report = tensor_parallel_report(catalog, request, wires.usable);
+  report.skipped = wires.skipped;
+  return report;
+}
+
+} // namespace icx

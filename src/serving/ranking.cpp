@@ -1,0 +1,310 @@
+#include "icx/serving/ranking.hpp"
+
+#include <algorithm>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "icx/base/units_format.hpp"
+#include "icx/catalog/group_rules.hpp"
+#include "icx/words/verdict.hpp"
+
+namespace icx {
+
+std::string layout_name(const Layout& layout) {
+  std::string name;
+  const auto add = [&name](Strategy strategy, int degree) {
+    if (degree > 1) {
+      name +=
+          fmt::format("{}{} {}", name.empty() ? "" : " × ", name_in(short_names, strategy), degree);
+    }
+  };
+  add(Strategy::tensor, layout.tp);
+  add(Strategy::expert, layout.ep);
+  add(Strategy::pipeline, layout.pp);
+  add(Strategy::data, layout.dp);
+  return name.empty() ? fmt::format("{} 1", name_in(short_names, Strategy::tensor)) : name;
+}
+
+double objective_value(const Placement& placement, Objective objective) {
+  return objective == Objective::latency ? placement.step.latency.value()
+                                         : placement.step.tokens_per_second_per_gpu;
+}
+
+double advantage(const Placement& a, const Placement& b, Objective objective) {
+  const double va = objective_value(a, objective);
+  const double vb = objective_value(b, objective);
+  return objective == Objective::latency ? vb / va : va / vb;
+}
+
+namespace {
+
+/// The divisors of `n`, ascending: each d ≤ √n with its partner n / d.
+std::vector<int> divisors(int n) {
+  std::vector<int> low;
+  std::vector<int> high;
+  for (int d = 1; d <= n / d; ++d) {
+    if (n % d == 0) {
+      low.push_back(d);
+      if (d != n / d) {
+        high.push_back(n / d);
+      }
+    }
+  }
+  low.insert(low.end(), high.rbegin(), high.rend());
+  return low;
+}
+
+bool breaks_rule(const Placement& p) {
+  return std::ranges::any_of(p.strategies,
+                             [](const StrategyCost& c) { return c.verdict.breaks_rule; });
+}
+
+/// A tensor or expert group (not a pipeline's sends) spans scale-up domains.
+bool group_leaves_node(const StrategyCost& c) {
+  return c.crosses_domain && c.strategy != Strategy::pipeline;
+}
+
+/// Some tensor or expert group leaves its node.
+bool leaves_node(const Placement& p) {
+  return std::ranges::any_of(p.strategies, group_leaves_node);
+}
+
+bool eligible(const Placement& p) {
+  return p.fits() && !unpriced_crossing(p);
+}
+
+/// "TPOT 12.2 ms" or "1.2 k tokens/s per GPU".
+std::string objective_figure(const Placement& p, Phase phase, Objective objective) {
+  if (objective == Objective::latency) {
+    return fmt::format("{} {}", phase == Phase::prefill ? "TTFT" : "TPOT",
+                       format_seconds(p.step.latency));
+  }
+  return fmt::format("{} tokens/s per GPU", format_scaled(p.step.tokens_per_second_per_gpu));
+}
+
+std::string misfit_reason(const Placement& p) {
+  const LayoutMemory& m = p.memory;
+  return fmt::format("does not fit: {} of weights + {} of KV cache per GPU, {} usable",
+                     format_bytes(m.weights_per_gpu), format_bytes(m.kv_per_gpu),
+                     format_bytes(m.usable_per_gpu));
+}
+
+/// The split whose exposed communication takes the largest share of its step.
+const StrategyCost& chattiest(const Placement& p) {
+  return *std::ranges::max_element(p.strategies, {}, [](const StrategyCost& c) {
+    return std::pair{c.verdict.level, c.verdict.share};
+  });
+}
+
+/// A layout whose tensor or expert group leaves the node, against the best fitting layout
+/// that keeps every group inside one: avoid when that one is clearly better, else marginal.
+LayoutVerdict judge_crossing(const Placement& p, const Placement* inside, const Workload& w,
+                             Objective objective) {
+  LayoutVerdict verdict;
+  const StrategyCost& worst_split = chattiest(p);
+  verdict.level = p.level;
+  verdict.reason = verdict_reason(worst_split.strategy, worst_split.wire, worst_split.verdict,
+                                  pass_name(w.phase));
+  if (unpriced_crossing(p)) {
+    verdict.level = Level::avoid;
+    verdict.reason += fmt::format("; wire '{}' has no expected model to price it across nodes "
+                                  "('icx calibrate' fits one from an nccl-tests log)",
+                                  worst_split.wire->id);
+    return verdict;
+  }
+  if (inside == nullptr) {
+    verdict.reason += "; no fitting layout keeps every group inside a node";
+    return verdict;
+  }
+  verdict.compared = inside->layout;
+  verdict.factor = advantage(*inside, p, objective);
+  verdict.reason += fmt::format(
+      "; {} keeps every group inside a node: {} there, {} here", layout_name(inside->layout),
+      objective_figure(*inside, w.phase, objective), objective_figure(p, w.phase, objective));
+  if (verdict.factor >= clearly_better) {
+    verdict.level = Level::avoid;
+  }
+  return verdict;
+}
+
+/// "all-reduce takes 12 % of the step", or the tensor and expert collectives together when
+/// a stage has both (they add up in the step, and the verdict weighs their sum).
+std::string share_text(const Placement& p, const StrategyCost& worst) {
+  std::vector<std::string_view> kinds;
+  for (const StrategyCost& c : p.strategies) {
+    if ((c.strategy == Strategy::tensor || c.strategy == Strategy::expert) &&
+        c.verdict.comm.value() > 0) {
+      kinds.push_back(traffic_kind(c.strategy));
+    }
+  }
+  if (kinds.size() > 1) {
+    return fmt::format("{} and {} take {:.0f} % of the step", kinds[0], kinds[1],
+                       stage_comm_share(p.step) * 100);
+  }
+  return worst.verdict.share > 0
+             ? fmt::format("{} takes {:.0f} % of the {}", traffic_kind(worst.strategy),
+                           worst.verdict.share * 100,
+                           worst.strategy == Strategy::pipeline ? "pass" : "step")
+             : std::string("no communication");
+}
+
+LayoutVerdict judge_one(const Placement& p, const Placement* best, const Placement* inside,
+                        const Workload& w, Objective objective, std::size_t eligible_count) {
+  LayoutVerdict verdict;
+  const StrategyCost& worst = chattiest(p);
+  if (!p.fits()) {
+    verdict.level = Level::avoid;
+    verdict.reason = misfit_reason(p);
+    return verdict;
+  }
+  if (breaks_rule(p) || unpriced_crossing(p)) {
+    return judge_crossing(p, inside, w, objective);
+  }
+  const std::string share = share_text(p, worst);
+  verdict.level = p.level;
+  if (best == nullptr || best->layout == p.layout) {
+    verdict.reason = fmt::format("best of {} fitting layout{} for {} ({}); {}", eligible_count,
+                                 eligible_count == 1 ? "" : "s", to_string(objective),
+                                 objective_figure(p, w.phase, objective), share);
+    return verdict;
+  }
+  verdict.compared = best->layout;
+  verdict.factor = advantage(*best, p, objective);
+  const std::string comparison = fmt::format(
+      "{} is {} better for {} ({} vs {})", layout_name(best->layout), format_ratio(verdict.factor),
+      to_string(objective), objective_figure(*best, w.phase, objective),
+      objective_figure(p, w.phase, objective));
+  if (verdict.factor >= clearly_better) {
+    verdict.level = Level::avoid;
+    verdict.reason = comparison;
+    return verdict;
+  }
+  verdict.reason = fmt::format("within {}× of the best: {}; {}", clearly_better, comparison, share);
+  return verdict;
+}
+
+} // namespace
+
+bool unpriced_crossing(const Placement& p) {
+  return std::ranges::any_of(p.strategies, [](const StrategyCost& c) {
+    return (c.verdict.breaks_rule || group_leaves_node(c)) && !c.verdict.expected_model;
+  });
+}
+
+std::vector<Layout> candidate_layouts(const Cluster& cluster, const Model& model,
+                                      int redundant_experts) {
+  std::vector<Layout> layouts;
+  const AttentionShape attention = attention_shape(model);
+  for (const int tp : divisors(cluster.gpus)) {
+    if (!tensor_group_allowed(attention, tp)) {
+      continue;
+    }
+    for (const int ep : divisors(cluster.gpus / tp)) {
+      if (ep > 1 && (!model.is_moe() || !divides_experts(model, ep, redundant_experts))) {
+        continue;
+      }
+      for (const int pp : divisors(cluster.gpus / (tp * ep))) {
+        if (pp <= model.layers) {
+          layouts.push_back({tp, pp, ep, cluster.gpus / (tp * ep * pp)});
+        }
+      }
+    }
+  }
+  return layouts;
+}
+
+namespace {
+
+/// rank_layouts, judging every layout or only `only`.
+std::vector<RankedLayout> rank_and_judge(const Cluster& cluster, const Workload& workload,
+                                         Objective objective, const Layout* only) {
+  std::vector<RankedLayout> ranked;
+  for (const Layout& layout :
+       candidate_layouts(cluster, *workload.model, workload.ep_routing.redundant_experts)) {
+    ranked.push_back({evaluate_layout(cluster, workload, layout), {}});
+  }
+  // A layout whose groups leave the node ranks above one that keeps them inside only when it
+  // is clearly better: the fabric model does not see what else slows a group across nodes
+  // (smaller GEMMs per GPU, other jobs on the fabric), so the tie goes to the node.
+  const auto score = [objective](const Placement& p) {
+    const double handicap = breaks_rule(p) ? clearly_better : 1.0;
+    return objective == Objective::latency ? objective_value(p, objective) * handicap
+                                           : objective_value(p, objective) / handicap;
+  };
+  std::ranges::stable_sort(ranked, [&](const RankedLayout& a, const RankedLayout& b) {
+    if (eligible(a.placement) != eligible(b.placement)) {
+      return eligible(a.placement);
+    }
+    return objective == Objective::latency ? score(a.placement) < score(b.placement)
+                                           : score(a.placement) > score(b.placement);
+  });
+  const auto count = static_cast<std::size_t>(
+      std::ranges::count_if(ranked, [](const RankedLayout& r) { return eligible(r.placement); }));
+  const Placement* best = count > 0 ? &ranked.front().placement : nullptr;
+  const auto inside = std::ranges::find_if(ranked, [](const RankedLayout& r) {
+    return eligible(r.placement) && !breaks_rule(r.placement) && !leaves_node(r.placement);
+  });
+  const Placement* inside_best = inside != ranked.end() ? &inside->placement : nullptr;
+  for (RankedLayout& r : ranked) {
+    if (only == nullptr || r.placement.layout == *only) {
+      r.verdict = judge_one(r.placement, best, inside_best, workload, objective, count);
+    }
+  }
+  return ranked;
+}
+
+} // namespace
+
+std::vector<RankedLayout> rank_layouts(const Cluster& cluster, const Workload& workload,
+                                       Objective objective) {
+  return rank_and_judge(cluster, workload, objective, nullptr);
+}
+
+std::vector<RankedLayout> rank_layouts_judging(const Cluster& cluster, const Workload& workload,
+                                               Objective objective, const Layout& judged) {
+  return rank_and_judge(cluster, workload, objective, &judged);
+}
+
+Json layout_json(const Layout& l) {
+  return {{"tp", l.tp}, {"pp", l.pp}, {"ep", l.ep}, {"dp", l.dp}};
+}
+
+Json ranked_layout_json(const RankedLayout& r, Phase phase) {
+  const Placement& p = r.placement;
+  const StepTime& s = p.step;
+  Json j;
+  j["layout"] = layout_json(p.layout);
+  j["name"] = layout_name(p.layout);
+  j["fits"] = p.fits();
+  j["memory"] = {{"weights_bytes_per_gpu", json_number(p.memory.weights_per_gpu.value())},
+                 {"kv_bytes_per_gpu", json_number(p.memory.kv_per_gpu.value())},
+                 {"usable_bytes_per_gpu", json_number(p.memory.usable_per_gpu.value())}};
+  j["batch"] = {{"sequences", s.batch.total},
+                {"per_replica", s.batch.replica},
+                {"per_micro_batch", s.batch.micro}};
+  j["step"] = {{"seconds", json_number(s.stage.value())},
+               {"compute_seconds", json_number(s.work.compute.value())},
+               {"memory_seconds", json_number(s.work.memory.value())},
+               {"comm_seconds", json_number(s.comm.value())},
+               {"exposed_comm_seconds", json_number(s.exposed_comm.value())},
+               {"pipeline_seconds", json_number(s.pipeline.value())},
+               {"bytes_read_per_gpu", json_number(s.work.read.value())}};
+  j[phase == Phase::prefill ? "ttft_seconds" : "tpot_seconds"] = json_number(s.latency.value());
+  j["tokens_per_second_per_gpu"] = json_number(s.tokens_per_second_per_gpu);
+  Json verdict = {{"level", to_string(r.verdict.level)}, {"reason", r.verdict.reason}};
+  if (r.verdict.compared) {
+    verdict["compared_with"] = layout_json(*r.verdict.compared);
+    verdict["factor"] = json_number(r.verdict.factor);
+  }
+  j["verdict"] = std::move(verdict);
+  return j;
+}
+
+std::size_t rank_of(const std::vector<RankedLayout>& ranked, const Layout& layout) {
+  const auto found = std::ranges::find_if(
+      ranked, [&](const RankedLayout& r) { return r.placement.layout == layout; });
+  return static_cast<std::size_t>(found - ranked.begin());
+}
+
+} // namespace icx

@@ -1,0 +1,90 @@
+#include "icx/serving/serving.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "icx/base/error.hpp"
+
+namespace icx {
+
+std::string_view pass_name(Phase phase) {
+  return phase == Phase::prefill ? "prefill pass" : "decode step";
+}
+
+ParamSplit param_split(const Model& model) {
+  ParamSplit split;
+  split.dense = model.total_params;
+  if (!model.is_moe() || model.total_params <= model.active_params) {
+    return split;
+  }
+  if (model.experts_per_token >= model.experts) {
+    throw InputError(fmt::format("model '{}' routes each token to all {} experts, so its active "
+                                 "parameters should equal its total",
+                                 model.id, model.experts));
+  }
+  split.per_expert = (model.total_params - model.active_params) /
+                     static_cast<double>(model.experts - model.experts_per_token);
+  split.dense = model.total_params - model.experts * split.per_expert;
+  split.moe_layers = model.layers - model.first_dense_layers;
+  return split;
+}
+
+namespace {
+
+/// Per-head widths of the two score products: the key (query·key) and the value.
+struct HeadWidths {
+  double key = 0;
+  double value = 0;
+};
+
+HeadWidths head_widths(const Model& model, Phase phase) {
+  if (const auto& mla = model.latent_attention) {
+    if (phase == Phase::decode) {
+      // Absorbed: every head attends over the cached latent and its rotary key, and the
+      // value is the latent itself (DeepSeek-V2 paper, section 2.1.2).
+      return {static_cast<double>(mla->kv_lora_rank + mla->qk_rope_head_dim),
+              static_cast<double>(mla->kv_lora_rank)};
+    }
+    if (mla->qk_nope_head_dim > 0 && mla->v_head_dim > 0) {
+      return {static_cast<double>(mla->qk_nope_head_dim + mla->qk_rope_head_dim),
+              static_cast<double>(mla->v_head_dim)};
+    }
+  }
+  return {static_cast<double>(model.head_dim), static_cast<double>(model.head_dim)};
+}
+
+} // namespace
+
+double attention_flops(const Model& model, Phase phase, std::int64_t tokens, std::int64_t context) {
+  const HeadWidths width = head_widths(model, phase);
+  // One multiply-add (2 FLOPs) per query-key pair and width, for the scores and again for
+  // the values.
+  const double per_pair = 2.0 * model.attention_heads * (width.key + width.value);
+  const double t = static_cast<double>(tokens);
+  // Prefill is causal: token i attends to i earlier tokens, t²/2 pairs in all.
+  const double pairs = phase == Phase::prefill ? t * t / 2 : static_cast<double>(context);
+  return per_pair * pairs * model.layers;
+}
+
+double experts_touched(int experts, int per_token, double tokens) {
+  if (experts <= 0 || tokens <= 0) {
+    return 0;
+  }
+  const double miss = 1.0 - static_cast<double>(per_token) / experts;
+  return experts * (1.0 - std::pow(miss, tokens));
+}
+
+double busiest_gpu_experts(int experts, int per_token, double tokens, int group) {
+  const double touched = experts_touched(experts, per_token, tokens);
+  const double held = static_cast<double>(experts) / group;
+  if (group <= 1) {
+    return touched;
+  }
+  const double mean = touched / group;
+  const double busiest = mean + std::sqrt(2.0 * mean * std::log(static_cast<double>(group)));
+  return std::min({busiest, held, touched});
+}
+
+} // namespace icx

@@ -1,0 +1,215 @@
+#include "icx/serving/step_model.hpp"
+
+#include <algorithm>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "icx/base/error.hpp"
+#include "icx/host/host_link.hpp"
+#include "icx/memory/hbm.hpp"
+
+namespace icx {
+
+namespace {
+
+std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
+  return (a + b - 1) / b;
+}
+
+/// The busiest pipeline stage's share of the layers: ⌈layers / pp⌉ of them.
+double stage_share(const Model& model, const Layout& layout) {
+  return static_cast<double>(ceil_div(model.layers, layout.pp)) / model.layers;
+}
+
+/// GPUs of a tensor group that each hold a different part of the KV cache: KV heads are
+/// split across the group up to one head per GPU and replicated beyond; a latent cache is
+/// one vector per token that every GPU of the group keeps whole.
+int kv_split(const Model& model, int tp) {
+  if (model.latent_attention) {
+    return 1;
+  }
+  return model.kv_heads > 0 ? std::min(tp, model.kv_heads) : tp;
+}
+
+/// Tokens each sequence occupies in the KV cache by the end of the pass.
+std::int64_t kv_length(const Workload& w) {
+  return w.phase == Phase::prefill ? w.tokens : w.context + 1;
+}
+
+/// KV bytes of one sequence held on one GPU of the busiest stage.
+Bytes kv_per_sequence(const Workload& w, const Layout& layout) {
+  const Model& model = *w.model;
+  return kv_bytes_per_token(model, *w.kv_dtype) * static_cast<double>(kv_length(w)) *
+         stage_share(model, layout) / kv_split(model, layout.tp);
+}
+
+} // namespace
+
+const Dtype& activation_dtype(const Catalog& catalog, const Dtype& weights) {
+  constexpr double sixteen_bits = 2;
+  return weights.bytes_per_element >= sixteen_bits ? weights : catalog.dtype("bf16");
+}
+
+const Dtype& default_dispatch_dtype(const Catalog& catalog, std::optional<EpMode> mode,
+                                    const Dtype& activations) {
+  const auto dtypes = catalog.dtypes();
+  const auto fp8 = std::ranges::find(dtypes, std::string_view("fp8"), &Dtype::id);
+  return mode == EpMode::nccl || fp8 == dtypes.end() ? activations : *fp8;
+}
+
+ServingRequest with_default_dtypes(const Catalog& catalog, const Dtype& weights,
+                                   ServingRequest request) {
+  if (request.act_dtype == nullptr) {
+    request.act_dtype = &activation_dtype(catalog, weights);
+  }
+  if (request.kv_dtype == nullptr) {
+    request.kv_dtype = request.act_dtype;
+  }
+  if (request.dispatch_dtype == nullptr) {
+    request.dispatch_dtype = &default_dispatch_dtype(catalog, request.ep_mode, *request.act_dtype);
+  }
+  return request;
+}
+
+Workload workload_for(const Catalog& catalog, const Model& model, const Dtype& dtype,
+                      const Gpu& gpu, const ServingRequest& given) {
+  const ServingRequest request = with_default_dtypes(catalog, dtype, given);
+  if (request.phase == Phase::decode &&
+      !(kv_bytes_per_token(model, *request.kv_dtype).value() > 0)) {
+    // A decode step reads every sequence's KV cache: without heads it would read none.
+    throw InputError(fmt::format(
+        "a decode step reads each sequence's KV cache, and {} gives no attention heads to size "
+        "it (kv_heads, head_dim); describe the model with --hf-config PATH or a catalog --model",
+        model.id == "custom" ? std::string("the custom model")
+                             : fmt::format("model '{}'", model.id)));
+  }
+  Workload w;
+  w.model = &model;
+  w.dtype = &dtype;
+  w.act_dtype = request.act_dtype;
+  w.kv_dtype = request.kv_dtype;
+  w.phase = request.phase;
+  w.tokens = request.tokens;
+  w.context = request.context;
+  w.batch = request.batch;
+  if (!w.batch && request.objective == Objective::latency) {
+    w.batch = 1;
+  }
+  w.max_batch = request.max_batch;
+  w.rate =
+      compute_rate(gpu, dtype, catalog.dtypes(), request.utilization.value_or(gpu.achievable_mfu));
+  w.hbm_fraction = achieved_hbm_fraction(gpu, request.hbm_fraction);
+  w.overlap = request.overlap;
+  w.memory_reserve = request.memory_reserve;
+  w.setup = request.setup;
+  w.ep_mode = request.ep_mode;
+  w.dispatch_dtype = request.dispatch_dtype;
+  w.ep_routing = request.ep_routing;
+  return w;
+}
+
+const Dtype& Workload::ep_dispatch_dtype() const {
+  return dispatch_dtype != nullptr ? *dispatch_dtype : *act_dtype;
+}
+
+EpMode Workload::ep_kernels() const {
+  return ep_mode.value_or(phase == Phase::prefill ? EpMode::normal : EpMode::low_latency);
+}
+
+std::int64_t scheduler_limit(const Workload& w, const Layout& layout) {
+  return w.max_batch * layout.ep;
+}
+
+Bytes kv_bytes_per_token(const Model& model, const Dtype& kv_dtype) {
+  return kv_cache_bytes(kv_shape(model, kv_dtype.bytes_per_element), 1, 1);
+}
+
+Bytes weights_per_gpu(const Model& model, const Dtype& dtype, const Layout& layout,
+                      int redundant_experts) {
+  const ParamSplit split = param_split(model);
+  const double dense = split.dense / (layout.tp * layout.pp);
+  const double experts = (model.experts + redundant_experts) * split.per_expert /
+                         (static_cast<double>(layout.tp) * layout.ep * layout.pp);
+  return Bytes::of((dense + experts) * dtype.bytes_per_element);
+}
+
+LayoutMemory layout_memory(const Gpu& gpu, const Workload& workload, const Layout& layout,
+                           std::optional<std::int64_t> replica_batch) {
+  LayoutMemory memory;
+  memory.weights_per_gpu = weights_per_gpu(*workload.model, *workload.dtype, layout,
+                                           workload.ep_routing.redundant_experts);
+  memory.usable_per_gpu = usable_hbm(gpu, 1, workload.memory_reserve);
+  const Bytes per_sequence = kv_per_sequence(workload, layout);
+  const Bytes free = memory.usable_per_gpu - memory.weights_per_gpu;
+  if (free.value() < 0) {
+    memory.replica_capacity = 0;
+  } else if (per_sequence.value() <= 0) {
+    memory.replica_capacity = std::numeric_limits<std::int32_t>::max();
+  } else {
+    // Each rank of an expert group keeps the cache of its own sequences.
+    memory.replica_capacity = static_cast<std::int64_t>(free / per_sequence) * layout.ep;
+  }
+  const std::int64_t replica = replica_batch.value_or(
+      std::max<std::int64_t>(1, std::min(memory.replica_capacity, workload.max_batch)));
+  memory.kv_per_gpu = per_sequence * static_cast<double>(ceil_div(replica, layout.ep));
+  return memory;
+}
+
+StepBatch step_batch(const Workload& workload, const Layout& layout, std::int64_t capacity) {
+  StepBatch batch;
+  if (workload.batch) {
+    batch.total = *workload.batch;
+    batch.replica = ceil_div(batch.total, layout.dp);
+  } else {
+    batch.replica =
+        std::max<std::int64_t>(1, std::min(capacity, scheduler_limit(workload, layout)));
+    batch.total = batch.replica * layout.dp;
+  }
+  // The replica's sequences are split into one micro-batch per stage, and each micro-batch's
+  // attention over the ranks of its expert group.
+  batch.micro = ceil_div(batch.replica, layout.pp);
+  batch.per_rank = ceil_div(batch.micro, layout.ep);
+  batch.tokens_per_sequence = workload.phase == Phase::prefill ? workload.tokens : 1;
+  return batch;
+}
+
+StageWork stage_work(const Gpu& gpu, const Workload& workload, const Layout& layout,
+                     const StepBatch& batch) {
+  const Model& model = *workload.model;
+  const ParamSplit split = param_split(model);
+  const double share = stage_share(model, layout);
+  const auto rank_seqs = static_cast<double>(batch.per_rank);
+  const std::int64_t micro_tokens = batch.micro * batch.tokens_per_sequence;
+  StageWork work;
+  // The shared weights for the rank's own sequences, the routed experts for the whole
+  // micro-batch spread evenly over the expert group (uniform routing), and attention's score
+  // products for the rank's sequences.
+  const Flops dense =
+      forward_flops(split.dense, batch.per_rank * batch.tokens_per_sequence) / layout.tp;
+  // The busiest expert rank runs `skew` times its share (hot experts; 1: uniform routing).
+  const double skew = layout.ep > 1 ? workload.ep_routing.skew : 1.0;
+  const Flops experts = forward_flops(model.experts_per_token * split.per_expert, micro_tokens) *
+                        skew / (static_cast<double>(layout.tp) * layout.ep);
+  const Flops attention = Flops::of(
+      rank_seqs * attention_flops(model, workload.phase, workload.tokens, workload.context) /
+      layout.tp);
+  work.flops = (dense + experts + attention) * share;
+  work.compute = work.flops / workload.rate.achieved();
+  // Every weight of the stage is read once per pass, but only the experts the micro-batch
+  // hits on the busiest rank; a decode step also reads the cache of the rank's sequences.
+  const double expert_count = busiest_gpu_experts(model.experts, model.experts_per_token,
+                                                  static_cast<double>(micro_tokens), layout.ep);
+  const double weights = (split.dense + expert_count * split.per_expert) *
+                         workload.dtype->bytes_per_element / layout.tp;
+  work.read = Bytes::of(weights * share);
+  if (workload.phase == Phase::decode) {
+    work.read += kv_bytes_per_token(model, *workload.kv_dtype) *
+                 static_cast<double>(workload.context) * rank_seqs * share /
+                 kv_split(model, layout.tp);
+  }
+  work.memory = hbm_read_time(gpu, 1, work.read, workload.hbm_fraction);
+  return work;
+}
+
+} // namespace icx

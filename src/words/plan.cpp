@@ -1,0 +1,300 @@
+#include "words/plan.hpp"
+
+#include <algorithm>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "icx/base/units_format.hpp"
+#include "icx/host/host_link.hpp"
+#include "icx/serving/ranking.hpp"
+#include "icx/wire/collectives.hpp"
+#include "icx/wire/strategies.hpp"
+
+namespace icx::detail {
+
+namespace {
+
+/// One part of a latency, and what it is.
+struct Part {
+  Seconds time;
+  std::string what;
+};
+
+/// The parts of one pass through `p`'s stages: the bound of compute and memory, and each
+/// split's exposed communication, over all the stages.
+std::vector<Part> pass_parts(const Placement& p) {
+  const double stages = p.layout.pp;
+  const StageWork& work = p.step.work;
+  std::vector<Part> parts;
+  parts.push_back(work.memory >= work.compute
+                      ? Part{work.memory * stages,
+                             fmt::format("reading {} per stage from HBM", format_bytes(work.read))}
+                      : Part{work.compute * stages, "compute"});
+  for (const StrategyCost& cost : p.strategies) {
+    if (cost.degree <= 1 || cost.wire == nullptr) {
+      continue;
+    }
+    const bool pipeline = cost.strategy == Strategy::pipeline;
+    parts.push_back({pipeline ? cost.verdict.comm : cost.verdict.comm * stages,
+                     fmt::format("{} {} over {}", name_in(short_names, cost.strategy),
+                                 cost.strategy == Strategy::tensor   ? "all-reduce"
+                                 : cost.strategy == Strategy::expert ? "dispatch and combine"
+                                                                     : "sends",
+                                 cost.wire->id)});
+  }
+  return parts;
+}
+
+/// "X is N % of it": the largest part of `whole`.
+std::string largest(std::vector<Part> parts, Seconds whole) {
+  const auto top =
+      std::ranges::max_element(parts, [](const Part& a, const Part& b) { return a.time < b.time; });
+  return fmt::format("{} is {} of it", top->what, format_share(top->time, whole));
+}
+
+std::string tpot_cause(const LoadedStep& step) {
+  std::vector<Part> parts = pass_parts(step.decode);
+  parts.push_back(
+      {step.tpot - step.decode.step.latency,
+       fmt::format("prefill sharing the GPUs ({:.0f} % of their time)", step.prefill_share * 100)});
+  return largest(std::move(parts), step.tpot);
+}
+
+std::string ttft_cause(const LoadedStep& step) {
+  std::vector<Part> parts = pass_parts(step.prefill);
+  parts.push_back({step.prefill_service - step.prefill.step.latency,
+                   "the decode steps its prompt's chunks ride with"});
+  parts.push_back({step.ttft - step.prefill_service, "waiting behind other prompts"});
+  return largest(std::move(parts), step.ttft);
+}
+
+/// "TPOT 71 ms > 50 ms (1.42×): …", the target missed by more first.
+std::string miss_text(const LoadedStep& step, const PlanTargets& targets, const Load& load,
+                      PlanMiss& miss, double& factor) {
+  if (!step.serves()) {
+    miss = step.limit == ServeLimit::memory ? PlanMiss::memory : PlanMiss::saturated;
+    factor = 1;
+    return load_limit_reason(step, load);
+  }
+  const double ttft = step.ttft / targets.ttft;
+  const double tpot = step.tpot / targets.tpot;
+  const bool tpot_first = tpot >= ttft;
+  miss = tpot_first ? PlanMiss::tpot : PlanMiss::ttft;
+  factor = std::max(ttft, tpot);
+  const auto one = [&](bool is_tpot) {
+    return is_tpot
+               ? fmt::format("TPOT {} > {} ({}): {}", format_seconds(step.tpot),
+                             format_seconds(targets.tpot), format_ratio(tpot), tpot_cause(step))
+               : fmt::format("TTFT {} > {} ({}): {}", format_seconds(step.ttft),
+                             format_seconds(targets.ttft), format_ratio(ttft), ttft_cause(step));
+  };
+  std::string text = one(tpot_first);
+  if ((tpot_first ? ttft : tpot) > 1) {
+    text += "; " + one(!tpot_first);
+  }
+  return text;
+}
+
+std::string nodes_text(int nodes) {
+  return fmt::format("{} node{}", nodes, nodes == 1 ? "" : "s");
+}
+
+} // namespace
+
+std::string weights_reason(const PlanRequest& request, const System& system, Bytes usable) {
+  const int gpus = request.max_nodes * system.gpus_per_node;
+  const Bytes weights = weight_bytes(request.model->total_params, request.dtype->bytes_per_element);
+  return fmt::format("the weights ({}) do not fit {} ({} GPUs × {} usable); raise --max-nodes",
+                     format_bytes(weights), nodes_text(request.max_nodes), gpus,
+                     format_bytes(usable));
+}
+
+void describe_candidate(const PlanRequest& request, const Load& load, PlanCandidate& candidate,
+                        const LoadedStep* fewer_nodes, int fewer) {
+  const LoadedStep& step = candidate.step;
+  const PlanTargets& targets = request.targets;
+  if (!candidate.meets_targets) {
+    candidate.reason = miss_text(step, targets, load, candidate.miss, candidate.miss_factor);
+    return;
+  }
+  candidate.reason =
+      fmt::format("meets both: TTFT {} ≤ {}, TPOT {} ≤ {}, {} requests in flight",
+                  format_seconds(step.ttft), format_seconds(targets.ttft),
+                  format_seconds(step.tpot), format_seconds(targets.tpot), step.batch);
+  if (fewer_nodes != nullptr) {
+    PlanMiss miss = PlanMiss::none;
+    double factor = 1;
+    candidate.reason +=
+        fmt::format("; on {} ({}): {}", nodes_text(fewer), layout_name(fewer_nodes->layout),
+                    miss_text(*fewer_nodes, targets, load, miss, factor));
+  }
+}
+
+void describe_disaggregated(const PlanRequest& request, const PlanCandidate& shared,
+                            PlanCandidate& candidate) {
+  const Disaggregated& d = *candidate.disaggregated;
+  const PlanTargets& targets = request.targets;
+  candidate.reason = fmt::format(
+      "disaggregated, meets both: prefill on {} ({}): TTFT {} ≤ {} with {} of KV transfer; "
+      "decode on {} ({}): TPOT {} ≤ {}, {} requests decoding; sharing the GPUs {}",
+      nodes_text(d.prefill_nodes), layout_name(d.prefill.layout), format_seconds(d.prefill.ttft),
+      format_seconds(targets.ttft), format_seconds(d.prefill.kv_transfer),
+      nodes_text(d.decode_nodes), layout_name(d.decode.layout), format_seconds(d.decode.tpot),
+      format_seconds(targets.tpot), d.decode.batch,
+      shared.meets_targets
+          ? fmt::format("needs {} ({})", nodes_text(shared.nodes), layout_name(shared.step.layout))
+          : "misses: " + shared.reason);
+}
+
+std::vector<std::string> plan_assumptions(const Catalog& catalog, const PlanRequest& request) {
+  const Load& load = request.load;
+  std::vector<std::string> lines;
+  lines.push_back(fmt::format("requests arrive at random (Poisson) at {:g}/s over the whole "
+                              "deployment, each with {} prompt and {} output tokens (--rate, "
+                              "--input, --output)",
+                              load.rate, load.input, load.output));
+  lines.push_back(
+      request.prefill_chunk
+          ? fmt::format("chunked prefill: each engine step prefills up to {} prompt tokens "
+                        "beside its decodes (--prefill-chunk)",
+                        *request.prefill_chunk)
+          : fmt::format("chunked prefill: each engine step prefills up to {} prompt tokens "
+                        "beside its decodes ({} on GPUs under {:g} GiB and A100s: vLLM V1's "
+                        "defaults; --prefill-chunk)",
+                        large_prefill_chunk, small_prefill_chunk, large_chunk_min_hbm_gib));
+  lines.emplace_back("prefill and decode share the GPUs: a decode step slows by the prefill's "
+                     "share of their time, none of it hidden under the step's memory reads; "
+                     "prompts wait for those ahead as in an M/D/1 queue");
+  lines.push_back(fmt::format("requests in flight = rate × (TTFT + output × TPOT) (Little's "
+                              "law), each holding its KV cache at full length, at most {} per "
+                              "engine scheduler (--max-batch); decode runs at the mean context, "
+                              "prompt + half the output",
+                              request.serving.max_batch));
+  lines.push_back(fmt::format("all-reduces run by {} (--impl); activations cross the wire in "
+                              "{} (--act-dtype); collectives are not hidden behind compute "
+                              "unless --overlap says",
+                              implementation_text(request.serving.setup.implementation),
+                              activation_dtype(catalog, *request.dtype).id));
+  lines.push_back(fmt::format("whole nodes are rented, {} at most (--max-nodes); the cost per "
+                              "million output tokens is at the offered load, not at the "
+                              "layout's peak",
+                              request.max_nodes));
+  if (request.disaggregate) {
+    lines.emplace_back("disaggregated candidates: prompts prefilled on one pool of nodes and their "
+                       "KV cache sent over the scale-out link, each GPU its shard over its share "
+                       "of the NICs (expected model); decode on another pool, no prefill sharing "
+                       "its GPUs; taken where both pools need fewer nodes than sharing "
+                       "(--disaggregate)");
+  }
+  lines.emplace_back("prices are on-demand list prices of the date shown, per node-hour; a "
+                     "discount, reservation or other region changes them (--price ID=USD/h)");
+  return lines;
+}
+
+namespace {
+
+/// Both phases on the same GPUs: the load model's chain (icx/serving/request_load.hpp).
+void shared_chain(Derivations& d, const LoadedStep& s, const Load& load, std::int64_t chunk) {
+  const int schedulers = s.layout.dp * s.layout.ep;
+  d.push_back({"prefill of one prompt", fmt::format("{} tokens, alone on the layout", load.input),
+               s.prefill.step.latency.value(), format_seconds(s.prefill.step.latency)});
+  d.push_back({"prefill share",
+               fmt::format("{:g}/s ÷ {} schedulers × {} stage time", load.rate, schedulers,
+                           format_seconds(s.prefill.step.stage)),
+               s.prefill_share, fmt::format("{:.1f} %", s.prefill_share * 100)});
+  d.push_back({"decode step", fmt::format("{} requests in flight", s.batch),
+               s.decode.step.latency.value(), format_seconds(s.decode.step.latency)});
+  d.push_back(
+      {"TPOT",
+       fmt::format("{} ÷ (1 − {:.3f})", format_seconds(s.decode.step.latency), s.prefill_share),
+       s.tpot.value(), format_seconds(s.tpot)});
+  d.push_back({"prompt service",
+               fmt::format("{} + {} chunk step(s) × {}", format_seconds(s.prefill.step.latency),
+                           (load.input + chunk - 1) / chunk, format_seconds(s.decode.step.latency)),
+               s.prefill_service.value(), format_seconds(s.prefill_service)});
+  d.push_back({"TTFT",
+               fmt::format("S + ρ·S / (2(1 − ρ)), S = {}, ρ = {:.3f}",
+                           format_seconds(s.prefill_service), s.prefill_share),
+               s.ttft.value(), format_seconds(s.ttft)});
+  d.push_back({"requests in flight",
+               fmt::format("⌈{:g}/s × ({} + {} × {})⌉", load.rate, format_seconds(s.ttft),
+                           load.output, format_seconds(s.tpot)),
+               static_cast<double>(s.batch), fmt::format("{}", s.batch)});
+  d.push_back({"memory holds", fmt::format("{} tokens per request", load.input + load.output),
+               static_cast<double>(s.capacity), fmt::format("{} requests", s.capacity)});
+}
+
+/// Separate pools: the prefill pool's TTFT with the KV transfer, the decode pool's TPOT.
+void split_chain(Derivations& d, const Disaggregated& pools, const Load& load) {
+  const LoadedStep& p = pools.prefill;
+  const LoadedStep& s = pools.decode;
+  const int schedulers = p.layout.dp * p.layout.ep;
+  d.push_back({"prefill of one prompt",
+               fmt::format("{} tokens on the prefill pool's {}", load.input, layout_name(p.layout)),
+               p.prefill.step.latency.value(), format_seconds(p.prefill.step.latency)});
+  d.push_back({"prefill share",
+               fmt::format("{:g}/s ÷ {} schedulers × {} stage time", load.rate, schedulers,
+                           format_seconds(p.prefill.step.stage)),
+               p.prefill_share, fmt::format("{:.1f} %", p.prefill_share * 100)});
+  d.push_back({"KV transfer", "one prompt's KV cache shard per GPU over its NICs' share",
+               p.kv_transfer.value(), format_seconds(p.kv_transfer)});
+  d.push_back({"TTFT",
+               fmt::format("S + ρ·S / (2(1 − ρ)) + transfer, S = {}, ρ = {:.3f}",
+                           format_seconds(p.prefill.step.latency), p.prefill_share),
+               p.ttft.value(), format_seconds(p.ttft)});
+  d.push_back({"TPOT",
+               fmt::format("decode step of the decode pool's {} at {} requests",
+                           layout_name(s.layout), s.batch),
+               s.tpot.value(), format_seconds(s.tpot)});
+  d.push_back({"requests decoding",
+               fmt::format("⌈{:g}/s × {} × {}⌉", load.rate, load.output, format_seconds(s.tpot)),
+               static_cast<double>(s.batch), fmt::format("{}", s.batch)});
+}
+
+} // namespace
+
+Derivations plan_derivations(const PlanReport& report) {
+  Derivations d;
+  const PlanCandidate* shown = report.winner ? &report.candidates[*report.winner] : nullptr;
+  for (const PlanCandidate& c : report.candidates) {
+    if (shown == nullptr && c.nodes > 0 && c.step.decode.step.latency.value() > 0) {
+      shown = &c;
+    }
+  }
+  if (shown == nullptr) {
+    return d;
+  }
+  const PlanCandidate& c = *shown;
+  const LoadedStep& s = c.step;
+  const Load& load = report.load;
+  const std::string layout = c.disaggregated
+                                 ? fmt::format("prefill on {} ({}), decode on {} ({})",
+                                               nodes_text(c.disaggregated->prefill_nodes),
+                                               layout_name(c.disaggregated->prefill.layout),
+                                               nodes_text(c.disaggregated->decode_nodes),
+                                               layout_name(c.disaggregated->decode.layout))
+                                 : layout_name(s.layout);
+  const int gpus = c.nodes * c.system->gpus_per_node;
+  d.push_back({"candidate", fmt::format("{} × {}, {}", nodes_text(c.nodes), c.system->id, layout),
+               static_cast<double>(gpus), fmt::format("{} GPUs", gpus)});
+  if (c.disaggregated) {
+    split_chain(d, *c.disaggregated, load);
+  } else {
+    shared_chain(d, s, load, c.prefill_chunk);
+  }
+  if (const std::optional<double> hourly = c.cost_per_hour()) {
+    d.push_back(
+        {"cost per hour",
+         fmt::format("{} × ${:.2f} per node-hour", nodes_text(c.nodes), *c.usd_per_node_hour),
+         *hourly, fmt::format("${:.2f}", *hourly)});
+    const double per_million = *c.cost_per_million_output_tokens(load);
+    d.push_back({"cost per million output tokens",
+                 fmt::format("${:.2f} ÷ ({:g}/s × {} tokens × 3600 s) × 10⁶", *hourly, load.rate,
+                             load.output),
+                 per_million, fmt::format("${:.2f}", per_million)});
+  }
+  return d;
+}
+
+} // namespace icx::detail

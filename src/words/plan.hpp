@@ -1,0 +1,34 @@
+// The words of a plan: why a candidate meets or misses the targets, what the load model
+// assumed, and the chain --explain shows from the targets to the layout and its cost.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "icx/reports/plan.hpp"
+
+namespace icx::detail {
+
+/// Why no layout's weights fit any node count of `system` the plan tried.
+std::string weights_reason(const PlanRequest& request, const System& system, Bytes usable);
+
+/// Sets the candidate's miss, miss factor and reason from its step; a meeting candidate on
+/// more than one node also says why fewer nodes miss (`fewer_nodes`, the closest step there,
+/// on `fewer` nodes).
+void describe_candidate(const PlanRequest& request, const Load& load, PlanCandidate& candidate,
+                        const LoadedStep* fewer_nodes, int fewer);
+
+/// The reason of a disaggregated candidate: each pool, its layout and figures, and what
+/// sharing the GPUs needs (`shared`, the same system's candidate with both phases on the
+/// same GPUs).
+void describe_disaggregated(const PlanRequest& request, const PlanCandidate& shared,
+                            PlanCandidate& candidate);
+
+/// What the load model assumed, each with the flag that changes it.
+std::vector<std::string> plan_assumptions(const Catalog& catalog, const PlanRequest& request);
+
+/// The chain from the targets to the winner's (else the closest candidate's) figures.
+Derivations plan_derivations(const PlanReport& report);
+
+} // namespace icx::detail

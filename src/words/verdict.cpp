@@ -1,0 +1,80 @@
+#include "icx/words/verdict.hpp"
+
+#include <array>
+
+#include <fmt/format.h>
+
+#include "icx/base/units_format.hpp"
+#include "icx/serving/ranking.hpp"
+
+namespace icx {
+
+std::string_view traffic_kind(Strategy strategy) {
+  constexpr std::array<EnumName<Strategy>, 4> kinds{{{Strategy::tensor, "all-reduce"},
+                                                     {Strategy::expert, "all-to-all"},
+                                                     {Strategy::pipeline, "activation transfer"},
+                                                     {Strategy::data, "traffic"}}};
+  return name_in(kinds, strategy);
+}
+
+namespace {
+
+std::string_view consequence(Level level) {
+  constexpr std::array<EnumName<Level>, 3> consequences{
+      {{Level::ok, "a small part of the step"},
+       {Level::marginal, "the wire eats a large part of the step"},
+       {Level::avoid, "the wire eats the win"}}};
+  return name_in(consequences, level);
+}
+
+} // namespace
+
+std::string verdict_reason(Strategy strategy, const Link* wire, const Verdict& verdict,
+                           std::string_view phase) {
+  if (strategy == Strategy::data) {
+    return "replicas exchange nothing";
+  }
+  if (wire == nullptr || verdict.comm.value() <= 0) {
+    return "no traffic crosses a wire";
+  }
+  const std::string numbers =
+      fmt::format("{} of {} ({} model) in a {} of {} ({:.0f} %)", format_seconds(verdict.comm),
+                  traffic_kind(strategy), verdict.expected_model ? "expected" : "headline", phase,
+                  format_seconds(verdict.step), verdict.share * 100);
+  if (verdict.breaks_rule) {
+    return fmt::format("{} parallel leaves the node for {}, a {} link: {}", to_string(strategy),
+                       wire->id, to_string(wire->tier), numbers);
+  }
+  return fmt::format("{}: {}", numbers, consequence(verdict.level));
+}
+
+Json verdict_json(Strategy strategy, const Link* wire, const Verdict& verdict,
+                  std::string_view phase) {
+  Json json = Json::object();
+  json["level"] = to_string(verdict.level);
+  json["reason"] = verdict_reason(strategy, wire, verdict, phase);
+  json["comm_seconds"] = json_number(verdict.comm.value());
+  json["comm_model"] = verdict.expected_model ? "expected" : "headline";
+  json["step_seconds"] = json_number(verdict.step.value());
+  json["share"] = json_number(verdict.share);
+  json["breaks_placement_rule"] = verdict.breaks_rule;
+  return json;
+}
+
+std::string verdict_thresholds() {
+  return fmt::format("a layout is ok while its exposed communication (a stage's all-reduces and "
+                     "all-to-alls together) is at most {:g} % of the step, marginal above; it is "
+                     "avoid when it does not fit, or a "
+                     "fitting layout on the same GPUs is at least {:g}× better on the objective; "
+                     "tensor or expert parallel across nodes or on a scale-out link is at best "
+                     "marginal, avoid when the best layout that keeps every group inside a node "
+                     "is that much better or when no expected model prices its wire",
+                     ok_share * 100, clearly_better);
+}
+
+std::string describe_rate(const ComputeRate& rate, int gpus) {
+  return fmt::format("{} × {} at {} ({}) × {} utilisation", rate.gpu->id, gpus,
+                     format_flops_rate(rate.peak), rate.peak_dtype, rate.utilization);
+}
+
+} // namespace icx
