@@ -125,7 +125,7 @@ Check check_collective_wire(const Link& link) {
 }
 
 Check check_group_link(const Gpu* gpu, std::optional<int> gpus, const Link& link) {
-  if (const Check wire = check_collective_wire(link); !wire) {
+  if (Check wire = check_collective_wire(link); !wire) {
     return wire;
   }
   if (gpu != nullptr) {

@@ -117,8 +117,8 @@ std::vector<MeasuredCollective> parse_measurements_csv(std::string_view text,
   return detail::read_csv_rows<MeasuredCollective>(text, origin, required_columns, read_row);
 }
 
-std::vector<MeasurementsFile> shipped_measurements() {
-  std::vector<MeasurementsFile> files;
+std::vector<MeasurementFile> shipped_measurements() {
+  std::vector<MeasurementFile> files;
   for (const detail::EmbeddedFile& file : detail::embedded_validation_files()) {
     files.push_back({"<shipped>/" + std::string(file.name), file.text});
   }
@@ -150,7 +150,7 @@ AccuracyBound accuracy_bound(Bytes size) {
 }
 
 bool AccuracyCheck::within() const {
-  return predicted && std::abs(error) <= bound.tolerance;
+  return predicted && within_bound(error, {Bound::Kind::tolerance, bound.tolerance});
 }
 
 bool AccuracyCheck::held_to_bound() const {
@@ -182,7 +182,7 @@ void summarise(const std::vector<double>& errors, AccuracySummary& summary) {
 
 /// Whether the row's implementation and topology exist on its link.
 Check check_setup(const Link& link, const MeasuredCollective& m) {
-  if (const Check runs = check_implementation(link, m.op, m.setup.implementation); !runs) {
+  if (Check runs = check_implementation(link, m.op, m.setup.implementation); !runs) {
     return runs;
   }
   try {

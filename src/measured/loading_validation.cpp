@@ -81,9 +81,9 @@ std::vector<MeasuredLoad> parse_loads_csv(std::string_view text, const std::stri
   return rows;
 }
 
-LoadsFile shipped_loads() {
+std::vector<MeasurementFile> shipped_loads() {
   const detail::EmbeddedFile& file = detail::embedded_load_files().front();
-  return {"<shipped>/" + std::string(file.name), file.text};
+  return {{"<shipped>/" + std::string(file.name), file.text}};
 }
 
 std::vector<LoadCheck> check_loads(const Catalog& catalog, std::span<const MeasuredLoad> rows) {
@@ -112,8 +112,7 @@ std::vector<LoadCheck> check_loads(const Catalog& catalog, std::span<const Measu
     LoadCheck check{row, expected_load(path, loader).total};
     check.error = check.predicted / row.measured - 1.0;
     if (row.bound) {
-      const double ratio = check.predicted / row.measured;
-      check.within = ratio <= *row.bound && 1.0 / ratio <= *row.bound;
+      check.within = within_bound(check.error, {Bound::Kind::factor, *row.bound});
     }
     checks.push_back(std::move(check));
   }

@@ -10,7 +10,6 @@
 #include "base/embedded_files.hpp"
 #include "icx/base/error.hpp"
 #include "icx/base/limits.hpp"
-#include "icx/reports/offload.hpp"
 
 namespace icx {
 
@@ -63,38 +62,6 @@ MeasuredOffload read_row(const detail::CsvRow& row, std::size_t line) {
   return m;
 }
 
-/// batch / the expected step of the row's run.
-double predicted_tokens_per_s(const Catalog& catalog, const MeasuredOffload& row) {
-  // The run's own HBM holds the resident bytes, at the catalog GPU's bandwidth.
-  Gpu gpu = detail::look_up(row, "gpu", [&]() -> const Gpu& { return catalog.gpu(row.gpu); });
-  gpu.hbm_capacity = row.hbm_held;
-  const Link& link = detail::look_up(row, "host_link",
-                                     [&]() -> const Link& { return catalog.link(row.host_link); });
-  if (link.tier != Tier::host || !link.measured_host_to_device) {
-    throw InputError(fmt::format("{}:{}: column 'host_link': '{}' is not a host link with a "
-                                 "measured host-to-device rate (e.g. pcie5, nvlink-c2c)",
-                                 row.origin, row.line, row.host_link));
-  }
-  OffloadRequest request;
-  request.model =
-      &detail::look_up(row, "model", [&]() -> const Model& { return catalog.model(row.model); });
-  request.dtype =
-      &detail::look_up(row, "dtype", [&]() -> const Dtype& { return catalog.dtype(row.dtype); });
-  request.gpu = &gpu;
-  request.gpus = row.gpus;
-  request.reserve = 0;
-  request.host_links = {&link};
-  request.engine = row.engine;
-  const OffloadReport report = [&] {
-    try {
-      return offload_report(request);
-    } catch (const GroupError& error) {
-      throw InputError(fmt::format("{}:{}: column 'gpus': {}", row.origin, row.line, error.what()));
-    }
-  }();
-  return row.batch / report.result.links.front().expected_step->value();
-}
-
 } // namespace
 
 std::vector<MeasuredOffload> parse_offloads_csv(std::string_view text, const std::string& origin) {
@@ -106,27 +73,9 @@ std::vector<MeasuredOffload> parse_offloads_csv(std::string_view text, const std
   return rows;
 }
 
-OffloadsFile shipped_offloads() {
+std::vector<MeasurementFile> shipped_offloads() {
   const detail::EmbeddedFile& file = detail::embedded_offload_files().front();
-  return {"<shipped>/" + std::string(file.name), file.text};
-}
-
-std::vector<OffloadCheck> check_offloads(const Catalog& catalog,
-                                         std::span<const MeasuredOffload> rows) {
-  std::vector<OffloadCheck> checks;
-  for (const MeasuredOffload& row : rows) {
-    OffloadCheck check;
-    check.row = row;
-    if (row.use == "held-out") {
-      const double predicted = predicted_tokens_per_s(catalog, row);
-      const double ratio = predicted / *row.measured_tokens_per_s;
-      check.predicted_tokens_per_s = predicted;
-      check.error = ratio - 1.0;
-      check.within = ratio <= *row.bound && 1.0 / ratio <= *row.bound;
-    }
-    checks.push_back(std::move(check));
-  }
-  return checks;
+  return {{"<shipped>/" + std::string(file.name), file.text}};
 }
 
 } // namespace icx

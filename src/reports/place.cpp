@@ -10,6 +10,7 @@
 #include "icx/base/units_format.hpp"
 #include "icx/catalog/group_rules.hpp"
 #include "icx/wire/strategies.hpp"
+#include "icx/words/ranking.hpp"
 #include "icx/words/verdict.hpp"
 
 namespace icx {
@@ -252,6 +253,7 @@ PlaceReport place_report(const Catalog& catalog, const PlaceRequest& request) {
     report.workload.batch = serve_at_load(c, load->workloads, judged, load->load).batch;
     report.ranked = rank_layouts(c, report.workload, report.objective);
   }
+  write_reasons(report.ranked, report.workload.phase, report.objective);
   report.chosen =
       report.recommended ? 0 : rank_of(report.ranked, given_layout(request.layout, c.gpus));
   if (load) {

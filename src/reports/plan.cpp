@@ -229,6 +229,11 @@ PlanCandidate plan_system(const Catalog& catalog, const PlanRequest& request,
   candidate.nodes = chosen.nodes;
   candidate.step = chosen.step;
   const Found* below = search.best && search.closest_below ? &*search.closest_below : nullptr;
+  if (!candidate.meets_targets) {
+    const TargetMiss miss = target_miss(candidate.step, request.targets);
+    candidate.miss = miss.miss;
+    candidate.miss_factor = miss.factor;
+  }
   detail::describe_candidate(request, load, candidate, below != nullptr ? &below->step : nullptr,
                              below != nullptr ? below->nodes : 0);
   if (request.disaggregate) {

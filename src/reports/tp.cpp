@@ -11,6 +11,7 @@
 #include "icx/reports/collective.hpp"
 #include "icx/wire/collectives.hpp"
 #include "icx/wire/comm_time.hpp"
+#include "icx/words/ranking.hpp"
 #include "icx/words/verdict.hpp"
 
 namespace icx {
@@ -256,8 +257,9 @@ void step_wire(const Catalog& catalog, const TpRequest& request, TpWire& wire) {
       workload_for(catalog, *request.model, *request.dtype, *wire.gpu, request.serving);
   wire.rate = workload.rate;
   const Layout tensor{wire.gpus, 1, 1, 1};
-  const std::vector<RankedLayout> ranked =
+  std::vector<RankedLayout> ranked =
       rank_layouts_judging(cluster, workload, request.serving.objective, tensor);
+  write_reasons(ranked, workload.phase, request.serving.objective);
   const std::size_t rank = rank_of(ranked, tensor);
   if (rank < ranked.size()) {
     wire.judged = ranked[rank];

@@ -76,16 +76,15 @@ Json row_json(const AccuracyCheck& c, const std::string& file) {
 
 } // namespace
 
-ValidationReport validation_report(const Catalog& catalog,
-                                   std::span<const MeasurementsFile> files) {
+ValidationReport validation_report(const Catalog& catalog, std::span<const MeasurementFile> files) {
   ValidationReport report;
   std::vector<MeasuredCollective> rows;
-  for (const MeasurementsFile& file : files) {
-    for (MeasuredCollective& row : parse_measurements_csv(file.text, file.name)) {
+  for (const MeasurementFile& file : files) {
+    for (MeasuredCollective& row : parse_measurements_csv(file.text, file.origin)) {
       rows.push_back(std::move(row));
       report.file_of.push_back(report.files.size());
     }
-    report.files.push_back(file.name);
+    report.files.push_back(file.origin);
   }
   report.accuracy = check_accuracy(catalog, rows);
   report.failure = failure_of(report);

@@ -5,9 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "icx/base/units_format.hpp"
 #include "icx/catalog/group_rules.hpp"
-#include "icx/words/verdict.hpp"
 
 namespace icx {
 
@@ -74,117 +72,71 @@ bool eligible(const Placement& p) {
   return p.fits() && !unpriced_crossing(p);
 }
 
-/// "TPOT 12.2 ms" or "1.2 k tokens/s per GPU".
-std::string objective_figure(const Placement& p, Phase phase, Objective objective) {
-  if (objective == Objective::latency) {
-    return fmt::format("{} {}", phase == Phase::prefill ? "TTFT" : "TPOT",
-                       format_seconds(p.step.latency));
+/// A layout whose tensor or expert group leaves the node, against the best fitting layout
+/// that keeps every group inside one: avoid when that one is clearly better, else marginal.
+LayoutVerdict judge_crossing(const Placement& p, const Placement* inside, Objective objective) {
+  LayoutVerdict verdict;
+  verdict.level = p.level;
+  if (unpriced_crossing(p)) {
+    verdict.level = Level::avoid;
+    verdict.basis = VerdictBasis::crossing_unpriced;
+    return verdict;
   }
-  return fmt::format("{} tokens/s per GPU", format_scaled(p.step.tokens_per_second_per_gpu));
+  if (inside == nullptr) {
+    verdict.basis = VerdictBasis::crossing_alone;
+    return verdict;
+  }
+  verdict.basis = VerdictBasis::crossing;
+  verdict.compared = inside->layout;
+  verdict.factor = advantage(*inside, p, objective);
+  if (verdict.factor >= clearly_better) {
+    verdict.level = Level::avoid;
+  }
+  return verdict;
 }
 
-std::string misfit_reason(const Placement& p) {
-  const LayoutMemory& m = p.memory;
-  return fmt::format("does not fit: {} of weights + {} of KV cache per GPU, {} usable",
-                     format_bytes(m.weights_per_gpu), format_bytes(m.kv_per_gpu),
-                     format_bytes(m.usable_per_gpu));
+LayoutVerdict judge_fitting(const Placement& p, const Placement* best, const Placement* inside,
+                            Objective objective) {
+  if (breaks_rule(p) || unpriced_crossing(p)) {
+    return judge_crossing(p, inside, objective);
+  }
+  LayoutVerdict verdict;
+  verdict.level = p.level;
+  if (best == nullptr || best->layout == p.layout) {
+    verdict.basis = VerdictBasis::best;
+    return verdict;
+  }
+  verdict.compared = best->layout;
+  verdict.factor = advantage(*best, p, objective);
+  verdict.basis = VerdictBasis::near_best;
+  if (verdict.factor >= clearly_better) {
+    verdict.level = Level::avoid;
+    verdict.basis = VerdictBasis::clearly_worse;
+  }
+  return verdict;
 }
 
-/// The split whose exposed communication takes the largest share of its step.
+LayoutVerdict judge_one(const Placement& p, const Placement* best, const Placement* inside,
+                        Objective objective, std::size_t eligible_count) {
+  LayoutVerdict verdict;
+  if (!p.fits()) {
+    verdict.level = Level::avoid;
+    verdict.basis = VerdictBasis::misfit;
+  } else {
+    verdict = judge_fitting(p, best, inside, objective);
+  }
+  verdict.judged = true;
+  verdict.eligible = eligible_count;
+  return verdict;
+}
+
+} // namespace
+
 const StrategyCost& chattiest(const Placement& p) {
   return *std::ranges::max_element(p.strategies, {}, [](const StrategyCost& c) {
     return std::pair{c.verdict.level, c.verdict.share};
   });
 }
-
-/// A layout whose tensor or expert group leaves the node, against the best fitting layout
-/// that keeps every group inside one: avoid when that one is clearly better, else marginal.
-LayoutVerdict judge_crossing(const Placement& p, const Placement* inside, const Workload& w,
-                             Objective objective) {
-  LayoutVerdict verdict;
-  const StrategyCost& worst_split = chattiest(p);
-  verdict.level = p.level;
-  verdict.reason = verdict_reason(worst_split.strategy, worst_split.wire, worst_split.verdict,
-                                  pass_name(w.phase));
-  if (unpriced_crossing(p)) {
-    verdict.level = Level::avoid;
-    verdict.reason += fmt::format("; wire '{}' has no expected model to price it across nodes "
-                                  "('icx calibrate' fits one from an nccl-tests log)",
-                                  worst_split.wire->id);
-    return verdict;
-  }
-  if (inside == nullptr) {
-    verdict.reason += "; no fitting layout keeps every group inside a node";
-    return verdict;
-  }
-  verdict.compared = inside->layout;
-  verdict.factor = advantage(*inside, p, objective);
-  verdict.reason += fmt::format(
-      "; {} keeps every group inside a node: {} there, {} here", layout_name(inside->layout),
-      objective_figure(*inside, w.phase, objective), objective_figure(p, w.phase, objective));
-  if (verdict.factor >= clearly_better) {
-    verdict.level = Level::avoid;
-  }
-  return verdict;
-}
-
-/// "all-reduce takes 12 % of the step", or the tensor and expert collectives together when
-/// a stage has both (they add up in the step, and the verdict weighs their sum).
-std::string share_text(const Placement& p, const StrategyCost& worst) {
-  std::vector<std::string_view> kinds;
-  for (const StrategyCost& c : p.strategies) {
-    if ((c.strategy == Strategy::tensor || c.strategy == Strategy::expert) &&
-        c.verdict.comm.value() > 0) {
-      kinds.push_back(traffic_kind(c.strategy));
-    }
-  }
-  if (kinds.size() > 1) {
-    return fmt::format("{} and {} take {:.0f} % of the step", kinds[0], kinds[1],
-                       stage_comm_share(p.step) * 100);
-  }
-  return worst.verdict.share > 0
-             ? fmt::format("{} takes {:.0f} % of the {}", traffic_kind(worst.strategy),
-                           worst.verdict.share * 100,
-                           worst.strategy == Strategy::pipeline ? "pass" : "step")
-             : std::string("no communication");
-}
-
-LayoutVerdict judge_one(const Placement& p, const Placement* best, const Placement* inside,
-                        const Workload& w, Objective objective, std::size_t eligible_count) {
-  LayoutVerdict verdict;
-  const StrategyCost& worst = chattiest(p);
-  if (!p.fits()) {
-    verdict.level = Level::avoid;
-    verdict.reason = misfit_reason(p);
-    return verdict;
-  }
-  if (breaks_rule(p) || unpriced_crossing(p)) {
-    return judge_crossing(p, inside, w, objective);
-  }
-  const std::string share = share_text(p, worst);
-  verdict.level = p.level;
-  if (best == nullptr || best->layout == p.layout) {
-    verdict.reason = fmt::format("best of {} fitting layout{} for {} ({}); {}", eligible_count,
-                                 eligible_count == 1 ? "" : "s", to_string(objective),
-                                 objective_figure(p, w.phase, objective), share);
-    return verdict;
-  }
-  verdict.compared = best->layout;
-  verdict.factor = advantage(*best, p, objective);
-  const std::string comparison = fmt::format(
-      "{} is {} better for {} ({} vs {})", layout_name(best->layout), format_ratio(verdict.factor),
-      to_string(objective), objective_figure(*best, w.phase, objective),
-      objective_figure(p, w.phase, objective));
-  if (verdict.factor >= clearly_better) {
-    verdict.level = Level::avoid;
-    verdict.reason = comparison;
-    return verdict;
-  }
-  verdict.reason = fmt::format("within {}× of the best: {}; {}", clearly_better, comparison, share);
-  return verdict;
-}
-
-} // namespace
 
 bool unpriced_crossing(const Placement& p) {
   return std::ranges::any_of(p.strategies, [](const StrategyCost& c) {
@@ -248,7 +200,7 @@ std::vector<RankedLayout> rank_and_judge(const Cluster& cluster, const Workload&
   const Placement* inside_best = inside != ranked.end() ? &inside->placement : nullptr;
   for (RankedLayout& r : ranked) {
     if (only == nullptr || r.placement.layout == *only) {
-      r.verdict = judge_one(r.placement, best, inside_best, workload, objective, count);
+      r.verdict = judge_one(r.placement, best, inside_best, objective, count);
     }
   }
   return ranked;

@@ -36,8 +36,9 @@ std::int64_t ceil_count(double value) {
 void time_load(LoadedStep& step, const Load& load) {
   const Seconds decode = step.decode.step.latency;
   const double rho = step.prefill_share;
-  const auto chunks = static_cast<double>((load.input + load.prefill_chunk - 1) /
-                                          std::max<std::int64_t>(load.prefill_chunk, 1));
+  const std::int64_t whole_chunks =
+      (load.input + load.prefill_chunk - 1) / std::max<std::int64_t>(load.prefill_chunk, 1);
+  const auto chunks = static_cast<double>(whole_chunks);
   step.prefill_service = step.prefill.step.latency + decode * chunks;
   step.ttft = step.prefill_service + step.prefill_service * (rho / (2 * (1 - rho)));
   step.tpot = decode / (1 - rho);

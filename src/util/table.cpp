@@ -10,7 +10,7 @@ namespace icx {
 
 TextTable::TextTable(std::vector<Column> columns) : columns_(std::move(columns)) {}
 
-void TextTable::add_row(std::vector<std::string> cells) {
+void TextTable::add_row(const std::vector<std::string>& cells) {
   if (cells.size() != columns_.size()) {
     throw std::logic_error("TextTable row has the wrong number of cells");
   }

@@ -175,7 +175,7 @@ std::string checked_text(std::string_view origin, std::string text) {
 
 std::string read_standard_input(const FileKind& kind) {
   std::string text;
-  std::array<char, 64 * 1024> buffer{};
+  std::array<char, std::size_t{64} * 1024> buffer{};
   while (true) {
     const ssize_t got = ::read(STDIN_FILENO, buffer.data(), buffer.size());
     if (got < 0 && errno == EINTR) {

@@ -217,13 +217,13 @@ Check check_fabric_algorithm(const Fabric& fabric, Collective op, Algorithm algo
 }
 
 Check check_fabric(const Fabric& fabric, Collective op, Algorithm algorithm, int gpus) {
-  if (const Check check = check_fabric_algorithm(fabric, op, algorithm, gpus); !check) {
+  if (Check check = check_fabric_algorithm(fabric, op, algorithm, gpus); !check) {
     return check;
   }
   if (one_node(fabric, gpus)) {
     return check_expected_model(*fabric.scale_up, algorithm);
   }
-  if (const Check check = check_expected_model(*fabric.scale_out, Algorithm::ring); !check) {
+  if (Check check = check_expected_model(*fabric.scale_out, Algorithm::ring); !check) {
     return check;
   }
   if (fabric.gpus_per_node >= min_collective_gpus) {

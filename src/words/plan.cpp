@@ -69,19 +69,16 @@ std::string ttft_cause(const LoadedStep& step) {
   return largest(std::move(parts), step.ttft);
 }
 
-/// "TPOT 71 ms > 50 ms (1.42×): …", the target missed by more first.
+/// "TPOT 71 ms > 50 ms (1.42×): …", the target missed by more first (`miss`, from
+/// target_miss).
 std::string miss_text(const LoadedStep& step, const PlanTargets& targets, const Load& load,
-                      PlanMiss& miss, double& factor) {
-  if (!step.serves()) {
-    miss = step.limit == ServeLimit::memory ? PlanMiss::memory : PlanMiss::saturated;
-    factor = 1;
+                      const TargetMiss& miss) {
+  if (miss.miss == PlanMiss::memory || miss.miss == PlanMiss::saturated) {
     return load_limit_reason(step, load);
   }
   const double ttft = step.ttft / targets.ttft;
   const double tpot = step.tpot / targets.tpot;
-  const bool tpot_first = tpot >= ttft;
-  miss = tpot_first ? PlanMiss::tpot : PlanMiss::ttft;
-  factor = std::max(ttft, tpot);
+  const bool tpot_first = miss.miss != PlanMiss::ttft;
   const auto one = [&](bool is_tpot) {
     return is_tpot
                ? fmt::format("TPOT {} > {} ({}): {}", format_seconds(step.tpot),
@@ -115,7 +112,7 @@ void describe_candidate(const PlanRequest& request, const Load& load, PlanCandid
   const LoadedStep& step = candidate.step;
   const PlanTargets& targets = request.targets;
   if (!candidate.meets_targets) {
-    candidate.reason = miss_text(step, targets, load, candidate.miss, candidate.miss_factor);
+    candidate.reason = miss_text(step, targets, load, {candidate.miss, candidate.miss_factor});
     return;
   }
   candidate.reason =
@@ -123,11 +120,9 @@ void describe_candidate(const PlanRequest& request, const Load& load, PlanCandid
                   format_seconds(step.ttft), format_seconds(targets.ttft),
                   format_seconds(step.tpot), format_seconds(targets.tpot), step.batch);
   if (fewer_nodes != nullptr) {
-    PlanMiss miss = PlanMiss::none;
-    double factor = 1;
     candidate.reason +=
         fmt::format("; on {} ({}): {}", nodes_text(fewer), layout_name(fewer_nodes->layout),
-                    miss_text(*fewer_nodes, targets, load, miss, factor));
+                    miss_text(*fewer_nodes, targets, load, target_miss(*fewer_nodes, targets)));
   }
 }
 

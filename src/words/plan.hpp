@@ -6,15 +6,15 @@
 #include <string>
 #include <vector>
 
-#include "icx/reports/plan.hpp"
+#include "icx/serving/plan.hpp"
 
 namespace icx::detail {
 
 /// Why no layout's weights fit any node count of `system` the plan tried.
 std::string weights_reason(const PlanRequest& request, const System& system, Bytes usable);
 
-/// Sets the candidate's miss, miss factor and reason from its step; a meeting candidate on
-/// more than one node also says why fewer nodes miss (`fewer_nodes`, the closest step there,
+/// Sets the candidate's reason from its step and its miss (target_miss); a meeting candidate
+/// on more than one node also says why fewer nodes miss (`fewer_nodes`, the closest step there,
 /// on `fewer` nodes).
 void describe_candidate(const PlanRequest& request, const Load& load, PlanCandidate& candidate,
                         const LoadedStep* fewer_nodes, int fewer);

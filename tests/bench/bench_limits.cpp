@@ -58,7 +58,7 @@ std::string largest_measurements() {
 void BM_ValidateCsvAtItsLimit(benchmark::State& state) {
   const icx::Catalog catalog = icx::Catalog::shipped();
   const std::string text = largest_measurements();
-  const std::vector<icx::MeasurementsFile> files{{"rows.csv", text}};
+  const std::vector<icx::MeasurementFile> files{{"rows.csv", text}};
   for (auto _ : state) {
     benchmark::DoNotOptimize(icx::Json(icx::validation_report(catalog, files)).dump());
   }

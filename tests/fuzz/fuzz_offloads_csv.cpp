@@ -6,7 +6,7 @@
 
 #include "icx/base/error.hpp"
 #include "icx/catalog/catalog.hpp"
-#include "icx/measured/offload_validation.hpp"
+#include "icx/reports/offload_validation.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   static const icx::Catalog catalog = icx::Catalog::shipped();

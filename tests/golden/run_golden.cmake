@@ -1,7 +1,11 @@
 # Runs one golden case: the real icx binary with the case's arguments, comparing stdout,
 # stderr and exit status with the expected files.
 #
-#   cmake -DICX=<binary> -DCASE_DIR=<dir> -DCASE=<name> -DSCRATCH=<dir> [-DUPDATE=ON] -P run_golden.cmake
+#   cmake -DICX=<binary> -DCASE_DIR=<dir> -DWORK_DIR=<dir> -DCASE=<name> -DSCRATCH=<dir>
+#         [-DUPDATE=ON] -P run_golden.cmake
+#
+# The case files are in CASE_DIR; icx runs in WORK_DIR, where the inputs its arguments name
+# are.
 #
 # <name>.cmd holds "args: <arguments>" and "exit: <status>" lines, and optionally
 # "as-nobody: yes" (run without root's file access, for the unreadable-file case) and
@@ -71,7 +75,7 @@ unset(ENV{NO_COLOR})
 unset(ENV{COLUMNS})
 execute_process(
   COMMAND ${prefix} "${ICX}" ${args}
-  WORKING_DIRECTORY "${CASE_DIR}"
+  WORKING_DIRECTORY "${WORK_DIR}"
   OUTPUT_VARIABLE actual_stdout
   ERROR_VARIABLE actual_stderr
   RESULT_VARIABLE actual_exit)

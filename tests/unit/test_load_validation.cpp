@@ -14,7 +14,7 @@ namespace {
 
 TEST(LoadValidation, EveryFitAndHeldOutRowIsWithinItsBound) {
   const Catalog catalog = Catalog::shipped();
-  const LoadsFile file = shipped_loads();
+  const MeasurementFile file = shipped_loads().front();
   const std::vector<LoadCheck> checks = check_loads(catalog, parse_loads_csv(file.text, "loads"));
   ASSERT_GE(checks.size(), 40U);
   int held_out = 0;

@@ -1,6 +1,6 @@
 // Published offloaded decode rates (tests/data/offload.csv) against icx offload's expected
 // step: each held-out row within its stated bound; and the reader of such files.
-#include "icx/measured/offload_validation.hpp"
+#include "icx/reports/offload_validation.hpp"
 
 #include <iostream>
 #include <string>
@@ -14,7 +14,7 @@ namespace {
 
 TEST(OffloadValidation, HeldOutRunsWithinTheirBound) {
   const Catalog catalog = Catalog::shipped();
-  const OffloadsFile file = shipped_offloads();
+  const MeasurementFile file = shipped_offloads().front();
   int held_out = 0;
   for (const OffloadCheck& c : check_offloads(catalog, parse_offloads_csv(file.text, "f"))) {
     if (c.row.use != "held-out") {

@@ -7,6 +7,7 @@
 
 #include "icx/reports/place.hpp"
 #include "icx/reports/tp.hpp"
+#include "icx/words/ranking.hpp"
 
 namespace icx {
 namespace {
@@ -139,8 +140,27 @@ TEST_F(RankingTest, VerdictsAreRelativeToTheBest) {
   const RankedLayout& one = find(ranked, Layout{1, 1, 1, 8});
   EXPECT_FALSE(one.placement.fits());
   EXPECT_EQ(one.verdict.level, Level::avoid);
-  EXPECT_EQ(one.verdict.reason.rfind("does not fit", 0), 0U) << one.verdict.reason;
+  EXPECT_EQ(one.verdict.basis, VerdictBasis::misfit);
+  EXPECT_EQ(pp8.verdict.basis, VerdictBasis::clearly_worse);
+  EXPECT_EQ(ranked.front().verdict.basis, VerdictBasis::best);
   EXPECT_GT(rank_of(ranked, Layout{1, 1, 1, 8}), rank_of(ranked, Layout{4, 1, 1, 2}));
+}
+
+TEST_F(RankingTest, ReasonsAreWrittenFromTheVerdictsFacts) {
+  // The words layer writes what the facts say: the misfit names its bytes, the clearly worse
+  // layout names the best one and the factor, and the ranking itself writes no sentence.
+  const Cluster cluster = system_cluster("dgx-h100", 8);
+  const Workload w = workload_for(catalog, catalog.model("70b"), catalog.dtype("bf16"),
+                                  *cluster.gpu, decode(2048, 32));
+  std::vector<RankedLayout> ranked = rank_layouts(cluster, w, Objective::latency);
+  EXPECT_TRUE(find(ranked, Layout{1, 8, 1, 1}).verdict.reason.empty());
+  write_reasons(ranked, w.phase, Objective::latency);
+  const std::string& misfit = find(ranked, Layout{1, 1, 1, 8}).verdict.reason;
+  EXPECT_EQ(misfit.rfind("does not fit: 141 GB of weights", 0), 0U) << misfit;
+  const std::string best = layout_name(ranked.front().placement.layout);
+  const std::string& pp8 = find(ranked, Layout{1, 8, 1, 1}).verdict.reason;
+  EXPECT_EQ(pp8.rfind(best + " is ", 0), 0U) << pp8;
+  EXPECT_NE(pp8.find(" better for latency (TPOT "), std::string::npos) << pp8;
 }
 
 TEST_F(RankingTest, TensorParallelAcrossNodesBreaksTheRule) {
@@ -158,6 +178,7 @@ TEST_F(RankingTest, TensorParallelAcrossNodesBreaksTheRule) {
   // Judged against the best layout that keeps every group inside a node: in decode the
   // per-token all-reduces over the NICs cost TP 16 more than it saves in weight reads.
   EXPECT_EQ(tp16.verdict.level, Level::marginal);
+  EXPECT_EQ(tp16.verdict.basis, VerdictBasis::crossing);
   ASSERT_TRUE(tp16.verdict.compared.has_value());
   EXPECT_EQ(*tp16.verdict.compared, (Layout{8, 1, 1, 2}));
   EXPECT_GT(tp16.verdict.factor, 1.0);

@@ -75,8 +75,8 @@ TEST(Validation, BoundsBySize) {
 TEST(Validation, ShippedModelMeetsItsBoundsOnEveryPublishedRow) {
   const Catalog catalog = Catalog::shipped();
   std::vector<MeasuredCollective> rows;
-  for (const MeasurementsFile& file : shipped_measurements()) {
-    for (const MeasuredCollective& row : parse_measurements_csv(file.text, file.name)) {
+  for (const MeasurementFile& file : shipped_measurements()) {
+    for (const MeasuredCollective& row : parse_measurements_csv(file.text, file.origin)) {
       rows.push_back(row);
     }
   }

@@ -21,7 +21,7 @@ TEST(ValidationReport, RowsKeepTheirFileAndAFailureNamesThem) {
   const std::string b = std::string(header) +
                         "x,fast,8,1,all-reduce,ring,4294967296,,700,held-out,twice: out\n"
                         "x,fast,8,1,all-reduce,ring,4294967296,,700,outside,shown only\n";
-  const std::vector<MeasurementsFile> files{{"a.csv", a}, {"b.csv", b}};
+  const std::vector<MeasurementFile> files{{"a.csv", a}, {"b.csv", b}};
   const ValidationReport report = validation_report(nvswitch_catalog(), files);
   EXPECT_EQ(report.files, (std::vector<std::string>{"a.csv", "b.csv"}));
   EXPECT_EQ(report.file_of, (std::vector<std::size_t>{0, 1, 1}));
@@ -41,7 +41,7 @@ TEST(ValidationReport, RowsKeepTheirFileAndAFailureNamesThem) {
 TEST(ValidationReport, PassesWhenEveryHeldRowIsWithin) {
   const std::string a =
       std::string(header) + "x,fast,8,1,all-reduce,ring,4294967296,,350,fit,within 10 %\n";
-  const std::vector<MeasurementsFile> files{{"a.csv", a}};
+  const std::vector<MeasurementFile> files{{"a.csv", a}};
   const ValidationReport report = validation_report(nvswitch_catalog(), files);
   EXPECT_TRUE(report.passed());
   EXPECT_EQ(to_string(Metric::time), "time");

@@ -15,6 +15,7 @@
 #include "icx/base/expected.hpp"
 #include "icx/base/units.hpp"
 #include "icx/catalog/catalog.hpp"
+#include "icx/measured/comparison.hpp"
 #include "icx/wire/collectives.hpp"
 #include "icx/wire/fabric.hpp"
 
@@ -117,13 +118,8 @@ struct AccuracyReport {
   [[nodiscard]] std::vector<std::size_t> out_of_bound() const;
 };
 
-/// A measurements file: its name and text. shipped_measurements() gives those inside the
-/// binary (tests/data/collectives*.csv).
-struct MeasurementsFile {
-  std::string name;
-  std::string_view text;
-};
-std::vector<MeasurementsFile> shipped_measurements();
+/// The measurements inside the binary (tests/data/collectives*.csv).
+std::vector<MeasurementFile> shipped_measurements();
 
 /// The by_wire key of a row: "nvlink4", "nvlink4 vllm", "pcie4 host", "ib-ndr across nodes".
 std::string wire_label(const MeasuredCollective& m);

@@ -13,6 +13,8 @@
 #include "icx/base/units.hpp"
 #include "icx/catalog/catalog.hpp"
 
+#include "icx/measured/comparison.hpp"
+
 namespace icx {
 
 /// One published load. Columns: hardware, gpus (all on one node), host_link, weights_GB,
@@ -45,12 +47,8 @@ inline constexpr std::string_view row_storage = "storage";
 /// a malformed value.
 std::vector<MeasuredLoad> parse_loads_csv(std::string_view text, const std::string& origin);
 
-/// The shipped loads file (tests/data/loads.csv, embedded): origin and text.
-struct LoadsFile {
-  std::string origin;
-  std::string_view text;
-};
-LoadsFile shipped_loads();
+/// The shipped loads file (tests/data/loads.csv, embedded).
+std::vector<MeasurementFile> shipped_loads();
 
 struct LoadCheck {
   MeasuredLoad row;

@@ -13,6 +13,8 @@
 #include "icx/catalog/catalog.hpp"
 #include "icx/host/host_link.hpp"
 
+#include "icx/measured/comparison.hpp"
+
 namespace icx {
 
 /// One published run. Columns: hardware, gpu, hbm_held_GB, gpus, host_link, model, dtype,
@@ -43,26 +45,7 @@ struct MeasuredOffload {
 /// Parses an offload CSV. Throws InputError "<origin>:<line>: column '…': …".
 std::vector<MeasuredOffload> parse_offloads_csv(std::string_view text, const std::string& origin);
 
-/// The shipped file (tests/data/offload.csv, embedded): origin and text.
-struct OffloadsFile {
-  std::string origin;
-  std::string_view text;
-};
-OffloadsFile shipped_offloads();
-
-struct OffloadCheck {
-  MeasuredOffload row;
-  /// batch / expected step; absent for an outside row.
-  std::optional<double> predicted_tokens_per_s;
-  /// predicted / measured − 1 (0 without a prediction).
-  double error = 0;
-  bool within = true;
-};
-
-/// Every held-out row priced by icx offload's expected step (the resident bytes in the HBM the
-/// run held them in, no reserve). Throws InputError naming the file, line and column for an id
-/// the catalog lacks.
-std::vector<OffloadCheck> check_offloads(const Catalog& catalog,
-                                         std::span<const MeasuredOffload> rows);
+/// The shipped file (tests/data/offload.csv, embedded).
+std::vector<MeasurementFile> shipped_offloads();
 
 } // namespace icx

@@ -30,7 +30,7 @@ struct ValidationReport {
 
 /// Parses every file and checks each row (check_accuracy). Throws InputError for a malformed
 /// file, LookupError for a row naming an unknown link.
-ValidationReport validation_report(const Catalog& catalog, std::span<const MeasurementsFile> files);
+ValidationReport validation_report(const Catalog& catalog, std::span<const MeasurementFile> files);
 
 /// The icx.validate/1 document.
 void to_json(Json& json, const ValidationReport& report);

@@ -3,6 +3,7 @@
 // the placement rule, does not fit, or a fitting layout on the same GPUs is clearly better.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <vector>
@@ -17,8 +18,34 @@ namespace icx {
 /// closer than that, engine details the model leaves out (kernels, scheduling) can decide.
 constexpr double clearly_better = 1.5;
 
+/// What a layout's verdict rests on: the fact its reason is written from
+/// (icx/words/ranking.hpp).
+enum class VerdictBasis {
+  /// Its weights and KV cache do not fit in the GPUs' usable HBM: avoid.
+  misfit,
+  /// The best of the layouts that fit and keep the placement rule.
+  best,
+  /// Within clearly_better of the best (`compared`, `factor`).
+  near_best,
+  /// The best (`compared`) is at least clearly_better times better: avoid.
+  clearly_worse,
+  /// A group leaves its node over a wire with no expected model to price it there: avoid.
+  crossing_unpriced,
+  /// A group leaves its node, and no fitting layout keeps every group inside one.
+  crossing_alone,
+  /// A group leaves its node; `compared` keeps every group inside one (avoid when it is
+  /// clearly better).
+  crossing,
+};
+
 struct LayoutVerdict {
   Level level = Level::ok;
+  /// Whether this layout was judged (rank_layouts_judging judges one).
+  bool judged = false;
+  VerdictBasis basis = VerdictBasis::best;
+  /// The layouts that fit and keep the placement rule, which `best` is the best of.
+  std::size_t eligible = 0;
+  /// Written by the words layer from the facts here (write_reasons).
   std::string reason;
   /// The layout this one was compared with (the best eligible one), absent when it is that
   /// one or none fits.
@@ -31,6 +58,9 @@ struct RankedLayout {
   Placement placement;
   LayoutVerdict verdict;
 };
+
+/// The split whose exposed communication takes the largest share of its step.
+const StrategyCost& chattiest(const Placement& placement);
 
 /// "TP 4 × DP 2": the degrees above 1, the way engines write them ("TP 1" for one GPU).
 std::string layout_name(const Layout& layout);

@@ -23,7 +23,7 @@ class TextTable {
 public:
   explicit TextTable(std::vector<Column> columns);
   /// Adds a row; it must have one cell per column.
-  void add_row(std::vector<std::string> cells);
+  void add_row(const std::vector<std::string>& cells);
   /// Renders the header, a rule and the rows, columns two spaces apart, no trailing spaces.
   /// Wider than `max_width`, the table loses its optional columns; if still too wide it is
   /// rendered whole (numbers are never cut).

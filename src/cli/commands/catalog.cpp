@@ -47,7 +47,7 @@ template <class T> int run_listing(const Listing<T>& listing, const CommonOption
       std::vector<std::string> cells{entry.id, entry.name};
       const std::vector<std::string> rest = listing.row(entry);
       cells.insert(cells.end(), rest.begin(), rest.end());
-      table.add_row(std::move(cells));
+      table.add_row(cells);
       sources += fmt::format("  {}: {}{}\n", entry.id, entry.source,
                              entry.aliases.empty()
                                  ? ""

@@ -79,7 +79,8 @@ EpRequest request_of(const EpCommandOptions& o, const Catalog& catalog,
   r.mode = o.ep.mode.value_or(EpMode::normal);
   if (o.batch) {
     // One token per sequence, each GPU attending to its own share (data-parallel attention).
-    r.tokens_per_gpu = static_cast<double>((*o.batch + r.gpus - 1) / r.gpus);
+    const std::int64_t per_gpu = (*o.batch + r.gpus - 1) / r.gpus; // whole sequences
+    r.tokens_per_gpu = static_cast<double>(per_gpu);
   } else {
     r.tokens_per_gpu =
         static_cast<double>(o.tokens_per_gpu.value_or(default_tokens_per_gpu(r.mode)));

@@ -63,22 +63,6 @@ int exit_status(const ValidationReport& report) {
   return exit_check_failed;
 }
 
-/// Each named file, or the shipped ones; `texts` keeps the files' contents alive.
-std::vector<MeasurementsFile> files_of(const ValidateOptions& options,
-                                       std::vector<std::string>& texts) {
-  if (options.files.empty()) {
-    return shipped_measurements();
-  }
-  std::vector<MeasurementsFile> files;
-  texts.reserve(options.files.size());
-  for (const std::string& file : options.files) {
-    texts.push_back(
-        read_text_file(file, {"a measurements CSV file", limits::max_measurements_file_bytes}));
-    files.push_back({file, texts.back()});
-  }
-  return files;
-}
-
 /// "all-reduce ring", "all-reduce auto, vllm", "all-reduce ring, host".
 std::string run_text(const MeasuredCollective& m) {
   std::string text = fmt::format("{} {}", to_string(m.op), to_string(m.algorithm));
@@ -107,29 +91,23 @@ std::string gpus_text(const MeasuredCollective& m) {
 }
 
 void print_rows(const ValidationReport& report) {
-  TextTable table({{"row", Align::left},
-                   {"hardware", Align::left},
-                   {"wire", Align::left},
-                   {"op", Align::left},
-                   {"gpus", Align::right},
-                   {"size (B)", Align::right},
-                   {"metric", Align::left},
-                   {"measured", Align::right},
-                   {"predicted", Align::right},
-                   {"error", Align::right},
-                   {"bound", Align::right},
-                   {"use", Align::left},
-                   {"", Align::left}});
+  TextTable table(comparison_columns({{"row", Align::left},
+                                      {"hardware", Align::left},
+                                      {"wire", Align::left},
+                                      {"op", Align::left},
+                                      {"gpus", Align::right},
+                                      {"size (B)", Align::right},
+                                      {"metric", Align::left}}));
   for (std::size_t i = 0; i < report.accuracy.checks.size(); ++i) {
     const AccuracyCheck& c = report.accuracy.checks[i];
     const MeasuredCollective& m = c.measured;
     const std::string& file = report.files[report.file_of[i]];
-    table.add_row({fmt::format("{}:{}", file.substr(file.find_last_of('/') + 1), m.line),
-                   m.hardware, wire_text(m), run_text(m), gpus_text(m),
-                   fmt::format("{:.0f}", m.size.value()), std::string(to_string(c.bound.metric)),
-                   measured_text(c), predicted_text(c),
-                   c.predicted ? fmt::format("{:+.1f} %", c.error * 100) : "-",
-                   fmt::format("±{:.0f} %", c.bound.tolerance * 100), m.use, verdict(c)});
+    table.add_row(
+        {fmt::format("{}:{}", file.substr(file.find_last_of('/') + 1), m.line), m.hardware,
+         wire_text(m), run_text(m), gpus_text(m), fmt::format("{:.0f}", m.size.value()),
+         std::string(to_string(c.bound.metric)), measured_text(c), predicted_text(c),
+         c.predicted ? fmt::format("{:+.1f} %", c.error * 100) : "-",
+         bound_text(Bound{Bound::Kind::tolerance, c.bound.tolerance}), m.use, verdict(c)});
   }
   print_out("Expected model against published measurements\n\n{}\n", table.render());
 }
@@ -171,7 +149,9 @@ int run_validate(const ValidateOptions& options) {
     return run_validate_offload(catalog, options.files, style_of(options.common));
   }
   std::vector<std::string> texts;
-  const ValidationReport report = validation_report(catalog, files_of(options, texts));
+  const ValidationReport report =
+      validation_report(catalog, measurement_files(options.files, shipped_measurements(),
+                                                   "a measurements CSV file", texts));
   emit(style_of(options.common), Json(report), "rows", {}, [&] {
     print_rows(report);
     print_summary(report);

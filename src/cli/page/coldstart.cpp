@@ -49,7 +49,7 @@ PageSection coldstart_section(const ReportInputs& in) {
   PageSection section{"coldstart", "Cold start", {}, {}, {}, {}};
   const System* system = in.report.system;
   if (system == nullptr || !system->host) {
-    section.paragraphs.push_back(
+    section.paragraphs.emplace_back(
         "No host side to load from: give --system with one (see 'icx systems'), or run icx "
         "coldstart with --host-link.");
     return section;
@@ -95,11 +95,13 @@ PageSection coldstart_section(const ReportInputs& in) {
   if (!report.loads.empty()) {
     section.tables.push_back(loads_table(report));
   }
-  section.notes.push_back("floor = the slowest stage's bytes / bandwidth: the stages overlap, so "
-                          "the slowest one bounds the load; a hard lower bound, excluding "
-                          "filesystem, deserialisation and HBM-write overhead.");
-  section.notes.push_back("expected load = overhead + max(the node's shards / its read rate, one "
-                          "shard / host → GPU); warm: from host memory, cold: from storage.");
+  section.notes.emplace_back(
+      "floor = the slowest stage's bytes / bandwidth: the stages overlap, so "
+      "the slowest one bounds the load; a hard lower bound, excluding "
+      "filesystem, deserialisation and HBM-write overhead.");
+  section.notes.emplace_back(
+      "expected load = overhead + max(the node's shards / its read rate, one "
+      "shard / host → GPU); warm: from host memory, cold: from storage.");
   return section;
 }
 

@@ -19,21 +19,13 @@ namespace {
 /// high-throughput one (default_tokens_per_gpu).
 constexpr std::string_view ep_curve_sweep = "tokens=128:4096:x2";
 
-} // namespace
-
-void add_ep_curves(const ReportInputs& in, PageSection& section) {
-  const Model& model = in.model.model;
-  if (!model.is_moe()) {
-    return;
-  }
+/// The expert-parallel group of the chosen layout: its GPUs, fabric, mode and dtypes.
+EpRequest chosen_ep_request(const ReportInputs& in, int gpus, int span) {
   const Cluster& c = in.report.cluster;
-  const Layout& layout = in.report.placement().layout;
-  const int gpus = layout.ep > 1 ? layout.ep : std::min(c.domain, c.gpus);
-  const int span = layout.ep > 1 ? layout.tp * layout.ep : gpus;
   const ServingRequest& serving = in.request.serving;
   const Dtype& activations = activation_dtype(in.catalog, in.model.dtype);
   EpRequest request;
-  request.model = &model;
+  request.model = &in.model.model;
   request.gpus = gpus;
   request.fabric =
       span <= c.domain ? Fabric{c.scale_up, gpus, nullptr, 1} : group_fabric(c, gpus, span);
@@ -43,15 +35,14 @@ void add_ep_curves(const ReportInputs& in, PageSection& section) {
                                : &default_dispatch_dtype(in.catalog, request.mode, activations);
   request.combine_dtype = &activations;
   request.routing = serving.ep_routing;
-  if (const Check check = check_ep(request); !check) {
-    section.notes.push_back(
-        fmt::format("expert-parallel dispatch not shown for EP {}: {}", gpus, check.reason()));
-    return;
-  }
-  const Sweep sweep = parse_sweep(std::string(ep_curve_sweep), place_sweep_params);
+  return request;
+}
+
+/// Dispatch and combine per MoE layer over the sweep's tokens per GPU, expected and headline.
+PlotSpec ep_curves(EpRequest request, const Sweep& sweep) {
   PlotSpec spec;
   spec.title = fmt::format("{}: expert-parallel dispatch and combine per MoE layer, EP {} ({})",
-                           model.id, gpus, ep_mode_text(request.mode));
+                           request.model->id, request.gpus, ep_mode_text(request.mode));
   spec.x_label = "tokens per GPU";
   spec.y_label = "time per MoE layer (s)";
   spec.log_x = true;
@@ -77,7 +68,27 @@ void add_ep_curves(const ReportInputs& in, PageSection& section) {
   }
   spec.log_y = spans_decades(ys);
   spec.series = {dispatch_expected, dispatch_headline, combine_expected, combine_headline};
-  section.charts.push_back({std::move(spec), std::nullopt, {}});
+  return spec;
+}
+
+} // namespace
+
+void add_ep_curves(const ReportInputs& in, PageSection& section) {
+  if (!in.model.model.is_moe()) {
+    return;
+  }
+  const Cluster& c = in.report.cluster;
+  const Layout& layout = in.report.placement().layout;
+  const int gpus = layout.ep > 1 ? layout.ep : std::min(c.domain, c.gpus);
+  const int span = layout.ep > 1 ? layout.tp * layout.ep : gpus;
+  const EpRequest request = chosen_ep_request(in, gpus, span);
+  if (const Check check = check_ep(request); !check) {
+    section.notes.push_back(
+        fmt::format("expert-parallel dispatch not shown for EP {}: {}", gpus, check.reason()));
+    return;
+  }
+  const Sweep sweep = parse_sweep(std::string(ep_curve_sweep), place_sweep_params);
+  section.charts.push_back({ep_curves(request, sweep), std::nullopt, {}});
   section.paragraphs.push_back(fmt::format(
       "Expert-parallel dispatch and combine of one MoE layer per GPU over {} to {} tokens per "
       "GPU for a group of {} GPUs ({} the scale-up domain), expected solid and headline dashed "

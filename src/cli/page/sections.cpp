@@ -119,9 +119,9 @@ PageSection layouts_section(const ReportInputs& in) {
                            std::string(to_string(cost.verdict.level)), r.strategy_reasons[i]});
   }
   section.tables.push_back(std::move(splits));
-  section.notes.push_back("compute and memory: one stage's busiest GPU; comm: the exposed "
-                          "collectives' share of the stage; TTFT/TPOT: the stages in turn plus "
-                          "their sends");
+  section.notes.emplace_back("compute and memory: one stage's busiest GPU; comm: the exposed "
+                             "collectives' share of the stage; TTFT/TPOT: the stages in turn plus "
+                             "their sends");
   return section;
 }
 

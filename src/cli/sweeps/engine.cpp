@@ -40,7 +40,7 @@ void SweepWriter::start(Json head, std::vector<Column> columns, RowKeys keys) {
 void SweepWriter::add(const Json& row, std::vector<std::string> cells) {
   switch (style_.format) {
   case Format::table:
-    table_.add_row(std::move(cells));
+    table_.add_row(cells);
     break;
   case Format::json:
     print_out("{}", json_row(row, !any_rows_));

@@ -45,27 +45,17 @@ std::string from_text(const MeasuredLoad& row) {
   return row.storage ? fmt::format("storage at {}", format_rate(*row.storage)) : row.from;
 }
 
-std::string bound_text(const MeasuredLoad& row) {
-  return row.bound ? fmt::format("{:g}×", *row.bound) : "-";
-}
-
 void print_rows(const std::vector<LoadCheck>& checks) {
-  TextTable table({{"row", Align::left},
-                   {"hardware", Align::left},
-                   {"loader", Align::left},
-                   {"from", Align::left},
-                   {"measured", Align::right},
-                   {"predicted", Align::right},
-                   {"error", Align::right},
-                   {"bound", Align::right},
-                   {"use", Align::left},
-                   {"", Align::left}});
+  TextTable table(comparison_columns({{"row", Align::left},
+                                      {"hardware", Align::left},
+                                      {"loader", Align::left},
+                                      {"from", Align::left}}));
   for (const LoadCheck& c : checks) {
     const std::string_view verdict = !c.row.bound ? "shown" : c.within ? "ok" : "OUT";
     table.add_row({std::to_string(c.row.line), c.row.hardware, c.row.loader, from_text(c.row),
                    format_seconds(c.row.measured), format_seconds(c.predicted),
-                   fmt::format("{:+.0f} %", c.error * 100), bound_text(c.row), c.row.use,
-                   std::string(verdict)});
+                   fmt::format("{:+.0f} %", c.error * 100), bound_text(factor_bound(c.row.bound)),
+                   c.row.use, std::string(verdict)});
   }
   print_out("Expected load model against published load times\n\n{}\n", table.render());
 }
@@ -132,8 +122,9 @@ Json document(const std::vector<LoadCheck>& checks) {
 
 int run_validate_loads(const Catalog& catalog, const std::vector<std::string>& files,
                        const Style& style) {
-  const std::vector<MeasuredLoad> rows =
-      csv_rows_of<MeasuredLoad>(files, shipped_loads, parse_loads_csv, "a loads CSV file");
+  std::vector<std::string> texts;
+  const std::vector<MeasuredLoad> rows = rows_of<MeasuredLoad>(
+      measurement_files(files, shipped_loads(), "a loads CSV file", texts), parse_loads_csv);
   const std::vector<LoadCheck> checks = check_loads(catalog, rows);
   emit(style, document(checks), "rows", {}, [&] {
     print_rows(checks);
@@ -146,6 +137,45 @@ int run_validate_loads(const Catalog& catalog, const std::vector<std::string>& f
     }
   }
   return validation_status(out);
+}
+
+std::vector<MeasurementFile> measurement_files(const std::vector<std::string>& paths,
+                                               std::vector<MeasurementFile> shipped,
+                                               const char* what, std::vector<std::string>& texts) {
+  if (paths.empty()) {
+    return shipped;
+  }
+  std::vector<MeasurementFile> files;
+  texts.reserve(paths.size()); // the views into texts stay valid
+  for (const std::string& path : paths) {
+    texts.push_back(read_text_file(path, {what, limits::max_measurements_file_bytes}));
+    files.push_back({path, texts.back()});
+  }
+  return files;
+}
+
+std::vector<Column> comparison_columns(std::vector<Column> leading) {
+  for (const char* header : {"measured", "predicted", "error", "bound"}) {
+    leading.push_back({header, Align::right});
+  }
+  leading.push_back({"use", Align::left});
+  leading.push_back({"", Align::left});
+  return leading;
+}
+
+std::optional<Bound> factor_bound(const std::optional<double>& factor) {
+  if (!factor) {
+    return std::nullopt;
+  }
+  return Bound{Bound::Kind::factor, *factor};
+}
+
+std::string bound_text(const std::optional<Bound>& bound) {
+  if (!bound) {
+    return "-";
+  }
+  return bound->kind == Bound::Kind::factor ? fmt::format("{:g}×", bound->value)
+                                            : fmt::format("±{:.0f} %", bound->value * 100);
 }
 
 int validation_status(const std::vector<std::string>& outside) {

@@ -6,7 +6,7 @@
 
 #include "icx/base/json_values.hpp"
 #include "icx/base/limits.hpp"
-#include "icx/measured/offload_validation.hpp"
+#include "icx/reports/offload_validation.hpp"
 #include "icx/util/table.hpp"
 #include "icx/util/text_file.hpp"
 #include "output/json.hpp"
@@ -22,22 +22,15 @@ std::string rate_text(const std::optional<double>& tokens_per_s) {
 }
 
 void print_rows(const std::vector<OffloadCheck>& checks) {
-  TextTable table({{"row", Align::left},
-                   {"hardware", Align::left},
-                   {"engine", Align::left},
-                   {"measured", Align::right},
-                   {"predicted", Align::right},
-                   {"error", Align::right},
-                   {"bound", Align::right},
-                   {"use", Align::left},
-                   {"", Align::left}});
+  TextTable table(comparison_columns(
+      {{"row", Align::left}, {"hardware", Align::left}, {"engine", Align::left}}));
   for (const OffloadCheck& c : checks) {
     const bool priced = c.predicted_tokens_per_s.has_value();
     table.add_row({std::to_string(c.row.line), c.row.hardware,
                    priced ? std::string(to_string(c.row.engine)) : "-",
                    rate_text(c.row.measured_tokens_per_s), rate_text(c.predicted_tokens_per_s),
                    priced ? fmt::format("{:+.0f} %", c.error * 100) : "-",
-                   c.row.bound ? fmt::format("{:g}×", *c.row.bound) : "-", c.row.use,
+                   bound_text(factor_bound(c.row.bound)), c.row.use,
                    !priced    ? c.row.note
                    : c.within ? "ok"
                               : "OUT"});
@@ -77,9 +70,11 @@ Json document(const std::vector<OffloadCheck>& checks) {
 
 int run_validate_offload(const Catalog& catalog, const std::vector<std::string>& files,
                          const Style& style) {
+  std::vector<std::string> texts;
   const std::vector<OffloadCheck> checks = check_offloads(
-      catalog, csv_rows_of<MeasuredOffload>(files, shipped_offloads, parse_offloads_csv,
-                                            "an offload CSV file"));
+      catalog, rows_of<MeasuredOffload>(
+                   measurement_files(files, shipped_offloads(), "an offload CSV file", texts),
+                   parse_offloads_csv));
   emit(style, document(checks), "rows", {}, [&] { print_rows(checks); });
   std::vector<std::string> outside;
   for (const OffloadCheck& c : checks) {
