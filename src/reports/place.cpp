@@ -221,7 +221,7 @@ std::optional<LoadSetup> load_setup(const Catalog& catalog, const PlaceRequest& 
 
 } // namespace
 
-PlaceReport place_report(const Catalog& catalog, const PlaceRequest& request) {
+PlaceReport place_figures(const Catalog& catalog, const PlaceRequest& request) {
   PlaceReport report;
   report.cluster = request.cluster;
   report.system = request.system;
@@ -253,7 +253,6 @@ PlaceReport place_report(const Catalog& catalog, const PlaceRequest& request) {
     report.workload.batch = serve_at_load(c, load->workloads, judged, load->load).batch;
     report.ranked = rank_layouts(c, report.workload, report.objective);
   }
-  write_reasons(report.ranked, report.workload.phase, report.objective);
   report.chosen =
       report.recommended ? 0 : rank_of(report.ranked, given_layout(request.layout, c.gpus));
   if (load) {
@@ -261,6 +260,13 @@ PlaceReport place_report(const Catalog& catalog, const PlaceRequest& request) {
     report.loaded = serve_at_load(c, load->workloads, report.placement().layout, load->load,
                                   report.workload.batch);
   }
+  return report;
+}
+
+PlaceReport place_report(const Catalog& catalog, const PlaceRequest& request) {
+  PlaceReport report = place_figures(catalog, request);
+  const Cluster& c = report.cluster;
+  write_reasons(report.ranked, report.workload.phase, report.objective);
   const Placement& p = report.placement();
   for (const StrategyCost& cost : p.strategies) {
     report.strategy_reasons.push_back(strategy_reason(c, cost, report.workload.phase));

@@ -68,6 +68,17 @@ run place --hidden 8192 --layers 120 --params 70e9 --gpu h100 --gpus-per-node 8 
 run place --model 405b --gpu h100 --gpus-per-node 8 --scale-out ib-ndr --phase decode \
   --batch 4096 --context 8192 --sweep gpus=56008:64000:8 --json
 
+# The largest sweeps, 100,000 points (issue targets: place within 10 s and 100 MB; tp and
+# the others within a few seconds).
+max_seconds=10
+max_kib=$((100 * 1024))
+run place --model 70b --system dgx-h100 --sweep tokens=1:100000:1 --json
+run tp --model 70b --wire nvlink4 --sweep tokens=1:100000:1 --json
+run tp --model 70b --sweep tokens=1:5000:1 --json
+run offload --model 405b --system dgx-h100 --gpus 8 --context 4096 --sweep batch=1:100000:1 --json
+run coldstart --model 70b --system dgx-h100 --sweep gpus=8:7992:8 --json
+run collective all-reduce --size 1GiB --wire ib-ndr --sweep gpus=2:1000:1 --json
+
 # A JSON or CSV sweep is written as it is computed: 1,000 points take no more memory than 10
 # (within 2 MB: the allocator's slack).
 peak_kib() {

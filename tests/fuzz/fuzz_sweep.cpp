@@ -28,7 +28,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     return 0;
   }
-  if (sweep.values.empty() || sweep.values.size() > icx::cli::max_sweep_points) {
+  if (sweep.values.empty() || sweep.values.size() > icx::cli::max_points(sweep.param)) {
     __builtin_trap();
   }
   const std::int64_t max = sweep.param == SweepParam::size   ? icx::limits::max_message_bytes

@@ -72,9 +72,13 @@ TEST(SweepOption, MessagesNameTheFlagAndWhatIsValid) {
     parse_sweep("tokens=1:1e8:1", serving);
     FAIL();
   } catch (const UsageError& error) {
-    EXPECT_EQ(std::string(error.what()), "--sweep tokens=1:1e8:1: more than 1000 points; use a "
+    EXPECT_EQ(std::string(error.what()), "--sweep tokens=1:1e8:1: more than 100000 points; use a "
                                          "larger STEP or xFACTOR");
   }
+  // 100,000 points of tokens, but a gpus sweep stops at 1,000 clusters.
+  EXPECT_EQ(parse_sweep("tokens=1:100000:1", serving).values.size(), 100000U);
+  EXPECT_THROW(parse_sweep("gpus=8:16000:8", serving), UsageError);
+  EXPECT_EQ(parse_sweep("gpus=8:7992:8", serving).values.size(), 999U);
 }
 
 } // namespace

@@ -126,6 +126,10 @@ struct PlaceReport {
 /// Ranks every layout and reports on the best, or on the one given. Throws LayoutError when
 /// the given layout cannot run: a tensor degree the model's heads do not allow (checked
 /// first), or evaluate_layout's reasons.
+/// The figures of place_report alone: the ranking, the chosen layout and the load, without
+/// the words (reasons, assumptions, derivations) a sweep point does not print.
+PlaceReport place_figures(const Catalog& catalog, const PlaceRequest& request);
+
 PlaceReport place_report(const Catalog& catalog, const PlaceRequest& request);
 
 /// The "icx.place/2" document: cluster, model, objective, phase, the chosen layout (layout,

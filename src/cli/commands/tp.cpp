@@ -184,6 +184,7 @@ int run_tp(const TpOptions& options) {
   const TpRequest request = request_of(options, catalog, model);
   const WireChoice wires = choose_wires(catalog, options, request);
   if (sweep) {
+    check_tp_sweep_size(*sweep, wires);
     SweepWriter out(style, options.sweep);
     out.finish(tp_sweep(catalog, request, wires, *sweep, out));
     return 0;

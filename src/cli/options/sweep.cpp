@@ -86,10 +86,10 @@ public:
   }
 
   void check_count(std::size_t count) const {
-    if (count >= max_sweep_points) {
+    if (count >= max_points(param_)) {
       throw UsageError(fmt::format("{}: more than {} points; use a larger STEP or "
                                    "xFACTOR",
-                                   flag_, max_sweep_points));
+                                   flag_, max_points(param_)));
     }
   }
 

@@ -28,11 +28,18 @@ constexpr std::array<EnumName<SweepParam>, 5> enum_names(SweepParam /*unused*/) 
            {SweepParam::size, "size"}}};
 }
 
-/// Most points one sweep may have: a chart or table of more is unreadable, and the limit
-/// keeps a typo ("1:1e8:1") from running for minutes. Every point is a full report (icx tp
-/// prices each wire at each point), so the whole sweep, its document and its table stay
-/// within a few seconds and a few tens of MB.
-constexpr std::size_t max_sweep_points = 1'000;
+/// Most points one sweep may have: the limit keeps a typo ("1:1e8:1") from running for
+/// minutes. A point of most sweeps prices one request (100,000 of icx place take about 9 s on
+/// a 2-core machine, tests/bench/limits_bench.sh); a point of a gpus sweep is a whole cluster
+/// with every layout of it (a few ms near a million GPUs), so gpus sweeps stop at
+/// max_cluster_sweep_points.
+constexpr std::size_t max_sweep_points = 100'000;
+constexpr std::size_t max_cluster_sweep_points = 1'000;
+
+/// The most points a sweep of `param` may have.
+constexpr std::size_t max_points(SweepParam param) {
+  return param == SweepParam::gpus ? max_cluster_sweep_points : max_sweep_points;
+}
 
 struct Sweep {
   SweepParam param = SweepParam::tokens;

@@ -63,13 +63,15 @@ std::string json_rows_open(const Json& head) {
 
 std::string json_row(const Json& row, bool first) {
   // A row is an element of a top-level key's array: two levels in, four spaces.
+  const std::string text = json_text(row);
   std::string out = first ? "\n    " : ",\n    ";
-  for (const char c : json_text(row)) {
-    out += c;
-    if (c == '\n') {
-      out += "    ";
-    }
+  out.reserve(out.size() + text.size() + text.size() / 8);
+  std::size_t from = 0;
+  for (std::size_t at = text.find('\n'); at != std::string::npos; at = text.find('\n', from)) {
+    out.append(text, from, at + 1 - from).append("    ");
+    from = at + 1;
   }
+  out.append(text, from);
   return out;
 }
 

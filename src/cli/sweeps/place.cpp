@@ -69,7 +69,7 @@ PlacePoint place_at(const Catalog& catalog, const PlaceRequest& base, const Clus
     if (param == SweepParam::gpus) {
       request.cluster = resolve_cluster(named, catalog.links());
     }
-    return {place_report(catalog, request), {}};
+    return {place_figures(catalog, request), {}};
   } catch (const InputError& error) {
     return {std::nullopt, error.what()};
   }

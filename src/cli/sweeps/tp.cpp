@@ -148,6 +148,17 @@ PlotSpec tp_chart_of(const TpRequest& base, const WireChoice& wires, SweepParam 
 
 } // namespace
 
+void check_tp_sweep_size(const Sweep& sweep, const WireChoice& wires) {
+  const std::size_t priced = sweep.values.size() * std::max<std::size_t>(wires.usable.size(), 1);
+  if (priced > max_sweep_points) {
+    throw UsageError(fmt::format("--sweep {}: {} points × {} wires is more than {} wire points; "
+                                 "name fewer wires with --wire (e.g. --wire nvlink4) or use a "
+                                 "larger STEP or xFACTOR",
+                                 sweep.text, sweep.values.size(), wires.usable.size(),
+                                 max_sweep_points));
+  }
+}
+
 SweepEnd tp_sweep(const Catalog& catalog, const TpRequest& base, const WireChoice& wires,
                   const Sweep& sweep, SweepSink& out) {
   check_sweep_phase(base.serving.phase, sweep);

@@ -20,4 +20,8 @@ inline constexpr std::array<SweepParam, 4> tp_sweep_params = {
 SweepEnd tp_sweep(const Catalog& catalog, const TpRequest& base, const WireChoice& wires,
                   const Sweep& sweep, SweepSink& out);
 
+/// Refuses a sweep that would price more than max_sweep_points wire points (each point ranks
+/// the layouts of every wire): UsageError naming --sweep and --wire.
+void check_tp_sweep_size(const Sweep& sweep, const WireChoice& wires);
+
 } // namespace icx::cli
