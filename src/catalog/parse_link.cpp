@@ -11,6 +11,7 @@
 #include "catalog/parse.hpp"
 #include "icx/base/error.hpp"
 #include "icx/base/limits.hpp"
+#include "icx/catalog/json.hpp"
 #include "icx/catalog/pcie_path.hpp"
 
 namespace icx::detail {

@@ -1,0 +1,130 @@
+#include "options/model.hpp"
+
+#include <string_view>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "icx/base/error.hpp"
+#include "icx/base/limits.hpp"
+#include "icx/catalog/hf_config.hpp"
+#include "options/common.hpp"
+#include "options/files.hpp"
+
+namespace icx::cli {
+
+void add_model_options(CLI::App& app, ModelOptions& options) {
+  CLI::Option* model =
+      app.add_option("-m,--model", options.model, "Catalog model id or alias (see 'icx models')")
+          ->type_name("ID");
+  app.add_option("--hf-config", options.hf_config,
+                 "Hugging Face config.json describing the model (instead of --model); "
+                 "parameters are counted from its architecture")
+      ->type_name("PATH")
+      ->check(input_file("--hf-config"))
+      ->excludes(model);
+  app.add_option("--hidden", options.hidden,
+                 "Hidden size; with --layers describes a custom model, with --model overrides it")
+      ->type_name("N")
+      ->transform(whole_number(1, limits::max_hidden));
+  app.add_option("--layers", options.layers, "Transformer layers (custom model or override)")
+      ->type_name("N")
+      ->transform(whole_number(1, limits::max_layers));
+  app.add_option("--params", options.params,
+                 "Parameter count (e.g. 70.6e9); needed for compute time with a custom model, "
+                 "overrides a catalog model's")
+      ->type_name("N")
+      ->transform(decimal_number(limits::params));
+  app.add_option("--dtype", options.dtype,
+                 "Element type of the weights (see 'icx dtypes'); default: the model's, bf16 "
+                 "for a custom model")
+      ->type_name("ID");
+}
+
+namespace {
+
+Model read_hf_config_flag(const ModelOptions& options) {
+  try {
+    Model model = read_hf_config_file(options.hf_config);
+    if (model.default_dtype.empty() && options.dtype.empty()) {
+      throw UsageError(fmt::format("--hf-config {}: the config names no dtype (torch_dtype or "
+                                   "dtype); give --dtype ID, e.g. --dtype bf16",
+                                   options.hf_config));
+    }
+    return model;
+  } catch (const InputError& error) {
+    throw InputError(std::string("--hf-config ") + error.what());
+  }
+}
+
+} // namespace
+
+ResolvedModel resolve_model(const Catalog& catalog, const ModelOptions& options) {
+  ResolvedModel resolved;
+  if (!options.hf_config.empty()) {
+    resolved.model = read_hf_config_flag(options);
+  } else if (!options.model.empty()) {
+    resolved.model = for_flag("--model", [&] { return catalog.model(options.model); });
+  } else if (options.hidden && options.layers) {
+    resolved.model.id = "custom";
+    resolved.model.name = "custom model";
+    resolved.model.default_dtype = "bf16";
+  } else {
+    throw UsageError("no model given: use --model ID (e.g. --model 70b; see 'icx models'), "
+                     "--hf-config PATH, or --hidden N --layers N for a custom model");
+  }
+  if (options.hidden) {
+    if (!resolved.custom()) {
+      resolved.overridden.emplace_back("--hidden");
+    }
+    resolved.model.hidden = *options.hidden;
+  }
+  if (options.layers) {
+    if (!resolved.custom()) {
+      resolved.overridden.emplace_back("--layers");
+    }
+    resolved.model.layers = *options.layers;
+  }
+  if (options.params) {
+    if (!resolved.custom()) {
+      resolved.overridden.emplace_back("--params");
+    }
+    resolved.model.set_total_params(*options.params);
+  }
+  const std::string dtype = options.dtype.empty() ? resolved.model.default_dtype : options.dtype;
+  resolved.dtype = for_flag("--dtype", [&] { return catalog.dtype(dtype); });
+  if (!options.dtype.empty() && !resolved.custom()) {
+    resolved.overridden.emplace_back("--dtype");
+  }
+  return resolved;
+}
+
+void add_compute_options(CLI::App& app, ComputeOptions& options) {
+  app.add_option("--gpu", options.gpu,
+                 "GPU that computes (see 'icx gpus'); default: the catalog GPU whose scale-up "
+                 "link is the wire, else the reference GPU")
+      ->type_name("ID");
+  add_mfu_option(app, options.mfu);
+}
+
+CLI::Option* add_mfu_option(CLI::App& app, std::optional<double>& mfu) {
+  return app
+      .add_option("--mfu", mfu,
+                  "Achievable fraction of dense peak for prefill; default: the GPU's catalog "
+                  "figure")
+      ->type_name("FRACTION")
+      ->transform(decimal_number(limits::utilisation));
+}
+
+ComputeRate resolve_rate(const Catalog& catalog, const Gpu& gpu, const Dtype& dtype,
+                         const ComputeOptions& options) {
+  return compute_rate(gpu, dtype, catalog.dtypes(), options.mfu.value_or(gpu.achievable_mfu));
+}
+
+std::string overridden_suffix(const ResolvedModel& model) {
+  return model.overridden.empty()
+             ? std::string()
+             : fmt::format(" [overridden: {}]", fmt::join(model.overridden, ", "));
+}
+
+} // namespace icx::cli
