@@ -150,7 +150,7 @@ AccuracyBound accuracy_bound(Bytes size) {
 }
 
 bool AccuracyCheck::within() const {
-  return predicted && within_bound(error, {Bound::Kind::tolerance, bound.tolerance});
+  return predicted && within_bound(error, bound.bound());
 }
 
 bool AccuracyCheck::held_to_bound() const {

@@ -83,6 +83,8 @@ constexpr std::array<EnumName<Metric>, 2> enum_names(Metric /*unused*/) {
 struct AccuracyBound {
   Metric metric = Metric::time;
   double tolerance = 0;
+  /// The bound as every validation table holds a row to it: ±tolerance.
+  [[nodiscard]] Bound bound() const { return {Bound::Kind::tolerance, tolerance}; }
 };
 AccuracyBound accuracy_bound(Bytes size);
 

@@ -102,12 +102,12 @@ void print_rows(const ValidationReport& report) {
     const AccuracyCheck& c = report.accuracy.checks[i];
     const MeasuredCollective& m = c.measured;
     const std::string& file = report.files[report.file_of[i]];
-    table.add_row(
-        {fmt::format("{}:{}", file.substr(file.find_last_of('/') + 1), m.line), m.hardware,
-         wire_text(m), run_text(m), gpus_text(m), fmt::format("{:.0f}", m.size.value()),
-         std::string(to_string(c.bound.metric)), measured_text(c), predicted_text(c),
-         c.predicted ? fmt::format("{:+.1f} %", c.error * 100) : "-",
-         bound_text(Bound{Bound::Kind::tolerance, c.bound.tolerance}), m.use, verdict(c)});
+    table.add_row({fmt::format("{}:{}", file.substr(file.find_last_of('/') + 1), m.line),
+                   m.hardware, wire_text(m), run_text(m), gpus_text(m),
+                   fmt::format("{:.0f}", m.size.value()), std::string(to_string(c.bound.metric)),
+                   measured_text(c), predicted_text(c),
+                   c.predicted ? fmt::format("{:+.1f} %", c.error * 100) : "-",
+                   bound_text(c.bound.bound()), m.use, verdict(c)});
   }
   print_out("Expected model against published measurements\n\n{}\n", table.render());
 }
