@@ -33,13 +33,13 @@ Check check_divisibility(const AttentionShape& shape, int size, int from) {
     return unexpected(
         fmt::format("a tensor-parallel group of {} GPUs does not divide the {} attention "
                     "heads of {} (attention_heads); {}",
-                    size, shape.attention_heads, shape.model, size_hint(shape, from)));
+                    size, shape.attention_heads, model_words(shape), size_hint(shape, from)));
   }
   if (!splits_or_replicates_kv_heads(shape, size)) {
     return unexpected(
         fmt::format("a tensor-parallel group of {} GPUs neither divides the {} KV heads of "
                     "{} (kv_heads) nor replicates them whole; {}",
-                    size, shape.kv_heads, shape.model, size_hint(shape, from)));
+                    size, shape.kv_heads, model_words(shape), size_hint(shape, from)));
   }
   return {};
 }
@@ -61,15 +61,19 @@ std::vector<int> allowed_group_sizes(const AttentionShape& shape, int from) {
   return sizes;
 }
 
+std::string model_words(const AttentionShape& shape) {
+  return shape.from_config ? fmt::format("config {}", shape.model_id)
+                           : fmt::format("catalog model '{}'", shape.model_id);
+}
+
 AttentionShape attention_shape(const Model& model) {
   AttentionShape shape;
   shape.attention_heads = model.attention_heads;
   shape.kv_heads = model.kv_heads;
   shape.latent = model.latent_attention.has_value();
+  shape.model_id = model.id;
   // A Hugging Face config is read with its path as the model's id and origin.
-  // Concatenated, not formatted: every ranking of layouts builds one.
-  shape.model =
-      model.origin == model.id ? "config " + model.id : "catalog model '" + model.id + "'";
+  shape.from_config = model.origin == model.id;
   return shape;
 }
 

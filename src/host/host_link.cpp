@@ -66,7 +66,7 @@ Check check_shard(const ShardShape& shape, int gpus) {
       "is {} (whole attention heads; KV heads split or replicated), leaving {} pipeline stages "
       "for {} layers; use t × p GPUs with t one of {} and p at most {} (the largest such count "
       "up to {} is {})",
-      gpus, shape.attention.model, shape.layers, gpus, widest, gpus / widest, shape.layers,
+      gpus, model_words(shape.attention), shape.layers, gpus, widest, gpus / widest, shape.layers,
       fmt::join(sizes, ", "), shape.layers, gpus, largest_usable_gpus(shape, gpus)));
 }
 

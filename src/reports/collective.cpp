@@ -244,8 +244,16 @@ void put_route(Json& json, std::optional<Kernel> kernel, const LinkTopology* top
   }
 }
 
-void to_json(Json& json, const CollectiveReport& report) {
-  json = json_document("icx.collective/1");
+Json collective_row_json(const CollectiveReport& report, const CollectiveRow& row) {
+  Json json = row_json(row);
+  if (!report.measured_from.empty()) {
+    json["measured"] = measured_json(row);
+  }
+  return json;
+}
+
+Json collective_frame(const CollectiveReport& report) {
+  Json json = json_document("icx.collective/1");
   json["op"] = to_string(report.op);
   json["gpus"] = report.gpus;
   if (!report.sweep) {
@@ -273,17 +281,10 @@ void to_json(Json& json, const CollectiveReport& report) {
     json["headline"] = cost_json(report.rows.front().headline);
     json["expected"] = expected_json(report.rows.front());
   }
-  Json rows = Json::array();
-  for (const CollectiveRow& row : report.rows) {
-    rows.push_back(row_json(row));
-    if (!report.measured_from.empty()) {
-      rows.back()["measured"] = measured_json(row);
-    }
-  }
   if (!report.measured_from.empty()) {
     json["measured_from"] = report.measured_from;
   }
-  json["rows"] = std::move(rows);
+  json["rows"] = Json::array();
   json["crossover_bytes"] =
       report.expected ? json_number(report.expected->crossover.value()) : Json(nullptr);
   if (!report.expected_model) {
@@ -291,6 +292,15 @@ void to_json(Json& json, const CollectiveReport& report) {
   }
   if (!report.assumptions.empty()) {
     json["assumptions"] = report.assumptions;
+  }
+  return json;
+}
+
+void to_json(Json& json, const CollectiveReport& report) {
+  json = collective_frame(report);
+  Json& rows = json["rows"];
+  for (const CollectiveRow& row : report.rows) {
+    rows.push_back(collective_row_json(report, row));
   }
 }
 

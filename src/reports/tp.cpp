@@ -259,12 +259,17 @@ void step_wire(const Catalog& catalog, const TpRequest& request, TpWire& wire) {
   const Layout tensor{wire.gpus, 1, 1, 1};
   std::vector<RankedLayout> ranked =
       rank_layouts_judging(cluster, workload, request.serving.objective, tensor);
-  write_reasons(ranked, workload.phase, request.serving.objective);
   const std::size_t rank = rank_of(ranked, tensor);
   if (rank < ranked.size()) {
-    wire.judged = ranked[rank];
+    wire.judged = std::move(ranked[rank]);
     wire.rank = rank + 1;
     wire.layouts = ranked.size();
+    if (wire.judged->verdict.compared) {
+      const std::size_t at = rank_of(ranked, *wire.judged->verdict.compared);
+      if (at < ranked.size()) {
+        wire.compared = std::move(ranked[at].placement);
+      }
+    }
   }
 }
 
@@ -310,6 +315,12 @@ TpReport tensor_parallel_figures(const Catalog& catalog, const TpRequest& reques
 TpReport tensor_parallel_report(const Catalog& catalog, const TpRequest& request,
                                 std::span<const Link* const> links) {
   TpReport report = tensor_parallel_figures(catalog, request, links);
+  for (TpWire& w : report.wires) {
+    if (w.judged) {
+      w.judged->verdict.reason = layout_reason(*w.judged, w.compared ? &*w.compared : nullptr,
+                                               request.serving.phase, request.serving.objective);
+    }
+  }
   report.traffic_terms = traffic_terms(report);
   report.legend = legend_facts(report);
   report.legend.lines = legend_lines(report);

@@ -1,6 +1,7 @@
 #include "icx/serving/placement.hpp"
 
 #include <algorithm>
+#include <array>
 #include <numeric>
 
 #include <fmt/format.h>
@@ -64,7 +65,9 @@ StrategyCost group_cost(const Cluster& cluster, Strategy strategy, int span, Byt
   cost.seconds = time.headline;
   cost.expected_seconds = time.expected;
   if (check_domain_size(*cluster.scale_up, one.gpus)) {
-    cost.seconds_on_scale_up = comm_time(*cluster.scale_up, bytes, one, count).judged();
+    cost.seconds_on_scale_up = cost.wire == cluster.scale_up && !on_fabric
+                                   ? time.judged()
+                                   : comm_time(*cluster.scale_up, bytes, one, count).judged();
   }
   return cost;
 }
@@ -108,6 +111,31 @@ StrategyCost expert_cost(const Cluster& cluster, const Workload& w, const Layout
   return cost;
 }
 
+/// One send of `bytes` priced once per wire it runs on (a pipeline has at most three: the
+/// scale-up link, the node's link between its domains, the scale-out link).
+class SendTimes {
+public:
+  SendTimes(Bytes bytes, const CollectiveRequest& send) : bytes_(bytes), send_(send) {}
+  const CommTime& on(const Link& link) {
+    for (std::size_t i = 0; i < count_; ++i) {
+      if (links_[i] == &link) {
+        return times_[i];
+      }
+    }
+    links_.at(count_) = &link;
+    times_.at(count_) = comm_time(link, bytes_, send_, 1);
+    return times_.at(count_++);
+  }
+
+private:
+  static constexpr std::size_t wires = 3;
+  Bytes bytes_;
+  const CollectiveRequest& send_;
+  std::array<const Link*, wires> links_{};
+  std::array<CommTime, wires> times_{};
+  std::size_t count_ = 0;
+};
+
 /// Pipeline boundaries that fall on a domain edge cross the scale-out link; the others stay
 /// on the scale-up link. Each boundary is one point-to-point send of the micro-batch's
 /// activations.
@@ -126,6 +154,8 @@ StrategyCost pipeline_cost(const Cluster& cluster, const Layout& layout,
   const int stage_size = layout.tp * layout.ep;
   const CollectiveRequest send{Collective::point_to_point, Algorithm::automatic,
                                min_collective_gpus, activation, setup};
+  // Every boundary is one send on one of at most three wires: price each wire once.
+  SendTimes sends(activation, send);
   Seconds judged;
   bool all_expected = true;
   for (int boundary = 1; boundary < stages; ++boundary) {
@@ -136,7 +166,7 @@ StrategyCost pipeline_cost(const Cluster& cluster, const Layout& layout,
     const Link* between = same_node && cluster.between_domains != nullptr ? cluster.between_domains
                                                                           : cluster.scale_out;
     cost.crosses_domain = cost.crosses_domain || crosses;
-    const CommTime time = comm_time(crosses ? *between : *cluster.scale_up, activation, send, 1);
+    const CommTime& time = sends.on(crosses ? *between : *cluster.scale_up);
     cost.seconds += time.headline;
     judged += time.judged();
     cost.slowest_send = std::max(cost.slowest_send, time.judged());
@@ -146,8 +176,7 @@ StrategyCost pipeline_cost(const Cluster& cluster, const Layout& layout,
   if (all_expected) {
     cost.expected_seconds = judged;
   }
-  cost.seconds_on_scale_up =
-      comm_time(*cluster.scale_up, activation, send, 1).judged() * static_cast<double>(stages - 1);
+  cost.seconds_on_scale_up = sends.on(*cluster.scale_up).judged() * static_cast<double>(stages - 1);
   return cost;
 }
 

@@ -37,20 +37,21 @@ double advantage(const Placement& a, const Placement& b, Objective objective) {
 
 namespace {
 
-/// The divisors of `n`, ascending: each d ≤ √n with its partner n / d.
+/// The divisors of `n`, ascending: each d ≤ √n, then the partners n / d in reverse.
 std::vector<int> divisors(int n) {
-  std::vector<int> low;
-  std::vector<int> high;
+  std::vector<int> found;
   for (int d = 1; d <= n / d; ++d) {
     if (n % d == 0) {
-      low.push_back(d);
-      if (d != n / d) {
-        high.push_back(n / d);
-      }
+      found.push_back(d);
     }
   }
-  low.insert(low.end(), high.rbegin(), high.rend());
-  return low;
+  const std::size_t low = found.size();
+  for (std::size_t i = low; i-- > 0;) {
+    if (found[i] != n / found[i]) {
+      found.push_back(n / found[i]);
+    }
+  }
+  return found;
 }
 
 bool breaks_rule(const Placement& p) {
@@ -148,16 +149,20 @@ std::vector<Layout> candidate_layouts(const Cluster& cluster, const Model& model
                                       int redundant_experts) {
   std::vector<Layout> layouts;
   const AttentionShape attention = attention_shape(model);
-  for (const int tp : divisors(cluster.gpus)) {
+  // Every degree divides the GPU count: its divisors, found once, serve each level.
+  const std::vector<int> sizes = divisors(cluster.gpus);
+  const auto divides = [](int n, int d) { return d <= n && n % d == 0; };
+  for (const int tp : sizes) {
     if (!tensor_group_allowed(attention, tp)) {
       continue;
     }
-    for (const int ep : divisors(cluster.gpus / tp)) {
-      if (ep > 1 && (!model.is_moe() || !divides_experts(model, ep, redundant_experts))) {
+    for (const int ep : sizes) {
+      if (!divides(cluster.gpus / tp, ep) ||
+          (ep > 1 && (!model.is_moe() || !divides_experts(model, ep, redundant_experts)))) {
         continue;
       }
-      for (const int pp : divisors(cluster.gpus / (tp * ep))) {
-        if (pp <= model.layers) {
+      for (const int pp : sizes) {
+        if (divides(cluster.gpus / (tp * ep), pp) && pp <= model.layers) {
           layouts.push_back({tp, pp, ep, cluster.gpus / (tp * ep * pp)});
         }
       }
@@ -171,10 +176,10 @@ namespace {
 /// rank_layouts, judging every layout or only `only`.
 std::vector<RankedLayout> rank_and_judge(const Cluster& cluster, const Workload& workload,
                                          Objective objective, const Layout* only) {
-  std::vector<RankedLayout> ranked;
+  std::vector<Placement> placements;
   for (const Layout& layout :
        candidate_layouts(cluster, *workload.model, workload.ep_routing.redundant_experts)) {
-    ranked.push_back({evaluate_layout(cluster, workload, layout), {}});
+    placements.push_back(evaluate_layout(cluster, workload, layout));
   }
   // A layout whose groups leave the node ranks above one that keeps them inside only when it
   // is clearly better: the fabric model does not see what else slows a group across nodes
@@ -184,13 +189,27 @@ std::vector<RankedLayout> rank_and_judge(const Cluster& cluster, const Workload&
     return objective == Objective::latency ? objective_value(p, objective) * handicap
                                            : objective_value(p, objective) / handicap;
   };
-  std::ranges::stable_sort(ranked, [&](const RankedLayout& a, const RankedLayout& b) {
-    if (eligible(a.placement) != eligible(b.placement)) {
-      return eligible(a.placement);
-    }
-    return objective == Objective::latency ? score(a.placement) < score(b.placement)
-                                           : score(a.placement) > score(b.placement);
+  // Each placement's key once, sorted with its index, then the placements moved once: a
+  // Placement is too large to shuffle. Eligible first, then best on the objective.
+  struct Key {
+    bool eligible;
+    double score;
+    std::size_t index;
+  };
+  std::vector<Key> keys;
+  keys.reserve(placements.size());
+  for (std::size_t i = 0; i < placements.size(); ++i) {
+    const double value = score(placements[i]);
+    keys.push_back({eligible(placements[i]), objective == Objective::latency ? value : -value, i});
+  }
+  std::ranges::stable_sort(keys, [](const Key& a, const Key& b) {
+    return a.eligible != b.eligible ? a.eligible : a.score < b.score;
   });
+  std::vector<RankedLayout> ranked;
+  ranked.reserve(keys.size());
+  for (const Key& key : keys) {
+    ranked.push_back({std::move(placements[key.index]), {}});
+  }
   const auto count = static_cast<std::size_t>(
       std::ranges::count_if(ranked, [](const RankedLayout& r) { return eligible(r.placement); }));
   const Placement* best = count > 0 ? &ranked.front().placement : nullptr;

@@ -148,7 +148,7 @@ TEST(ColdStart, RejectsNoGpusAndNoLink) {
 
 // 70B-class: 80 layers, 64 query heads, 8 KV heads. Allowed tensor-parallel groups: the
 // divisors of 64 (1, 2, 4, 8 split the KV heads; 16, 32, 64 replicate them whole).
-const ShardShape llama70b{80, {64, 8, false, "catalog model '70b'"}};
+const ShardShape llama70b{80, {64, 8, false, "70b"}};
 
 TEST(ShardRule, TensorParallelOverHeadsTimesPipelineOverLayers) {
   for (int gpus : {1, 2, 3, 4, 5, 8, 16, 80, 82, 88, 640, 5120}) {
@@ -207,7 +207,7 @@ TEST(KvCache, LatentAttentionHoldsOneLatentPerTokenAndLayer) {
 TEST(KvCache, LatentCacheIsHeldWholeByEveryTensorParallelRank) {
   // 128 query heads, latent attention: 8 GPUs form one 8-wide group, each rank holding the
   // whole latent cache.
-  const ShardShape deepseek{61, {128, 128, true, "catalog model 'deepseek-v3'"}};
+  const ShardShape deepseek{61, {128, 128, true, "deepseek-v3"}};
   EXPECT_EQ(tensor_parallel_width(deepseek, 8), 8);
   EXPECT_EQ(kv_cache_copies(deepseek, 8), 8);
   EXPECT_EQ(kv_cache_copies(deepseek, 1), 1);

@@ -1,8 +1,10 @@
 #include "output/output.hpp"
 
+#include <cstddef>
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -59,6 +61,47 @@ TEST(JsonRows, ThePiecesAreTheWholeDocument) {
   // No rows: an empty array, as the whole document writes it.
   whole["rows"] = Json::array();
   EXPECT_EQ(json_rows_open(head) + json_rows_close(tail, false), whole.dump(2) + "\n");
+}
+
+TEST(JsonRows, AStreamedDocumentIsTheWholeDocument) {
+  // rows[] between keys, as icx.collective/1 has it, and a row of every shape a row takes.
+  Json frame = Json::parse(R"({"schema": "icx.collective/1", "op": "all-reduce"})");
+  frame["rows"] = Json::array();
+  frame["crossover_bytes"] = 65536;
+  frame["assumptions"] = {"ü × 2"};
+  const Json rows = Json::parse(R"([{"size_bytes": 8, "expected": null},
+      {"size_bytes": 4096, "expected": {"seconds": 1.5e-05, "algo": "ring"}, "measured": {}}])");
+  const auto written = [&](std::size_t count) {
+    std::string text;
+    write_json_rows(
+        frame, count, [&](std::size_t i) { return rows.at(i); },
+        [&](std::string_view piece) { text += piece; });
+    return text;
+  };
+  Json whole = frame;
+  whole["rows"] = rows;
+  EXPECT_EQ(written(2), whole.dump(2) + "\n");
+  EXPECT_EQ(written(0), frame.dump(2) + "\n");
+}
+
+TEST(JsonRows, ARowIsWrittenAsDumpWritesIt) {
+  // Every kind of value a row holds, and strings that need escapes, against nlohmann's dump.
+  const Json row = Json::parse(R"({"int": -42, "unsigned": 18446744073709551615,
+      "small": 1e-05, "whole": 100.0, "third": 0.3333333333333333, "big": 1.5e300,
+      "yes": true, "no": false, "none": null, "plain": "nvlink4",
+      "escaped": "a \"quote\" \\ and\ttab", "unicode": "ü × 8", "": "empty key",
+      "ké\"y": 1, "nested": {"seconds": 0.5, "list": [1, 2.5, "x"], "deeper": {}},
+      "list": [], "empty": {}})");
+  std::string expected = "\n    ";
+  const std::string text = row.dump(2);
+  for (const char c : text) {
+    expected += c;
+    if (c == '\n') {
+      expected += "    ";
+    }
+  }
+  EXPECT_EQ(json_row(row, true), expected);
+  EXPECT_EQ(json_row(Json::object(), false), ",\n    {}");
 }
 
 TEST(JsonRows, RefusesARowThatIsNotFinite) {

@@ -27,7 +27,7 @@ Gpu gpu_on(const std::string& id, const std::string& scale_up_link) {
 }
 
 // 64 query heads, 8 KV heads (a 70B-class model).
-const AttentionShape gqa{64, 8, false, "catalog model '70b'"};
+const AttentionShape gqa{64, 8, false, "70b"};
 
 TEST(TensorGroup, DividesQueryHeadsAndSplitsOrReplicatesKvHeads) {
   for (int size : {1, 2, 4, 8, 16, 32, 64}) {
@@ -39,7 +39,7 @@ TEST(TensorGroup, DividesQueryHeadsAndSplitsOrReplicatesKvHeads) {
   }
   // 40 query heads, 10 KV heads. Divisors of 40: 1, 2, 4, 5, 8, 10, 20, 40; of those 1, 2, 5,
   // 10 split the KV heads and 20, 40 replicate them (multiples of 10); 4 and 8 do neither.
-  const AttentionShape odd{40, 10, false, "catalog model 'x'"};
+  const AttentionShape odd{40, 10, false, "x"};
   EXPECT_TRUE(tensor_group_allowed(odd, 20));
   EXPECT_TRUE(tensor_group_allowed(odd, 5));
   EXPECT_FALSE(tensor_group_allowed(odd, 4));
@@ -50,7 +50,7 @@ TEST(TensorGroup, DividesQueryHeadsAndSplitsOrReplicatesKvHeads) {
 
 TEST(TensorGroup, LatentAttentionIgnoresKvHeads) {
   // Latent attention: only the 128 query heads count, whatever KV heads says.
-  const AttentionShape mla{128, 3, true, "catalog model 'mla'"};
+  const AttentionShape mla{128, 3, true, "mla"};
   EXPECT_TRUE(tensor_group_allowed(mla, 16));
   EXPECT_FALSE(tensor_group_allowed(mla, 3));
 }

@@ -149,7 +149,7 @@ TEST(TpReport, RejectsGroupsThatCannotExist) {
   const Catalog c = catalog();
   const std::vector<const Link*> links{&c.link("nv")};
   TpRequest r = prefill_request(c);
-  r.attention = {64, 8, false, "catalog model 'm'"};
+  r.attention = {64, 8, false, "m"};
   r.gpus = 1; // no all-reduce in a group of one
   EXPECT_THROW((void)tensor_parallel_report(c, r, links), InputError);
   r.gpus = 3; // does not divide 64 heads

@@ -27,11 +27,17 @@ struct AttentionShape {
   /// Multi-head latent attention: keys and values come from one latent per token shared by
   /// every head, so KV heads do not constrain the split.
   bool latent = false;
-  /// How messages name the model: "catalog model '70b'" or "config <path>".
-  std::string model;
+  /// The model's id (a Hugging Face config's path), for messages; it views the Model's id.
+  std::string_view model_id;
+  /// Whether the model was read from a Hugging Face config: messages then say "config <path>"
+  /// rather than "catalog model '<id>'".
+  bool from_config = false;
 };
 
 AttentionShape attention_shape(const Model& model);
+
+/// How messages name the model: "catalog model '70b'" or "config <path>".
+std::string model_words(const AttentionShape& shape);
 
 /// Whether a tensor-parallel group of `size` GPUs can split the model's attention: the rule
 /// check_tensor_group explains.

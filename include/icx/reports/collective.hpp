@@ -116,7 +116,13 @@ void attach_measured(CollectiveReport& report, const NcclTestLog& log, const std
 /// `kernel` when there is one, and `topology` when one was assumed.
 void put_route(Json& json, std::optional<Kernel> kernel, const LinkTopology* topology);
 
-/// The icx.collective/1 document.
+/// The icx.collective/1 document without its rows: "rows" is an empty array, in its place.
+Json collective_frame(const CollectiveReport& report);
+
+/// One element of the document's rows[].
+Json collective_row_json(const CollectiveReport& report, const CollectiveRow& row);
+
+/// The icx.collective/1 document: the frame with every row.
 void to_json(Json& json, const CollectiveReport& report);
 
 } // namespace icx

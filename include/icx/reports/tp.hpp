@@ -77,6 +77,8 @@ struct TpWire {
   /// The tensor group as a layout of its GPUs on this wire, stepped and judged against every
   /// other layout of the same GPUs (icx/serving/ranking.hpp); absent without a parameter count.
   std::optional<RankedLayout> judged;
+  /// The placement of the layout its verdict names (the best one), which its reason quotes.
+  std::optional<Placement> compared;
   /// Its place among them (1 = best) and how many there are.
   std::size_t rank = 0;
   std::size_t layouts = 0;
@@ -145,7 +147,7 @@ TpReport tensor_parallel_report(const Catalog& catalog, const TpRequest& request
                                 std::span<const Link* const> links);
 
 /// The report's figures only (traffic, wires, their times, steps and verdicts), without the
-/// text a single report prints (traffic terms, legend, derivations): what a sweep needs at
+/// text a single report prints (reasons, traffic terms, legend, derivations): what a sweep needs at
 /// each point. Throws as tensor_parallel_report does.
 TpReport tensor_parallel_figures(const Catalog& catalog, const TpRequest& request,
                                  std::span<const Link* const> links);

@@ -1,5 +1,6 @@
 // icx collective: one collective operation (or a sweep of sizes) on one wire, headline and
 // expected time, algbw and busbw, as nccl-tests reports them.
+#include <cstddef>
 #include <memory>
 #include <string>
 #include <vector>
@@ -18,6 +19,7 @@
 #include "options/files.hpp"
 #include "options/run_setup.hpp"
 #include "options/size.hpp"
+#include "output/json.hpp"
 #include "output/output.hpp"
 #include "sweeps/collective.hpp"
 #include "views/collective.hpp"
@@ -177,6 +179,12 @@ int run_collective(const CollectiveOptions& options) {
   }
   if (!options.sweep.plot.empty()) {
     write_plot(collective_size_plot(report), options.sweep.plot);
+  }
+  if (report.sweep && style.format == Format::json) {
+    // A sweep's rows are written as they are made, so its document is never held whole.
+    print_json_rows(collective_frame(report), report.rows.size(),
+                    [&](std::size_t i) { return collective_row_json(report, report.rows[i]); });
+    return 0;
   }
   emit(style, Json(report), "rows", style.explain ? derive_collective(report) : Derivations{}, [&] {
     print_collective(style, report);

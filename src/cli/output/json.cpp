@@ -13,6 +13,9 @@ namespace icx::cli {
 
 namespace {
 
+/// Spaces a level of a document is indented by.
+constexpr unsigned json_indent = 2;
+
 /// True when every number in `value` is finite (nlohmann would write the others as null).
 bool all_finite(const Json& value) {
   if (value.is_number_float()) {
@@ -30,7 +33,7 @@ std::string json_text(const Json& value) {
   if (!all_finite(value)) {
     throw std::logic_error("a JSON figure is not finite");
   }
-  return value.dump(2, ' ', terminal().ascii);
+  return value.dump(static_cast<int>(json_indent), ' ', terminal().ascii);
 }
 
 /// The key that json_rows_open and json_rows_close split a document at.
@@ -49,6 +52,14 @@ std::pair<std::string, std::string> split_at_rows(const Json& value) {
   return {text.substr(0, bracket), text.substr(bracket + 2)};
 }
 
+/// `value` appended to `out` as dump() writes it when it starts `depth` spaces in, by
+/// nlohmann's own serializer.
+void append_serialized(std::string& out, const Json& value, unsigned depth) {
+  nlohmann::detail::serializer<Json> serializer(
+      nlohmann::detail::output_adapter<char, std::string>(out), ' ');
+  serializer.dump(value, true, terminal().ascii, json_indent, depth);
+}
+
 } // namespace
 
 void print_json(const Json& document) {
@@ -62,17 +73,33 @@ std::string json_rows_open(const Json& head) {
 }
 
 std::string json_row(const Json& row, bool first) {
-  // A row is an element of a top-level key's array: two levels in, four spaces.
-  const std::string text = json_text(row);
-  std::string out = first ? "\n    " : ",\n    ";
-  out.reserve(out.size() + text.size() + text.size() / 8);
-  std::size_t from = 0;
-  for (std::size_t at = text.find('\n'); at != std::string::npos; at = text.find('\n', from)) {
-    out.append(text, from, at + 1 - from).append("    ");
-    from = at + 1;
+  if (!all_finite(row)) {
+    throw std::logic_error("a JSON figure is not finite");
   }
-  out.append(text, from);
+  // A row is an element of a top-level key's array: two levels in, four spaces.
+  std::string out = first ? "\n    " : ",\n    ";
+  append_serialized(out, row, 2 * json_indent);
   return out;
+}
+
+void write_json_rows(const Json& document, std::size_t count,
+                     const std::function<Json(std::size_t)>& row,
+                     const std::function<void(std::string_view)>& write) {
+  const auto [head, tail] = split_at_rows(document);
+  write(head);
+  write("[");
+  for (std::size_t i = 0; i < count; ++i) {
+    write(json_row(row(i), i == 0));
+  }
+  write(count > 0 ? "\n  ]" : "]");
+  write(tail);
+  write("\n");
+}
+
+void print_json_rows(const Json& document, std::size_t count,
+                     const std::function<Json(std::size_t)>& row) {
+  stream_stdout();
+  write_json_rows(document, count, row, append_stdout);
 }
 
 std::string json_rows_close(const Json& tail, bool any_rows) {

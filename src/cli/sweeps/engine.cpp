@@ -43,7 +43,7 @@ void SweepWriter::add(const Json& row, std::vector<std::string> cells) {
     table_.add_row(cells);
     break;
   case Format::json:
-    print_out("{}", json_row(row, !any_rows_));
+    append_stdout(json_row(row, !any_rows_));
     break;
   case Format::csv:
     print_out("{}", csv_line(row, keys_));

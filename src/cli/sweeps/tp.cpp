@@ -46,9 +46,9 @@ TpRequest tp_at_point(const TpRequest& base, SweepParam param, std::int64_t valu
   return request;
 }
 
-/// One row of the document for a wire at a point.
-Json row_of(SweepParam param, std::int64_t value, const TpWire& w) {
-  Json row;
+/// `row` (a null_row of the keys, reused from point to point so its keys are not built
+/// again) as the document's row for a wire at a point.
+void fill_row(Json& row, SweepParam param, std::int64_t value, const TpWire& w) {
   row[std::string(to_string(param))] = value;
   row["wire"] = w.link->id;
   row["gpu"] = w.gpu->id;
@@ -62,7 +62,6 @@ Json row_of(SweepParam param, std::int64_t value, const TpWire& w) {
                                : Json();
   row["verdict"] = w.judged ? Json(w.judged->verdict.level) : Json();
   row["note"] = nullptr;
-  return row;
 }
 
 std::vector<std::string> tp_cells_of(const std::string& shown, const TpWire& w) {
@@ -169,6 +168,7 @@ SweepEnd tp_sweep(const Catalog& catalog, const TpRequest& base, const WireChoic
   out.start(std::move(head), tp_table_columns(sweep.param, base.serving.phase), keys);
   SweepEnd end;
   TpCurves curves(wires.usable.size());
+  Json row = null_row(keys);
   for (const std::int64_t value : sweep.values) {
     const TpRequest request = tp_at_point(base, sweep.param, value);
     const auto x = static_cast<double>(value);
@@ -191,9 +191,9 @@ SweepEnd tp_sweep(const Catalog& catalog, const TpRequest& base, const WireChoic
       continue;
     }
     for (const TpWire& w : report.wires) {
-      out.add(row_of(sweep.param, value, w),
-              out.tabulating() ? tp_cells_of(sweep_value_text(sweep.param, value), w)
-                               : std::vector<std::string>{});
+      fill_row(row, sweep.param, value, w);
+      out.add(row, out.tabulating() ? tp_cells_of(sweep_value_text(sweep.param, value), w)
+                                    : std::vector<std::string>{});
       if (out.charting()) {
         const auto index = static_cast<std::size_t>(std::ranges::find(wires.usable, w.link) -
                                                     wires.usable.begin());
