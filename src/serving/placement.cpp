@@ -223,6 +223,7 @@ void price_collectives(const Cluster& cluster, const Workload& w, Placement& p) 
   const std::int64_t rank_tokens = batch.per_rank * batch.tokens_per_sequence;
   const Bytes activation = activation_bytes(shape, rank_tokens);
   const TensorParallelTraffic tp = tensor_parallel_traffic(shape, rank_tokens);
+  p.strategies.reserve(enum_names(Strategy{}).size()); // one cost per split
   p.strategies.push_back(
       group_cost(cluster, Strategy::tensor, layout.tp, layout.tp > 1 ? tp.per_pass : Bytes::of(0),
                  {Collective::all_reduce, Algorithm::automatic, layout.tp, activation, w.setup},

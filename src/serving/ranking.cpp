@@ -37,9 +37,14 @@ double advantage(const Placement& a, const Placement& b, Objective objective) {
 
 namespace {
 
+/// More divisors than any GPU count up to 10^5 has (83,160 has 128), so finding them
+/// allocates once.
+constexpr std::size_t max_divisors = 128;
+
 /// The divisors of `n`, ascending: each d ≤ √n, then the partners n / d in reverse.
 std::vector<int> divisors(int n) {
   std::vector<int> found;
+  found.reserve(max_divisors);
   for (int d = 1; d <= n / d; ++d) {
     if (n % d == 0) {
       found.push_back(d);
@@ -151,6 +156,8 @@ std::vector<Layout> candidate_layouts(const Cluster& cluster, const Model& model
   const AttentionShape attention = attention_shape(model);
   // Every degree divides the GPU count: its divisors, found once, serve each level.
   const std::vector<int> sizes = divisors(cluster.gpus);
+  // Room for a dense model's layouts (a tp and a pp per divisor); a hint, not a bound.
+  layouts.reserve(sizes.size() * sizes.size());
   const auto divides = [](int n, int d) { return d <= n && n % d == 0; };
   for (const int tp : sizes) {
     if (!tensor_group_allowed(attention, tp)) {
@@ -176,9 +183,11 @@ namespace {
 /// rank_layouts, judging every layout or only `only`.
 std::vector<RankedLayout> rank_and_judge(const Cluster& cluster, const Workload& workload,
                                          Objective objective, const Layout* only) {
+  const std::vector<Layout> layouts =
+      candidate_layouts(cluster, *workload.model, workload.ep_routing.redundant_experts);
   std::vector<Placement> placements;
-  for (const Layout& layout :
-       candidate_layouts(cluster, *workload.model, workload.ep_routing.redundant_experts)) {
+  placements.reserve(layouts.size());
+  for (const Layout& layout : layouts) {
     placements.push_back(evaluate_layout(cluster, workload, layout));
   }
   // A layout whose groups leave the node ranks above one that keeps them inside only when it

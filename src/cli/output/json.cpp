@@ -16,6 +16,9 @@ namespace {
 /// Spaces a level of a document is indented by.
 constexpr unsigned json_indent = 2;
 
+/// Room for a typical row's text (a few hundred bytes), so writing it rarely reallocates.
+constexpr std::size_t row_bytes_hint = 1024;
+
 /// True when every number in `value` is finite (nlohmann would write the others as null).
 bool all_finite(const Json& value) {
   if (value.is_number_float()) {
@@ -78,6 +81,7 @@ std::string json_row(const Json& row, bool first) {
   }
   // A row is an element of a top-level key's array: two levels in, four spaces.
   std::string out = first ? "\n    " : ",\n    ";
+  out.reserve(row_bytes_hint);
   append_serialized(out, row, 2 * json_indent);
   return out;
 }

@@ -1,13 +1,16 @@
 #include "sweeps/tp.hpp"
 
 #include <algorithm>
+#include <cstddef>
 #include <map>
+#include <optional>
 #include <string>
 
 #include <fmt/format.h>
 
 #include "icx/base/units_format.hpp"
 #include "options/common.hpp"
+#include "sweeps/in_order.hpp"
 
 namespace icx::cli {
 
@@ -76,16 +79,43 @@ std::vector<std::string> tp_cells_of(const std::string& shown, const TpWire& w) 
           w.judged ? std::string(to_string(w.judged->verdict.level)) : "-"};
 }
 
-/// The rows of a wire the point cannot use.
-void tp_add_skipped(SweepSink& out, const RowKeys& keys, SweepParam param, std::int64_t value,
-                    const Link& link, const std::string& why) {
-  Json row = null_row(keys);
-  row[std::string(to_string(param))] = value;
-  row["wire"] = link.id;
-  row["note"] = why;
-  out.add(row, out.tabulating() ? std::vector<std::string>{sweep_value_text(param, value), link.id,
-                                                           "-", "-", "-", "-", "-"}
-                                : std::vector<std::string>{});
+/// A row of the document and its table cells (none when not tabulating).
+struct TpRow {
+  Json row;
+  std::vector<std::string> cells;
+};
+
+/// A point's output, made on whichever thread computed it: its rows in order, the note of a
+/// point none of whose wires could be computed, and (when charting) the wires it priced.
+struct TpPoint {
+  std::int64_t value = 0;
+  std::vector<TpRow> rows;
+  std::optional<std::string> note;
+  std::vector<TpWire> charted;
+};
+
+/// What every point of a sweep shares, read-only.
+struct TpSweepInputs {
+  const Catalog& catalog;
+  const TpRequest& base;
+  const WireChoice& wires;
+  SweepParam param;
+  const Json& empty_row;
+  bool tabulating;
+  bool charting;
+};
+
+/// The row of a wire the point cannot use.
+TpRow tp_skipped(const TpSweepInputs& in, std::int64_t value, const Link& link,
+                 const std::string& why) {
+  TpRow out{in.empty_row, {}};
+  out.row[std::string(to_string(in.param))] = value;
+  out.row["wire"] = link.id;
+  out.row["note"] = why;
+  if (in.tabulating) {
+    out.cells = {sweep_value_text(in.param, value), link.id, "-", "-", "-", "-", "-"};
+  }
+  return out;
 }
 
 /// What bounds a pass without communication: the busier of compute and memory.
@@ -158,6 +188,57 @@ void check_tp_sweep_size(const Sweep& sweep, const WireChoice& wires) {
   }
 }
 
+namespace {
+
+/// Every wire's row at one point of the sweep.
+TpPoint tp_point(const TpSweepInputs& in, std::int64_t value) {
+  const TpRequest request = tp_at_point(in.base, in.param, value);
+  const WireChoice here = in.param == SweepParam::gpus
+                              ? wires_for_group(request.gpu, request.gpus, in.wires.usable)
+                              : in.wires;
+  TpPoint point;
+  point.value = value;
+  for (const SkippedWire& skipped : here.skipped) {
+    point.rows.push_back(tp_skipped(in, value, *skipped.link, skipped.reason));
+  }
+  TpReport report;
+  try {
+    report = tensor_parallel_figures(in.catalog, request, here.usable);
+  } catch (const GroupError& error) {
+    for (const Link* link : here.usable) {
+      point.rows.push_back(tp_skipped(in, value, *link, error.what()));
+    }
+    point.note = fmt::format("{} {}: {}", to_string(in.param), sweep_value_text(in.param, value),
+                             error.what());
+    return point;
+  }
+  for (TpWire& w : report.wires) {
+    TpRow out{in.empty_row, {}};
+    fill_row(out.row, in.param, value, w);
+    if (in.tabulating) {
+      out.cells = tp_cells_of(sweep_value_text(in.param, value), w);
+    }
+    point.rows.push_back(std::move(out));
+    if (in.charting) {
+      point.charted.push_back(std::move(w));
+    }
+  }
+  return point;
+}
+
+/// The point's wires on the chart's curves.
+void chart_point(TpCurves& curves, const WireChoice& wires, const TpPoint& point) {
+  const auto x = static_cast<double>(point.value);
+  curves.xs.push_back(x);
+  for (const TpWire& w : point.charted) {
+    const auto index =
+        static_cast<std::size_t>(std::ranges::find(wires.usable, w.link) - wires.usable.begin());
+    chart_wire(curves, index, x, w);
+  }
+}
+
+} // namespace
+
 SweepEnd tp_sweep(const Catalog& catalog, const TpRequest& base, const WireChoice& wires,
                   const Sweep& sweep, SweepSink& out) {
   check_sweep_phase(base.serving.phase, sweep);
@@ -168,39 +249,20 @@ SweepEnd tp_sweep(const Catalog& catalog, const TpRequest& base, const WireChoic
   out.start(std::move(head), tp_table_columns(sweep.param, base.serving.phase), keys);
   SweepEnd end;
   TpCurves curves(wires.usable.size());
-  Json row = null_row(keys);
-  for (const std::int64_t value : sweep.values) {
-    const TpRequest request = tp_at_point(base, sweep.param, value);
-    const auto x = static_cast<double>(value);
-    curves.xs.push_back(x);
-    const WireChoice here = sweep.param == SweepParam::gpus
-                                ? wires_for_group(request.gpu, request.gpus, wires.usable)
-                                : wires;
-    for (const SkippedWire& skipped : here.skipped) {
-      tp_add_skipped(out, keys, sweep.param, value, *skipped.link, skipped.reason);
-    }
-    TpReport report;
-    try {
-      report = tensor_parallel_figures(catalog, request, here.usable);
-    } catch (const GroupError& error) {
-      for (const Link* link : here.usable) {
-        tp_add_skipped(out, keys, sweep.param, value, *link, error.what());
-      }
-      end.notes.push_back(fmt::format("{} {}: {}", to_string(sweep.param),
-                                      sweep_value_text(sweep.param, value), error.what()));
-      continue;
-    }
-    for (const TpWire& w : report.wires) {
-      fill_row(row, sweep.param, value, w);
-      out.add(row, out.tabulating() ? tp_cells_of(sweep_value_text(sweep.param, value), w)
-                                    : std::vector<std::string>{});
-      if (out.charting()) {
-        const auto index = static_cast<std::size_t>(std::ranges::find(wires.usable, w.link) -
-                                                    wires.usable.begin());
-        chart_wire(curves, index, x, w);
-      }
-    }
-  }
+  const Json empty_row = null_row(keys);
+  const TpSweepInputs inputs{catalog,          base,          wires, sweep.param, empty_row,
+                             out.tabulating(), out.charting()};
+  for_each_in_order<TpPoint>(
+      sweep.values.size(), [&](std::size_t i) { return tp_point(inputs, sweep.values[i]); },
+      [&](TpPoint& point) {
+        for (TpRow& row : point.rows) {
+          out.add(row.row, std::move(row.cells));
+        }
+        if (point.note) {
+          end.notes.push_back(std::move(*point.note));
+        }
+        chart_point(curves, wires, point);
+      });
   if (out.charting()) {
     end.plot = tp_chart_of(base, wires, sweep.param, curves);
   }
