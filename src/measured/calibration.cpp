@@ -20,7 +20,7 @@ namespace icx {
 
 namespace {
 
-// Regime bounds of the fit (tests/data/fit_expected_model.py uses the same): a row whose bandwidth
+// Regime bounds of the fit (tools/fit/fit_expected_model.py uses the same): a row whose bandwidth
 // term is below 20 µs is latency-bound, above 2 ms bandwidth-bound.
 constexpr double latency_bound_seconds = 20e-6;
 constexpr double bandwidth_bound_seconds = 2e-3;

@@ -21,7 +21,7 @@ awk 'BEGIN {
   print "]}" }' > "$work/many.json"
 
 # A measurements CSV just under its 4 MiB limit: the test rows, repeated.
-csv="$here/../data/collectives.csv"
+csv="$here/../../data/measurements/collectives.csv"
 head -n 1 "$csv" > "$work/rows.csv"
 tail -n +2 "$csv" | awk -v limit=$((4 * 1024 * 1024)) -v used="$(wc -c < "$work/rows.csv")" '
   { row[n++] = $0 }

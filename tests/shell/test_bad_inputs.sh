@@ -334,7 +334,7 @@ printf '{"links": [], "links": []}\n' >"$scratch/duplicate-catalog.json"
 sed 's/"hidden_size": \([0-9]*\),/"hidden_size": \1, "hidden_size": 1,/' \
   "$data/hf/llama-3.1-8b.json" >"$scratch/duplicate-config.json"
 grep -q '"hidden_size": 1,' "$scratch/duplicate-config.json" || fail "could not make a duplicate key"
-head -n 1 "$data/collectives.csv" | sed 's/^\([^,]*\),/\1,\1,/' >"$scratch/duplicate-column.csv"
+head -n 1 "$data/../../data/measurements/collectives.csv" | sed 's/^\([^,]*\),/\1,\1,/' >"$scratch/duplicate-column.csv"
 for file in "$scratch/empty.json" "$scratch/junk.bin" /dev/zero "$scratch/a-directory" \
   "$scratch/nested.json" "$scratch/duplicate-catalog.json"; do
   expect_rejected "$file" links --catalog "$file"

@@ -21,7 +21,7 @@ namespace icx {
 namespace {
 
 std::vector<MeasuredCollective> published_rows() {
-  const std::string path = std::string(ICX_TEST_DATA_DIR) + "/collectives_extra.csv";
+  const std::string path = std::string(ICX_MEASUREMENTS_DIR) + "/collectives_extra.csv";
   std::ifstream in(path);
   std::stringstream text;
   text << in.rdbuf();

@@ -1,6 +1,6 @@
 // The expert-parallel model against hand-computed routing and bytes, and against published
-// DeepEP runs (tests/data/expert_parallel.csv: the rows its catalog figures were fitted to and
-// the rows held out, each with the error bound icx is held to).
+// DeepEP runs (data/measurements/expert_parallel.csv: the rows its catalog figures were fitted to
+// and the rows held out, each with the error bound icx is held to).
 #include <cmath>
 #include <fstream>
 #include <map>
@@ -171,7 +171,7 @@ struct PublishedRun {
 };
 
 std::vector<PublishedRun> published_runs() {
-  std::ifstream in(std::string(ICX_TEST_DATA_DIR) + "/expert_parallel.csv");
+  std::ifstream in(std::string(ICX_MEASUREMENTS_DIR) + "/expert_parallel.csv");
   std::vector<PublishedRun> rows;
   std::vector<std::string> header;
   std::string line;

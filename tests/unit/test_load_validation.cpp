@@ -1,4 +1,4 @@
-// The expected load model against published load times (tests/data/loads.csv), and the
+// The expected load model against published load times (data/measurements/loads.csv), and the
 // parser of such files.
 #include "icx/measured/loading_validation.hpp"
 

@@ -1,4 +1,4 @@
-// Published offloaded decode rates (tests/data/offload.csv) against icx offload's expected
+// Published offloaded decode rates (data/measurements/offload.csv) against icx offload's expected
 // step: each held-out row within its stated bound; and the reader of such files.
 #include "icx/reports/offload_validation.hpp"
 

@@ -101,8 +101,8 @@ std::vector<std::string> csv_cells(const std::string& line) {
 }
 
 TEST(ShippedCatalog, MeasuredHostToDeviceMatchesThePublishedMeasurements) {
-  // tests/data/host_link.csv: nvbandwidth host-to-device results, one row per host link.
-  std::ifstream csv(std::string(ICX_TEST_DATA_DIR) + "/host_link.csv");
+  // data/measurements/host_link.csv: nvbandwidth host-to-device results, one row per host link.
+  std::ifstream csv(std::string(ICX_MEASUREMENTS_DIR) + "/host_link.csv");
   ASSERT_TRUE(csv) << "cannot open host_link.csv";
   std::string line;
   std::getline(csv, line);

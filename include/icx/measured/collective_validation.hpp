@@ -1,5 +1,5 @@
 // Checking the expected model against published collective measurements (CSV files such as
-// tests/data/collectives.csv): predicted against measured per row, with the bound each row
+// data/measurements/collectives.csv): predicted against measured per row, with the bound each row
 // is held to.
 #pragma once
 
@@ -120,7 +120,7 @@ struct AccuracyReport {
   [[nodiscard]] std::vector<std::size_t> out_of_bound() const;
 };
 
-/// The measurements inside the binary (tests/data/collectives*.csv).
+/// The measurements inside the binary (data/measurements/collectives*.csv).
 std::vector<MeasurementFile> shipped_measurements();
 
 /// The by_wire key of a row: "nvlink4", "nvlink4 vllm", "pcie4 host", "ib-ndr across nodes".

@@ -1,5 +1,5 @@
 // Checking the expected load model (icx/host/weight_loading.hpp) against published load times (CSV
-// files such as tests/data/loads.csv): predicted against measured per row, each row held to
+// files such as data/measurements/loads.csv): predicted against measured per row, each row held to
 // its own bound.
 #pragma once
 
@@ -47,7 +47,7 @@ inline constexpr std::string_view row_storage = "storage";
 /// a malformed value.
 std::vector<MeasuredLoad> parse_loads_csv(std::string_view text, const std::string& origin);
 
-/// The shipped loads file (tests/data/loads.csv, embedded).
+/// The shipped loads file (data/measurements/loads.csv, embedded).
 std::vector<MeasurementFile> shipped_loads();
 
 struct LoadCheck {

@@ -1,5 +1,5 @@
 // Checking icx offload's expected decode step against published offloaded runs (CSV files
-// such as tests/data/offload.csv): tokens per second predicted against measured per row.
+// such as data/measurements/offload.csv): tokens per second predicted against measured per row.
 #pragma once
 
 #include <cstddef>
@@ -45,7 +45,7 @@ struct MeasuredOffload {
 /// Parses an offload CSV. Throws InputError "<origin>:<line>: column '…': …".
 std::vector<MeasuredOffload> parse_offloads_csv(std::string_view text, const std::string& origin);
 
-/// The shipped file (tests/data/offload.csv, embedded).
+/// The shipped file (data/measurements/offload.csv, embedded).
 std::vector<MeasurementFile> shipped_offloads();
 
 } // namespace icx

@@ -18,7 +18,7 @@
 // Expected time: latency + the slower of network bytes at each GPU's share of its node's
 // NICs (k_nic·B/g) and NVLink bytes at B_up, each at the kernel's efficiency on that link
 // (ExpertParallelKernels in the catalog, fitted to DeepEP's published H800 runs by
-// tests/data/fit_ep_kernels.py); a link without such figures uses its NCCL efficiency and
+// tools/fit/fit_ep_kernels.py); a link without such figures uses its NCCL efficiency and
 // step latency. The headline model: the same bytes at the vendor bandwidths, no latency.
 // The busiest GPU carries `skew` times the mean (uniform routing: 1).
 #pragma once

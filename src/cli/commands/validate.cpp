@@ -165,9 +165,10 @@ Command setup_validate(CLI::App& app) {
   auto options = std::make_shared<ValidateOptions>();
   CLI::App* sub = app.add_subcommand(
       "validate", "Compare the expected model with published collective measurements");
-  sub->add_option("files", options->files,
-                  "Measurement CSVs (columns as tests/data/collectives.csv; with --loads or "
-                  "--offload as tests/data/loads.csv or offload.csv); default: the shipped ones")
+  sub->add_option(
+         "files", options->files,
+         "Measurement CSVs (columns as data/measurements/collectives.csv; with --loads or "
+         "--offload as data/measurements/loads.csv or offload.csv); default: the shipped ones")
       ->type_name("FILE")
       ->check(input_file("FILE"));
   sub->add_flag("--loads", options->loads,

@@ -76,7 +76,7 @@ void print_summary(const std::vector<LoadCheck>& checks) {
   print_out("{}\n", table.render());
   print_out("bound: a factor each row states (2× where the hardware, storage and cache state are "
             "published, 3× where one of them is assumed); fit = rows the loader's rates were "
-            "fitted to (tests/data/fit_loaders.py), held-out = rows not used, outside = cases the "
+            "fitted to (tools/fit/fit_loaders.py), held-out = rows not used, outside = cases the "
             "model does not cover. Sources: --json.\n");
 }
 

@@ -19,8 +19,8 @@ namespace icx::cli {
 int run_validate_loads(const Catalog& catalog, const std::vector<std::string>& files,
                        const Style& style);
 
-/// Prints the check of published offloaded runs (tests/data/offload.csv when `files` is empty);
-/// the exit status as run_validate_loads.
+/// Prints the check of published offloaded runs (data/measurements/offload.csv when `files` is
+/// empty); the exit status as run_validate_loads.
 int run_validate_offload(const Catalog& catalog, const std::vector<std::string>& files,
                          const Style& style);
 

@@ -1,2 +1,2 @@
-args: validate --format csv ../data/collectives.csv
+args: validate --format csv ../../data/measurements/collectives.csv
 exit: 0

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Fits the expert-parallel kernel figures in data/catalog/links.json (expected.expert_parallel
-of nvlink4-400 and ib-ndr) to the use=fit rows of tests/data/expert_parallel.csv, and prints
+of nvlink4-400 and ib-ndr) to the use=fit rows of data/measurements/expert_parallel.csv, and prints
 every row's prediction against the published time.
 
 The model (include/icx/wire/expert_parallel.hpp), per GPU and MoE layer, T tokens, bytes b per
@@ -18,7 +18,7 @@ import csv
 import math
 import os
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+MEASUREMENTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "data", "measurements")
 B_UP = {"nvlink4-400": 200e9, "nvlink4": 450e9}
 # One NVLink 4 point per kernel cannot separate a latency from a rate; its step latency
 # (data/catalog/links.json) stands in.
@@ -52,7 +52,7 @@ def touched(experts, units, k, groups, groups_per_token):
 
 
 def rows():
-    with open(os.path.join(HERE, "expert_parallel.csv")) as f:
+    with open(os.path.join(MEASUREMENTS, "expert_parallel.csv")) as f:
         lines = [l for l in f if not l.startswith("#")]
     return list(csv.DictReader(lines))
 

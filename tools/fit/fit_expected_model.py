@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Fits the expected collective model's parameters to the published rows marked use=fit in
-tests/data/collectives_extra.csv and tests/data/collectives_wires.csv, then checks every
+data/measurements/collectives_extra.csv and data/measurements/collectives_wires.csv, then checks every
 use=fit and use=held-out row (collectives.csv rows count as held-out) against the bounds
 `icx validate` applies. Standard library only.
 
@@ -34,7 +34,7 @@ Objective: squared relative time errors; rows are grouped by regime (bandwidth t
 20 us, above 2 ms, or between), each group's mean counts once and the bandwidth-bound group
 three times (its bound, +-10 %, is the tightest).
 
-Usage: python3 tests/data/fit_expected_model.py   (run from the repository root)
+Usage: python3 tools/fit/fit_expected_model.py   (run from the repository root)
 """
 import csv
 import json
@@ -44,7 +44,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-DATA = ROOT / "tests" / "data"
+DATA = ROOT / "data" / "measurements"
 CSV_FILES = ["collectives.csv", "collectives_extra.csv", "collectives_wires.csv"]
 JOINT_LINKS = {"nvlink3", "nvlink4", "nvlink5", "ib-ndr"}
 LATENCY_BOUND_US, BANDWIDTH_BOUND_US, BANDWIDTH_WEIGHT = 20.0, 2000.0, 3.0

@@ -10,7 +10,7 @@ The model, written independently of icx's C++:
 Loaders without separate warm figures (runai-streamer, tensorizer: their own reader threads
 read host memory and storage alike) share one pair of rates.
 
-Usage: python3 tests/data/fit_loaders.py [--check data/catalog/loaders.json]
+Usage: python3 tools/fit/fit_loaders.py [--check data/catalog/loaders.json]
 """
 import csv
 import itertools
@@ -19,14 +19,14 @@ import math
 import os
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+MEASUREMENTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "data", "measurements")
 PAGE_CACHE_GBPS = 307.2          # data/catalog/storage.json, page-cache
 H2D_GBPS = {"pcie5": 51.0, "pcie4": 25.13}   # data/catalog/links.json, host_to_device_GBps
 SHARED_RATES = {"runai-streamer", "tensorizer"}
 
 
 def rows():
-    with open(os.path.join(HERE, "loads.csv"), newline="") as f:
+    with open(os.path.join(MEASUREMENTS, "loads.csv"), newline="") as f:
         return list(csv.DictReader(f))
 
 
