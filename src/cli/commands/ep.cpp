@@ -14,6 +14,7 @@
 #include "options/common.hpp"
 #include "options/ep.hpp"
 #include "options/fabric.hpp"
+#include "options/serving.hpp"
 #include "output/output.hpp"
 
 namespace icx::cli {
@@ -179,11 +180,9 @@ Command setup_ep(CLI::App& app) {
                       "128 for low-latency (DeepEP's benchmark settings)")
           ->type_name("N")
           ->transform(whole_number(1, limits::max_tokens));
-  sub->add_option("-b,--batch", o->batch,
-                  "Decode sequences across the group, one token each (tokens per GPU = batch / "
-                  "GPUs, rounded up)")
-      ->type_name("N")
-      ->transform(whole_number(1, limits::max_tokens))
+  add_batch_option(*sub, o->batch,
+                   "Decode sequences across the group, one token each (tokens per GPU = batch / "
+                   "GPUs, rounded up)")
       ->excludes(tokens);
   add_ep_options(*sub, o->ep, "--mode",
                  "normal (DeepEP's high-throughput kernels, as for a prefill; the default), "

@@ -5,6 +5,7 @@
 #include "icx/base/limits.hpp"
 #include "icx/base/units_format.hpp"
 #include "icx/catalog/group_rules.hpp"
+#include "options/serving.hpp"
 #include "options/size.hpp"
 
 namespace icx::cli {
@@ -33,13 +34,9 @@ void add_offload_options(CLI::App& app, OffloadOptions& options) {
       ->type_name("ENGINE")
       ->default_str("vllm")
       ->transform(enum_choice<OffloadEngine>("offload engine"));
-  app.add_option("--batch", options.batch, "Sequences in the batch (KV cache; with --context)")
-      ->type_name("N")
-      ->transform(whole_number(1, limits::max_tokens));
-  app.add_option("--context", options.context,
-                 "Tokens of context per sequence (KV cache; with --batch)")
-      ->type_name("N")
-      ->transform(whole_number(1, limits::max_tokens));
+  add_batch_option(app, options.batch, "Sequences in the batch (KV cache; with --context)");
+  add_context_option(app, options.context,
+                     "Tokens of context per sequence (KV cache; with --batch)");
   add_reserve_option(app, options.reserve);
   add_host_link_option(app, options.host_links);
   add_sweep_options(app, options.sweep, offload_sweep_params);

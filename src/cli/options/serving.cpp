@@ -7,6 +7,20 @@
 
 namespace icx::cli {
 
+CLI::Option* add_batch_option(CLI::App& app, std::optional<std::int64_t>& batch,
+                              const std::string& help) {
+  return app.add_option("-b,--batch", batch, help)
+      ->type_name("N")
+      ->transform(whole_number(1, limits::max_tokens));
+}
+
+CLI::Option* add_context_option(CLI::App& app, std::optional<std::int64_t>& context,
+                                const std::string& help) {
+  return app.add_option("--context", context, help)
+      ->type_name("N")
+      ->transform(whole_number(1, limits::max_tokens));
+}
+
 void add_serving_options(CLI::App& app, ServingOptions& o) {
   app.add_option<Phase, int>("--phase", o.phase,
                              "prefill (one pass over each prompt) or decode (one step, one "
@@ -18,15 +32,11 @@ void add_serving_options(CLI::App& app, ServingOptions& o) {
       ->type_name("N")
       ->default_str(std::to_string(default_prompt_tokens))
       ->transform(whole_number(1, limits::max_tokens));
-  app.add_option("-b,--batch", o.batch,
-                 "Sequences in flight; default: 1 for latency, for throughput as many as each "
-                 "layout's memory holds (up to --max-batch per replica)")
-      ->type_name("N")
-      ->transform(whole_number(1, limits::max_tokens));
-  app.add_option("--context", o.context, "Tokens already in each sequence's KV cache (decode)")
-      ->type_name("N")
-      ->default_str(std::to_string(default_prompt_tokens))
-      ->transform(whole_number(1, limits::max_tokens));
+  add_batch_option(app, o.batch,
+                   "Sequences in flight; default: 1 for latency, for throughput as many as each "
+                   "layout's memory holds (up to --max-batch per replica)");
+  add_context_option(app, o.context, "Tokens already in each sequence's KV cache (decode)")
+      ->default_str(std::to_string(default_prompt_tokens));
   app.add_option<Objective, int>("--objective", o.objective,
                                  "What layouts are ranked by: latency (TTFT or TPOT) or "
                                  "throughput (tokens/s per GPU)")

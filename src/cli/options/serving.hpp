@@ -35,6 +35,15 @@ struct ServingOptions {
 /// --hbm-fraction, --max-batch, --reserve, --impl (default vllm) and --pcie-topology.
 void add_serving_options(CLI::App& app, ServingOptions& options);
 
+/// -b,--batch N, sequences: one spelling, type name and range for every command that takes
+/// a batch; `help` says what the batch is there.
+CLI::Option* add_batch_option(CLI::App& app, std::optional<std::int64_t>& batch,
+                              const std::string& help);
+
+/// --context N, tokens per sequence in the KV cache, likewise.
+CLI::Option* add_context_option(CLI::App& app, std::optional<std::int64_t>& context,
+                                const std::string& help);
+
 /// --max-batch, --act-dtype, --kv-dtype, --overlap, --hbm-fraction, --reserve, --impl and
 /// --pcie-topology: what the engine does, for commands whose load decides the step (plan).
 void add_engine_options(CLI::App& app, ServingOptions& options);
