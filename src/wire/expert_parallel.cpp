@@ -116,6 +116,8 @@ EpKernelCost deepep_kernel(const EpRequest& r, const EpDestinations& d, Bytes to
   const Split copies = deepep_copies(r, d);
   const double per_gpu = r.tokens_per_gpu * r.routing.skew;
   EpKernelCost cost;
+  cost.network_copies = copies.network;
+  cost.scale_up_copies = copies.scale_up;
   cost.network = token * (per_gpu * copies.network);
   cost.scale_up = token * (per_gpu * copies.scale_up);
   const Fabric& f = r.fabric;
@@ -151,8 +153,12 @@ EpKernelCost nccl_kernel(const EpRequest& r, Bytes token) {
   const Fabric& f = r.fabric;
   const double n = r.gpus;
   const double g = f.gpus_per_node;
-  const Bytes buffer = token * (r.tokens_per_gpu * r.routing.skew * r.model->experts_per_token);
+  const double k = r.model->experts_per_token;
+  const Bytes buffer = token * (r.tokens_per_gpu * r.routing.skew * k);
   EpKernelCost cost;
+  // The k copies spread evenly over the n ranks: those of other nodes cross the network.
+  cost.network_copies = k * (n - std::min(n, g)) / n;
+  cost.scale_up_copies = k * (std::min(n, g) - 1) / n;
   cost.network = buffer * ((n - std::min(n, g)) / n);
   cost.scale_up = buffer * ((std::min(n, g) - 1) / n);
   const CollectiveRequest one{Collective::all_to_all, Algorithm::automatic, r.gpus, buffer, {}};

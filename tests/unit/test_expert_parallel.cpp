@@ -13,6 +13,7 @@
 #include "icx/catalog/catalog.hpp"
 #include "icx/reports/ep.hpp"
 #include "icx/wire/expert_parallel.hpp"
+#include "icx/words/ep.hpp"
 
 namespace icx {
 namespace {
@@ -160,6 +161,37 @@ TEST(ExpertParallel, NcclModePricesTheAllToAllOfEveryCopy) {
   EXPECT_DOUBLE_EQ(cost.dispatch.scale_up.value(), 1000 * 2 * 8192 * 7.0 / 8);
   EXPECT_EQ(cost.dispatch.network.value(), 0);
   EXPECT_TRUE(cost.dispatch.expected.has_value());
+}
+
+TEST(ExpertParallel, ExplainSubstitutesTheCopiesAndTheLayers) {
+  // Two nodes of 8, NCCL's all-to-all of 2 copies: 8 of the 16 ranks are on the other node.
+  Model model = routed(4096, 16, 2);
+  model.layers = 4;
+  EpRequest r = request(model, 16, EpMode::nccl, 1000);
+  r.dispatch_dtype = &shipped().dtype("fp8");
+  const EpLayerCost cost = ep_layer_cost(r);
+  EXPECT_DOUBLE_EQ(cost.dispatch.network_copies, 2 * 8.0 / 16);
+  EXPECT_DOUBLE_EQ(cost.dispatch.scale_up_copies, 2 * 7.0 / 16);
+  const Derivations d = derive_ep(r, cost, 3);
+  const auto value = [&](const std::string& quantity) {
+    for (const Derivation& each : d) {
+      if (each.quantity == quantity) {
+        return each.value;
+      }
+    }
+    ADD_FAILURE() << "no derivation of " << quantity;
+    return 0.0;
+  };
+  // FP8: 4096 bytes and one 4-byte scale per 128 elements; BF16: 8192 bytes.
+  const double fp8_token = 4096 + 4096 / 128 * 4;
+  EXPECT_DOUBLE_EQ(value("dispatch bytes per token"), fp8_token);
+  EXPECT_DOUBLE_EQ(value("combine bytes per token"), 8192);
+  EXPECT_DOUBLE_EQ(value("dispatch network bytes per GPU"), fp8_token * 1000 * 1.0);
+  EXPECT_DOUBLE_EQ(value("combine scale-up bytes per GPU"), 8192 * 1000 * 0.875);
+  // Three MoE layers of dispatch and combine, each over the network and inside the node.
+  EXPECT_DOUBLE_EQ(value("bytes per GPU per pass"), 3 * (fp8_token + 8192) * 1000 * (1.0 + 0.875));
+  EXPECT_DOUBLE_EQ(value("headline per pass"),
+                   3 * (cost.dispatch.headline + cost.combine.headline).value());
 }
 
 struct PublishedRun {

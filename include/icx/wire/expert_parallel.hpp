@@ -75,6 +75,10 @@ struct EpDestinations {
 
 /// One kernel's bytes per GPU (the busiest, skew included) and its time.
 struct EpKernelCost {
+  /// Copies of each of its tokens the busiest GPU sends to other nodes and inside its node
+  /// (skew not included): network = bytes/token · tokens/GPU · skew · network_copies.
+  double network_copies = 0;
+  double scale_up_copies = 0;
   Bytes network;
   Bytes scale_up;
   Seconds headline;

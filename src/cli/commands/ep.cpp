@@ -11,6 +11,7 @@
 #include "icx/reports/ep.hpp"
 #include "icx/serving/step_model.hpp"
 #include "icx/util/table.hpp"
+#include "icx/words/ep.hpp"
 #include "options/common.hpp"
 #include "options/ep.hpp"
 #include "options/fabric.hpp"
@@ -158,7 +159,9 @@ int run_ep(const EpCommandOptions& options) {
   const ResolvedModel model = resolve_model(catalog, options.model);
   const EpReport report = expert_parallel_report(request_of(options, catalog, model));
   const Style style = style_of(options.common);
-  emit(style, report, "kernels", Derivations{}, [&] { print_report(report); });
+  const Derivations derivations =
+      style.explain ? derive_ep(report.request, report.layer, report.moe_layers) : Derivations{};
+  emit(style, report, "kernels", derivations, [&] { print_report(report); });
   return 0;
 }
 
@@ -190,6 +193,7 @@ Command setup_ep(CLI::App& app) {
   sub->add_option("--combine-dtype", o->combine_dtype, "What the combine sends; default bf16")
       ->type_name("ID");
   add_common_options(*sub, o->common);
+  add_explain_option(*sub, o->common);
   sub->footer("Examples:\n"
               "  icx ep --model deepseek-v3 --system dgx-h100 --gpus 16\n"
               "  icx ep --model deepseek-v3 --gpus 16 --gpus-per-node 8 --scale-up nvlink4 "
@@ -200,7 +204,7 @@ Command setup_ep(CLI::App& app) {
               "  icx ep --model deepseek-v3 --system gb200-nvl72 --gpus 72 --redundant-experts 32 "
               "--mode low-latency "
               "--batch 9216\n"
-              "  icx ep --model mixtral --system dgx-h100 --gpus 8 --mode nccl\n"
+              "  icx ep --model mixtral --system dgx-h100 --gpus 8 --mode nccl --explain\n"
               "  icx ep --model deepseek-v3 --system dgx-h200 --gpus 144 --redundant-experts 32 "
               "--skew 1.3");
   return {sub, [o] { return run_ep(*o); }};
