@@ -14,7 +14,7 @@ namespace {
 
 /// hidden · bytes per element, plus one scale per block for a one-byte dtype (ep_token_bytes).
 std::string token_formula(const EpRequest& r, const Dtype& dtype) {
-  const std::string elements =
+  std::string elements =
       fmt::format("{} × {} B ({})", r.model->hidden, dtype.bytes_per_element, dtype.id);
   if (dtype.bytes_per_element > 1) {
     return elements;
