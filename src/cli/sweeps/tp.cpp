@@ -49,8 +49,8 @@ TpRequest tp_at_point(const TpRequest& base, SweepParam param, std::int64_t valu
   return request;
 }
 
-/// `row` (a null_row of the keys, reused from point to point so its keys are not built
-/// again) as the document's row for a wire at a point.
+/// `row` (a copy of the sweep's null_row, so its keys come in the declared order) as the
+/// document's row for a wire at a point.
 void fill_row(Json& row, SweepParam param, std::int64_t value, const TpWire& w) {
   row[std::string(to_string(param))] = value;
   row["wire"] = w.link->id;
