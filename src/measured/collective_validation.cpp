@@ -149,18 +149,10 @@ AccuracyBound accuracy_bound(Bytes size) {
   return {Metric::time, 0.50};
 }
 
-bool AccuracyCheck::within() const {
-  return predicted && within_bound(error, bound.bound());
-}
-
-bool AccuracyCheck::held_to_bound() const {
-  return measured.use != "outside";
-}
-
 std::vector<std::size_t> AccuracyReport::out_of_bound() const {
   std::vector<std::size_t> rows;
   for (std::size_t i = 0; i < checks.size(); ++i) {
-    if (checks[i].predicted && checks[i].held_to_bound() && !checks[i].within()) {
+    if (checks[i].comparison.misses()) {
       rows.push_back(i);
     }
   }
@@ -168,17 +160,6 @@ std::vector<std::size_t> AccuracyReport::out_of_bound() const {
 }
 
 namespace {
-
-void count(const AccuracyCheck& check, AccuracySummary& summary) {
-  summary.rows += 1;
-  summary.predicted += check.predicted ? 1 : 0;
-  summary.within += check.within() ? 1 : 0;
-}
-
-void summarise(const std::vector<double>& errors, AccuracySummary& summary) {
-  summary.median_abs_error = detail::median(errors);
-  summary.worst_abs_error = errors.empty() ? 0 : *std::ranges::max_element(errors);
-}
 
 /// Whether the row's implementation and topology exist on its link.
 Check check_setup(const Link& link, const MeasuredCollective& m) {
@@ -224,6 +205,11 @@ Expected<CollectiveCost> predict_across_nodes(const Catalog& catalog, const Meas
   }
 }
 
+/// The bound's metric of a cost: bytes per second of busbw, or seconds.
+double metric_value(Metric metric, const CollectiveCost& cost) {
+  return metric == Metric::busbw ? cost.busbw.value() : cost.time.value();
+}
+
 } // namespace
 
 std::string wire_label(const MeasuredCollective& m) {
@@ -243,30 +229,30 @@ std::string wire_label(const MeasuredCollective& m) {
 AccuracyReport check_accuracy(const Catalog& catalog,
                               const std::vector<MeasuredCollective>& measurements) {
   AccuracyReport report;
-  std::map<std::string, std::vector<double>, std::less<>> errors;
-  std::map<std::string, std::map<std::string, std::vector<double>>> wire_errors;
+  std::map<std::string, ComparisonTally, std::less<>> by_use;
+  std::map<std::string, std::map<std::string, ComparisonTally, std::less<>>, std::less<>> by_wire;
   for (const MeasuredCollective& m : measurements) {
     AccuracyCheck check;
     check.measured = m;
     check.bound = accuracy_bound(m.size);
     check.predicted = m.spans_nodes() ? predict_across_nodes(catalog, m)
                                       : predict_on_link(catalog.link(m.link), m);
-    if (check.predicted) {
-      check.error = check.bound.metric == Metric::busbw ? check.predicted->busbw / m.busbw - 1.0
-                                                        : check.predicted->time / m.time - 1.0;
-      errors[m.use].push_back(std::abs(check.error));
-      wire_errors[wire_label(m)][m.use].push_back(std::abs(check.error));
-    }
-    count(check, report.by_use[m.use]);
-    count(check, report.by_wire[wire_label(m)][m.use]);
+    const double measured = check.bound.metric == Metric::busbw ? m.busbw.value() : m.time.value();
+    check.comparison =
+        compare(measured,
+                check.predicted ? std::optional(metric_value(check.bound.metric, *check.predicted))
+                                : std::nullopt,
+                check.bound.bound(), m.use != "outside");
+    by_use[m.use].add(check.comparison);
+    by_wire[wire_label(m)][m.use].add(check.comparison);
     report.checks.push_back(std::move(check));
   }
-  for (auto& [use, summary] : report.by_use) {
-    summarise(errors[use], summary);
+  for (const auto& [use, tally] : by_use) {
+    report.by_use[use] = tally.summary();
   }
-  for (auto& [wire, uses] : report.by_wire) {
-    for (auto& [use, summary] : uses) {
-      summarise(wire_errors[wire][use], summary);
+  for (const auto& [wire, uses] : by_wire) {
+    for (const auto& [use, tally] : uses) {
+      report.by_wire[wire][use] = tally.summary();
     }
   }
   return report;

@@ -109,14 +109,25 @@ std::vector<LoadCheck> check_loads(const Catalog& catalog, std::span<const Measu
         row, "loader", [&]() -> const Loader& { return catalog.loader(row.loader); });
     // Every row is one node: its GPUs share the node's reads.
     const ColdStartInput path{row.weights, row.gpus, row.gpus, &link, tier};
-    LoadCheck check{row, expected_load(path, loader).total};
-    check.error = check.predicted / row.measured - 1.0;
-    if (row.bound) {
-      check.within = within_bound(check.error, {Bound::Kind::factor, *row.bound});
-    }
-    checks.push_back(std::move(check));
+    const std::optional<Bound> bound =
+        row.bound ? std::optional(Bound{Bound::Kind::factor, *row.bound}) : std::nullopt;
+    checks.push_back({row, compare(row.measured.value(), expected_load(path, loader).total.value(),
+                                   bound, row.use != "outside")});
   }
   return checks;
+}
+
+std::map<std::pair<std::string, std::string>, ComparisonSummary>
+summarise_loads(std::span<const LoadCheck> checks) {
+  std::map<std::pair<std::string, std::string>, ComparisonTally> tallies;
+  for (const LoadCheck& c : checks) {
+    tallies[{c.row.loader, c.row.use}].add(c.comparison);
+  }
+  std::map<std::pair<std::string, std::string>, ComparisonSummary> summaries;
+  for (const auto& [key, tally] : tallies) {
+    summaries[key] = tally.summary();
+  }
+  return summaries;
 }
 
 } // namespace icx

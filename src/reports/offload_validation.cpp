@@ -51,15 +51,13 @@ std::vector<OffloadCheck> check_offloads(const Catalog& catalog,
                                          std::span<const MeasuredOffload> rows) {
   std::vector<OffloadCheck> checks;
   for (const MeasuredOffload& row : rows) {
-    OffloadCheck check;
-    check.row = row;
-    if (row.use == "held-out") {
-      const double predicted = predicted_tokens_per_s(catalog, row);
-      check.predicted_tokens_per_s = predicted;
-      check.error = predicted / *row.measured_tokens_per_s - 1.0;
-      check.within = within_bound(check.error, {Bound::Kind::factor, *row.bound});
-    }
-    checks.push_back(std::move(check));
+    const bool held = row.use == "held-out";
+    const std::optional<Bound> bound =
+        row.bound ? std::optional(Bound{Bound::Kind::factor, *row.bound}) : std::nullopt;
+    checks.push_back(
+        {row, compare(row.measured_tokens_per_s,
+                      held ? std::optional(predicted_tokens_per_s(catalog, row)) : std::nullopt,
+                      bound, held)});
   }
   return checks;
 }

@@ -20,14 +20,15 @@ std::string failure_of(const ValidationReport& report) {
     const AccuracyCheck& c = report.accuracy.checks[out[i]];
     rows.push_back(fmt::format("{}:{} ({} {:+.1f} %, bound ±{:.0f} %)",
                                report.files[report.file_of[out[i]]], c.measured.line,
-                               to_string(c.bound.metric), c.error * 100, c.bound.tolerance * 100));
+                               to_string(c.bound.metric), c.comparison.error * 100,
+                               c.bound.tolerance * 100));
   }
   if (out.size() > max_rows_listed) {
     rows.push_back(fmt::format("{} more", out.size() - max_rows_listed));
   }
   std::size_t held = 0;
   for (const AccuracyCheck& c : report.accuracy.checks) {
-    held += c.predicted && c.held_to_bound() ? std::size_t{1} : std::size_t{0};
+    held += c.comparison.predicted && c.comparison.held ? std::size_t{1} : std::size_t{0};
   }
   return fmt::format("{} of {} rows held to a bound are outside it: {}", out.size(), held,
                      fmt::join(rows, ", "));
@@ -64,8 +65,8 @@ Json row_json(const AccuracyCheck& c, const std::string& file) {
   if (c.predicted) {
     row["predicted"] = {{"seconds", json_number(c.predicted->time.value())},
                         {"busbw_bytes_per_s", json_number(c.predicted->busbw.value())}};
-    row["error"] = c.error;
-    row["within"] = c.within();
+    row["error"] = c.comparison.error;
+    row["within"] = c.comparison.within();
   } else {
     row["predicted"] = nullptr;
     row["unavailable"] = c.predicted.reason();
@@ -91,7 +92,7 @@ ValidationReport validation_report(const Catalog& catalog, std::span<const Measu
   return report;
 }
 
-Json summary_json(const AccuracySummary& s) {
+Json summary_json(const ComparisonSummary& s) {
   return {{"rows", s.rows},
           {"predicted", s.predicted},
           {"within_bound", s.within},

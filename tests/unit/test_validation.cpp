@@ -89,7 +89,7 @@ TEST(Validation, ShippedModelMeetsItsBoundsOnEveryPublishedRow) {
     }
     held_out += check.measured.use == "held-out" ? 1 : 0;
     ASSERT_TRUE(check.predicted) << check.measured.link << " line " << check.measured.line;
-    EXPECT_LE(std::abs(check.error), check.bound.tolerance)
+    EXPECT_LE(std::abs(check.comparison.error), check.bound.tolerance)
         << check.measured.hardware << " " << check.measured.size.value() << " B, line "
         << check.measured.line;
   }
@@ -225,7 +225,7 @@ TEST(Validation, ARowAcrossNodesIsPricedOnTheNodesNics) {
   const double seconds = 8e9 * 46 / 24 / 96e9 + (4 * 5 + 42 * 2 + 100) * 1e-6;
   EXPECT_NEAR(check.predicted->time.value(), seconds, 1e-9);
   EXPECT_NEAR(check.predicted->busbw.value() / 1e9, 95.877, 1e-3);
-  EXPECT_TRUE(check.within());
+  EXPECT_TRUE(check.comparison.within());
   EXPECT_EQ(report.by_wire.at("nic across nodes").at("held-out").within, 1);
 }
 

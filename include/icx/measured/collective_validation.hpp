@@ -93,28 +93,18 @@ struct AccuracyCheck {
   /// The expected model's prediction, or why it does not cover the row.
   Expected<CollectiveCost> predicted = unexpected("not predicted");
   AccuracyBound bound;
-  /// predicted / measured - 1 of the bound's metric.
-  double error = 0;
-  [[nodiscard]] bool within() const;
-  /// Rows of use "fit" and "held-out" are held to the bound; "outside" rows are only shown.
-  [[nodiscard]] bool held_to_bound() const;
-};
-
-struct AccuracySummary {
-  int rows = 0;
-  int predicted = 0;
-  int within = 0;
-  double median_abs_error = 0;
-  double worst_abs_error = 0;
+  /// The bound's metric measured against predicted; rows of use "fit" and "held-out" are held
+  /// to the bound, "outside" rows are only shown.
+  Comparison comparison;
 };
 
 struct AccuracyReport {
   std::vector<AccuracyCheck> checks;
   /// By use: "fit", "held-out", "outside".
-  std::map<std::string, AccuracySummary, std::less<>> by_use;
+  std::map<std::string, ComparisonSummary, std::less<>> by_use;
   /// By wire (the link id, with the implementation and topology where a row names them:
   /// "nvlink4 vllm", "pcie4 host"), then by use.
-  std::map<std::string, std::map<std::string, AccuracySummary, std::less<>>, std::less<>> by_wire;
+  std::map<std::string, std::map<std::string, ComparisonSummary, std::less<>>, std::less<>> by_wire;
   /// Indices into `checks` of the rows held to a bound whose prediction misses it (a row the
   /// model cannot predict is not counted: it says why instead).
   [[nodiscard]] std::vector<std::size_t> out_of_bound() const;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <map>
 #include <optional>
 #include <span>
 #include <string>
@@ -52,15 +53,17 @@ std::vector<MeasurementFile> shipped_loads();
 
 struct LoadCheck {
   MeasuredLoad row;
-  Seconds predicted;
-  /// predicted / measured − 1.
-  double error = 0;
-  /// Whether a fit or held-out row is within its bound (an outside row always is).
-  bool within = true;
+  /// Seconds: the expected load against the measured one, held to the row's factor bound
+  /// unless the row is outside.
+  Comparison comparison;
 };
 
 /// Every row priced by the catalog's loaders. Throws InputError "<origin>:<line>: column '…': …"
 /// for a host link, tier or loader the catalog lacks, or a host link of another tier.
 std::vector<LoadCheck> check_loads(const Catalog& catalog, std::span<const MeasuredLoad> rows);
+
+/// The rows summarised per loader and use, in name order.
+std::map<std::pair<std::string, std::string>, ComparisonSummary>
+summarise_loads(std::span<const LoadCheck> checks);
 
 } // namespace icx

@@ -2,7 +2,6 @@
 // predicted against measured per row (the rows are read by icx/measured/offload_validation.hpp).
 #pragma once
 
-#include <optional>
 #include <span>
 #include <vector>
 
@@ -13,11 +12,9 @@ namespace icx {
 
 struct OffloadCheck {
   MeasuredOffload row;
-  /// batch / expected step; absent for an outside row.
-  std::optional<double> predicted_tokens_per_s;
-  /// predicted / measured − 1 (0 without a prediction).
-  double error = 0;
-  bool within = true;
+  /// Tokens per second: batch / the expected step against the measured rate, for a held-out
+  /// row (an outside row has no prediction).
+  Comparison comparison;
 };
 
 /// Every held-out row priced by icx offload's expected step (the resident bytes in the HBM the

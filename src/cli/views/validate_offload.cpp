@@ -11,29 +11,23 @@
 #include "icx/util/text_file.hpp"
 #include "output/json.hpp"
 #include "output/terminal.hpp"
-#include "views/validate_loads.hpp"
+#include "views/comparison.hpp"
+#include "views/validate.hpp"
 
 namespace icx::cli {
 
 namespace {
 
-std::string rate_text(const std::optional<double>& tokens_per_s) {
-  return tokens_per_s ? fmt::format("{:.3g} tok/s", *tokens_per_s) : "-";
-}
-
 void print_rows(const std::vector<OffloadCheck>& checks) {
   TextTable table(comparison_columns(
       {{"row", Align::left}, {"hardware", Align::left}, {"engine", Align::left}}));
   for (const OffloadCheck& c : checks) {
-    const bool priced = c.predicted_tokens_per_s.has_value();
-    table.add_row({std::to_string(c.row.line), c.row.hardware,
-                   priced ? std::string(to_string(c.row.engine)) : "-",
-                   rate_text(c.row.measured_tokens_per_s), rate_text(c.predicted_tokens_per_s),
-                   priced ? fmt::format("{:+.0f} %", c.error * 100) : "-",
-                   bound_text(factor_bound(c.row.bound)), c.row.use,
-                   !priced    ? c.row.note
-                   : c.within ? "ok"
-                              : "OUT"});
+    const ComparisonText text{[](double rate) { return fmt::format("{:.3g} tok/s", rate); }, 0,
+                              c.row.note};
+    table.add_row(
+        comparison_cells({std::to_string(c.row.line), c.row.hardware,
+                          c.comparison.predicted ? std::string(to_string(c.row.engine)) : "-"},
+                         c.comparison, c.row.use, text));
   }
   print_out("Offloaded decode (icx offload, expected step) against published runs\n\n{}\n",
             table.render());
@@ -50,15 +44,13 @@ Json document(const std::vector<OffloadCheck>& checks) {
     row["line"] = c.row.line;
     row["hardware"] = c.row.hardware;
     row["use"] = c.row.use;
-    row["engine"] = c.predicted_tokens_per_s ? Json(to_string(c.row.engine)) : Json(nullptr);
-    for (const auto& [key, value] :
-         {std::pair{"measured_tokens_per_s", c.row.measured_tokens_per_s},
-          {"predicted_tokens_per_s", c.predicted_tokens_per_s}}) {
-      row[key] = value ? json_number(*value) : nullptr;
-    }
-    row["error"] = c.predicted_tokens_per_s ? json_number(c.error) : nullptr;
+    const Comparison& cmp = c.comparison;
+    row["engine"] = cmp.predicted ? Json(to_string(c.row.engine)) : Json(nullptr);
+    row["measured_tokens_per_s"] = cmp.measured ? json_number(*cmp.measured) : nullptr;
+    row["predicted_tokens_per_s"] = cmp.predicted ? json_number(*cmp.predicted) : nullptr;
+    row["error"] = cmp.predicted ? json_number(cmp.error) : nullptr;
     row["bound"] = c.row.bound ? json_number(*c.row.bound) : nullptr;
-    row["within_bound"] = c.within;
+    row["within_bound"] = !cmp.misses();
     row["note"] = c.row.note;
     row["source"] = c.row.source;
     doc["rows"].push_back(std::move(row));
@@ -78,7 +70,7 @@ int run_validate_offload(const Catalog& catalog, const std::vector<std::string>&
   emit(style, document(checks), "rows", {}, [&] { print_rows(checks); });
   std::vector<std::string> outside;
   for (const OffloadCheck& c : checks) {
-    if (!c.within) {
+    if (c.comparison.misses()) {
       outside.push_back(fmt::format("line {} ({})", c.row.line, c.row.hardware));
     }
   }

@@ -1,28 +1,18 @@
-// icx validate --loads and --offload: the expected load and the offloaded decode step against
-// published runs, row by row, with each row's bound (and, for loads, the error per loader).
+// The one printer of measured-against-predicted tables (icx validate, --loads, --offload): the
+// files a table reads, the columns every table ends with, and the exit status of a check.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
-#include "icx/catalog/catalog.hpp"
 #include "icx/measured/comparison.hpp"
 #include "icx/util/table.hpp"
-#include "output/output.hpp"
 
 namespace icx::cli {
-
-/// Prints the check of `files` (the shipped loads when empty); returns the exit status: 0 every
-/// fit and held-out row within its bound, 3 otherwise (named on stderr).
-int run_validate_loads(const Catalog& catalog, const std::vector<std::string>& files,
-                       const Style& style);
-
-/// Prints the check of published offloaded runs (data/measurements/offload.csv when `files` is
-/// empty); the exit status as run_validate_loads.
-int run_validate_offload(const Catalog& catalog, const std::vector<std::string>& files,
-                         const Style& style);
 
 /// The files named, read (`texts` keeps their contents alive), or `shipped` when none is
 /// named; `what` names the kind of file in a read error. The one reader of every validation
@@ -47,8 +37,19 @@ std::vector<Row> rows_of(const std::vector<MeasurementFile>& files, Parse parse)
 /// error, bound, use and the row's verdict.
 std::vector<Column> comparison_columns(std::vector<Column> leading);
 
-/// A row's factor bound (absent for a row shown but not held to one).
-std::optional<Bound> factor_bound(const std::optional<double>& factor);
+/// How a table writes the cells of its comparison.
+struct ComparisonText {
+  /// A measured or predicted figure, in the table's unit.
+  std::function<std::string(double)> value;
+  /// Decimals of the error's percentage.
+  int error_decimals = 0;
+  /// The verdict of a row without a prediction (why it has none).
+  std::string unpriced;
+};
+
+/// `leading` followed by the cells of comparison_columns for `c`, a row of use `use`.
+std::vector<std::string> comparison_cells(std::vector<std::string> leading, const Comparison& c,
+                                          std::string_view use, const ComparisonText& text);
 
 /// "2×" (a factor), "±10 %" (a tolerance) or "-" (no bound).
 std::string bound_text(const std::optional<Bound>& bound);

@@ -1,0 +1,30 @@
+// icx validate, --loads and --offload: the expected collective model, the expected load and the
+// offloaded decode step against published runs, row by row, with each row's bound and the
+// error per wire or loader.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "icx/catalog/catalog.hpp"
+#include "output/output.hpp"
+
+namespace icx::cli {
+
+/// Prints the check of published collective measurements in `files` (the shipped ones when
+/// empty); returns the exit status: 0 every predicted fit and held-out row within its bound, 3
+/// otherwise (named on stderr).
+int run_validate_collectives(const Catalog& catalog, const std::vector<std::string>& files,
+                             const Style& style);
+
+/// Prints the check of published load times (data/measurements/loads.csv when `files` is
+/// empty); the exit status as run_validate_collectives.
+int run_validate_loads(const Catalog& catalog, const std::vector<std::string>& files,
+                       const Style& style);
+
+/// Prints the check of published offloaded runs (data/measurements/offload.csv when `files` is
+/// empty); the exit status as run_validate_collectives.
+int run_validate_offload(const Catalog& catalog, const std::vector<std::string>& files,
+                         const Style& style);
+
+} // namespace icx::cli
