@@ -1,4 +1,5 @@
 #include "icx/reports/calibration.hpp"
+#include "icx/base/knob.hpp"
 
 #include <span>
 
@@ -92,9 +93,9 @@ std::optional<int> log_gpus_per_node(const NcclTestLog& log, const std::string& 
     return std::nullopt;
   }
   if (given && *given % *per_host != 0) {
-    throw InputError(fmt::format("--gpus-per-node {} contradicts {}: its hosts run {} ranks each, "
+    throw InputError(fmt::format("{} {} contradicts {}: its hosts run {} ranks each, "
                                  "and a node holds whole hosts",
-                                 *given, log_name, *per_host));
+                                 Knob::gpus_per_node, *given, log_name, *per_host));
   }
   if (*log.ranks == *per_host) {
     return std::nullopt; // one host
@@ -164,9 +165,10 @@ Link overlay_of(const CalibrationReport& report) {
     // The log holds the fastest NCCL ran at each size; fitted as a ring, it shows that
     // in-network reduction did not run on this cluster, so the overlay does not keep it.
     overlay.expected->in_network_reduction.reset();
-    overlay.expected->source +=
+    overlay.expected->source += fmt::format(
         "; in-network reduction (nvls) dropped: the log's runs are ring (an NVLS log is "
-        "calibrated with --algo nvls)";
+        "calibrated with {} nvls)",
+        Knob::algo);
   }
   return overlay;
 }

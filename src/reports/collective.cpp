@@ -1,4 +1,5 @@
 #include "icx/reports/collective.hpp"
+#include "icx/base/knob.hpp"
 
 #include <algorithm>
 #include <tuple>
@@ -95,9 +96,9 @@ std::vector<std::string> assumptions_of(const CollectiveReport& report) {
     const Fabric& f = *report.fabric;
     assumptions.push_back(fmt::format(
         "{} nodes of {} GPUs, each with {} NIC{} of wire '{}' that NCCL spreads its channels "
-        "over (--nics-per-node)",
+        "over ({})",
         report.nodes, f.gpus_per_node, f.nics_per_node, f.nics_per_node == 1 ? "" : "s",
-        f.scale_out->id));
+        f.scale_out->id, Knob::nics_per_node));
     if (report.setup.implementation != Implementation::nccl) {
       assumptions.emplace_back("between nodes NCCL runs the all-reduce: the engines' own "
                                "kernels work inside one node");
@@ -183,9 +184,8 @@ void attach_measured(CollectiveReport& report, const NcclTestLog& log, const std
     }
   }
   if (log.ranks && *log.ranks != report.gpus) {
-    throw InputError(fmt::format("{}: lists {} ranks, and the command prices {} GPUs; give --gpus "
-                                 "{}",
-                                 origin, *log.ranks, report.gpus, *log.ranks));
+    throw InputError(fmt::format("{}: lists {} ranks, and the command prices {} GPUs; give {} {}",
+                                 origin, *log.ranks, report.gpus, Knob::gpus, *log.ranks));
   }
   report.measured_from = origin;
   report.measured_points.clear();

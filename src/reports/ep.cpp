@@ -1,4 +1,5 @@
 #include "icx/reports/ep.hpp"
+#include "icx/base/knob.hpp"
 
 #include <fmt/format.h>
 
@@ -22,15 +23,16 @@ std::string kernel_figures(const EpReport& r) {
   const Link& link = leaves ? *f.scale_out : *f.scale_up;
   if (r.request.mode == EpMode::nccl) {
     return fmt::format("NCCL's all-to-all under the expected model, each token sent once per "
-                       "chosen expert (--mode)");
+                       "chosen expert ({})",
+                       Knob::mode);
   }
   if (!r.layer.dispatch.expected) {
-    return fmt::format("{} has no expected model: headline only (--mode)", link.id);
+    return fmt::format("{} has no expected model: headline only ({})", link.id, Knob::mode);
   }
   if (r.layer.dispatch.nccl_figures || r.layer.combine.nccl_figures) {
     return fmt::format("no published expert-parallel figures on {}: its NCCL efficiency and step "
-                       "latency stand in for DeepEP's (--mode nccl prices NCCL's all-to-all)",
-                       link.id);
+                       "latency stand in for DeepEP's ({} nccl prices NCCL's all-to-all)",
+                       link.id, Knob::mode);
   }
   return fmt::format("DeepEP's kernels at the catalog's figures for {}{}, fitted to published "
                      "DeepEP runs ('icx links {}')",
@@ -42,9 +44,9 @@ std::vector<std::string> assumptions_of(const EpReport& r) {
   const EpRequest& q = r.request;
   const EpDestinations& d = r.layer.destinations;
   std::vector<std::string> lines;
-  lines.push_back(fmt::format(
-      "each GPU dispatches its own {} tokens (data-parallel attention) (--tokens-per-gpu)",
-      q.tokens_per_gpu));
+  lines.push_back(
+      fmt::format("each GPU dispatches its own {} tokens (data-parallel attention) ({})",
+                  q.tokens_per_gpu, Knob::tokens_per_gpu));
   std::string routing = "tokens route uniformly among the experts they may use";
   const bool nodes = q.gpus > q.fabric.gpus_per_node;
   if (d.limit == "model") {
@@ -53,20 +55,17 @@ std::vector<std::string> assumptions_of(const EpReport& r) {
   } else if (d.limit == "flag" && nodes) {
     routing += ": those on at most " + node_count(d.max_nodes);
   }
-  lines.push_back(routing + " (--max-nodes-per-token)");
+  lines.push_back(fmt::format("{} ({})", routing, Knob::max_nodes_per_token));
   lines.push_back(
-      fmt::format("the busiest GPU carries {}× the mean traffic (--skew)", q.routing.skew));
-  lines.push_back(fmt::format("dispatch in {}{}, combine in {} (--dispatch-dtype, "
-                              "--combine-dtype)",
-                              q.dispatch_dtype->id,
+      fmt::format("the busiest GPU carries {}× the mean traffic ({})", q.routing.skew, Knob::skew));
+  lines.push_back(fmt::format("dispatch in {}{}, combine in {} ({}, {})", q.dispatch_dtype->id,
                               q.dispatch_dtype->bytes_per_element <= 1
                                   ? fmt::format(" with one {}-byte scale per {} values",
                                                 fp8_scale_bytes, fp8_elements_per_scale)
                                   : "",
-                              q.combine_dtype->id));
-  lines.push_back(fmt::format("{} redundant experts (--redundant-experts): they add weights, "
-                              "not traffic",
-                              q.routing.redundant_experts));
+                              q.combine_dtype->id, Knob::dispatch_dtype, Knob::combine_dtype));
+  lines.push_back(fmt::format("{} redundant experts ({}): they add weights, not traffic",
+                              q.routing.redundant_experts, Knob::redundant_experts));
   lines.push_back(kernel_figures(r));
   return lines;
 }

@@ -1,4 +1,5 @@
 #include "icx/reports/place.hpp"
+#include "icx/base/knob.hpp"
 
 #include <algorithm>
 #include <array>
@@ -55,51 +56,55 @@ std::vector<std::string> assumptions_of(const PlaceReport& r) {
   const Gpu& gpu = *r.cluster.gpu;
   std::vector<std::string> lines;
   lines.push_back(fmt::format("activations cross the wire in {}, the KV cache holds {} "
-                              "(--act-dtype, --kv-dtype)",
-                              w.act_dtype->id, w.kv_dtype->id));
+                              "({}, {})",
+                              w.act_dtype->id, w.kv_dtype->id, Knob::act_dtype, Knob::kv_dtype));
   lines.push_back(w.overlap > 0 ? fmt::format("the engine hides {:g} % of the tensor and expert "
-                                              "collectives behind compute (--overlap)",
-                                              w.overlap * 100)
-                                : std::string("tensor and expert collectives run between the "
-                                              "layers' GEMMs, none hidden (--overlap)"));
-  lines.push_back(fmt::format("HBM reaches {:g} % of {}{} (--hbm-fraction)", w.hbm_fraction * 100,
-                              format_rate(gpu.hbm_bandwidth),
-                              gpu.achievable_hbm_fraction
-                                  ? fmt::format(" (catalog gpu '{}')", gpu.id)
-                                  : std::string(": no measurement in the catalog")));
+                                              "collectives behind compute ({})",
+                                              w.overlap * 100, Knob::overlap)
+                                : fmt::format("tensor and expert collectives run between the "
+                                              "layers' GEMMs, none hidden ({})",
+                                              Knob::overlap));
+  lines.push_back(fmt::format(
+      "HBM reaches {:g} % of {}{} ({})", w.hbm_fraction * 100, format_rate(gpu.hbm_bandwidth),
+      gpu.achievable_hbm_fraction ? fmt::format(" (catalog gpu '{}')", gpu.id)
+                                  : std::string(": no measurement in the catalog"),
+      Knob::hbm_fraction));
   if (r.load) {
     lines.push_back(fmt::format(
         "a steady load of {:g} requests/s (Poisson) of {} prompt + {} output tokens, prefilled "
-        "in chunks of {} tokens inside the decode steps; decode at their mean context (--rate, "
-        "--input, --output, --prefill-chunk)",
-        r.load->rate, r.load->input, r.load->output, r.load->prefill_chunk));
+        "in chunks of {} tokens inside the decode steps; decode at their mean context ({}, {}, {}, "
+        "{})",
+        r.load->rate, r.load->input, r.load->output, r.load->prefill_chunk, Knob::rate, Knob::input,
+        Knob::output, Knob::prefill_chunk));
   }
-  lines.push_back(
-      w.batch ? fmt::format("{} sequences in flight across the cluster ({})", *w.batch,
-                            r.load ? "Little's law at --rate, unless --batch says" : "--batch")
-              : fmt::format("each layout at the largest batch its memory holds, at "
-                            "most {} sequences per replica (--batch, --max-batch)",
-                            w.max_batch));
+  lines.push_back(w.batch ? fmt::format("{} sequences in flight across the cluster ({})", *w.batch,
+                                        r.load ? fmt::format("Little's law at {}, unless {} says",
+                                                             Knob::rate, Knob::batch)
+                                               : fmt::format("{}", Knob::batch))
+                          : fmt::format("each layout at the largest batch its memory holds, at "
+                                        "most {} sequences per replica ({}, {})",
+                                        w.max_batch, Knob::batch, Knob::max_batch));
   if (w.model->is_moe()) {
     lines.push_back(fmt::format("tokens route uniformly to {} of {} experts{}; an expert group "
                                 "runs attention data-parallel, each rank for its own sequences "
-                                "(--skew, --redundant-experts, --max-nodes-per-token)",
+                                "({}, {}, {})",
                                 w.model->experts_per_token, w.model->experts,
-                                ep_routing_text(w.ep_routing)));
+                                ep_routing_text(w.ep_routing), Knob::skew, Knob::redundant_experts,
+                                Knob::max_nodes_per_token));
     lines.push_back(fmt::format("expert-parallel dispatch and combine by {}; dispatch in {}, "
-                                "combine in {} (--ep-mode, --dispatch-dtype, --act-dtype)",
-                                ep_mode_text(w.ep_kernels()), w.dispatch_dtype->id,
-                                w.act_dtype->id));
+                                "combine in {} ({}, {}, {})",
+                                ep_mode_text(w.ep_kernels()), w.dispatch_dtype->id, w.act_dtype->id,
+                                Knob::ep_mode, Knob::dispatch_dtype, Knob::act_dtype));
   }
   lines.emplace_back("a pipeline keeps one micro-batch per stage in flight; one request "
                      "passes the stages one after another");
-  lines.push_back(
-      fmt::format("all-reduces run by {} (--impl)", implementation_text(w.setup.implementation)));
+  lines.push_back(fmt::format("all-reduces run by {} ({})",
+                              implementation_text(w.setup.implementation), Knob::impl));
   const Link* scale_out = r.cluster.scale_out == r.cluster.scale_up ? nullptr : r.cluster.scale_out;
   for (const Link* link : {r.cluster.scale_up, r.cluster.between_domains, scale_out}) {
     if (link != nullptr && !link->topologies.empty()) {
-      lines.push_back(fmt::format("{} topology: {} (--pcie-topology)", link->id,
-                                  topology_text(*link, w.setup.topology)));
+      lines.push_back(fmt::format("{} topology: {} ({})", link->id,
+                                  topology_text(*link, w.setup.topology), Knob::pcie_topology));
     }
   }
   return lines;

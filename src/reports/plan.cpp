@@ -1,4 +1,5 @@
 #include "icx/reports/plan.hpp"
+#include "icx/base/knob.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -278,7 +279,8 @@ std::optional<double> PlanCandidate::cost_per_million_output_tokens(const Load& 
 
 PlanReport plan(const Catalog& catalog, const PlanRequest& request) {
   if (request.model->total_params <= 0) {
-    throw InputError("planning needs the model's parameter count: pass --params N");
+    throw InputError(
+        fmt::format("planning needs the model's parameter count: pass {} N", Knob::params));
   }
   PlanReport report;
   report.model = request.model;

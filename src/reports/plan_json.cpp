@@ -1,4 +1,5 @@
 // The "icx.plan/1" document.
+#include "icx/base/knob.hpp"
 #include "icx/reports/plan.hpp"
 #include "icx/serving/ranking.hpp"
 
@@ -16,7 +17,7 @@ Json price_json(const PlanCandidate& c) {
     price["date"] = c.price->date;
     price["source"] = c.price->source;
   } else {
-    price["from"] = "--price";
+    price["from"] = spelled(Knob::price);
     price["date"] = nullptr;
     price["source"] = nullptr;
   }

@@ -1,5 +1,6 @@
 // What a node's topology matrix means for the GPUs on it (icx/reports/topo.hpp).
 #include "icx/reports/topo.hpp"
+#include "icx/base/knob.hpp"
 
 #include <algorithm>
 
@@ -84,7 +85,7 @@ std::string domains_sentence(const TopoReport& r) {
   const std::string bandwidth =
       r.pair_bandwidth[index] && r.gpu != nullptr
           ? fmt::format(", {} each way on {}", format_rate(*r.pair_bandwidth[index]), r.gpu->id)
-      : r.gpu == nullptr ? " (bandwidth: give --gpu)"
+      : r.gpu == nullptr ? fmt::format(" (bandwidth: give {})", Knob::gpu)
                          : "";
   std::vector<std::string> domains;
   for (const std::vector<int>& d : node.scale_up_domains) {
@@ -128,8 +129,9 @@ std::string crossing_sentence(const TopoReport& r) {
 
 std::string nics_sentence(const NodeTopology& node) {
   if (node.nics.empty()) {
-    return "no NIC in the matrix (cloud adapters such as EFA are not listed): multi-node figures "
-           "take the NIC count from --system";
+    return fmt::format("no NIC in the matrix (cloud adapters such as EFA are not listed): "
+                       "multi-node figures take the NIC count from {}",
+                       Knob::system);
   }
   const auto [least, most] = std::ranges::minmax(node.nics_per_gpu);
   const auto [least_pix, most_pix] = std::ranges::minmax(node.nics_per_gpu_pix);
@@ -161,9 +163,10 @@ void nvlink_notes(const Catalog& catalog, const TopoReport& r, std::vector<std::
   if (r.node.wiring == ScaleUpWiring::switched && r.node.scale_up_domains.size() == 1 &&
       r.gpu->scale_up_domain > shown) {
     lines.push_back(fmt::format("the matrix shows {} GPUs, where a {} NVLink domain holds {}: the "
-                                "rest of the domain is beyond this node's view (-o takes it from "
-                                "--system or --domain)",
-                                shown, r.gpu->id, r.gpu->scale_up_domain));
+                                "rest of the domain is beyond this node's view ({} takes it from "
+                                "{} or {})",
+                                shown, r.gpu->id, r.gpu->scale_up_domain, Knob::output_file,
+                                Knob::system, Knob::domain));
   }
 }
 
@@ -179,7 +182,8 @@ std::vector<std::string> consequences(const Catalog& catalog, const TopoReport& 
     lines.push_back(
         fmt::format("the farthest PCIe path between GPUs is {}{}", to_string(*node.worst_pcie_path),
                     *node.worst_pcie_path == PathKind::sys
-                        ? ": give --pcie (or --system) to price an all-reduce across the sockets"
+                        ? fmt::format(": give {} (or {}) to price an all-reduce across the sockets",
+                                      Knob::pcie, Knob::system)
                         : ""));
   }
   if (node.source == TopoSource::nvidia_smi) {

@@ -1,4 +1,5 @@
 #include "icx/reports/tp.hpp"
+#include "icx/base/knob.hpp"
 
 #include <algorithm>
 
@@ -69,9 +70,9 @@ TpLegend legend_facts(const TpReport& report) {
       legend.no_expected_model.push_back(w.link->id);
     }
     if (w.kernel) {
-      legend.ran.push_back(w.topology ? fmt::format("{} {} over {} ({}; --pcie-topology)",
-                                                    w.link->id, to_string(*w.kernel),
-                                                    w.topology->id, w.topology->description)
+      legend.ran.push_back(w.topology ? fmt::format("{} {} over {} ({}; {})", w.link->id,
+                                                    to_string(*w.kernel), w.topology->id,
+                                                    w.topology->description, Knob::pcie_topology)
                                       : fmt::format("{} {}", w.link->id, to_string(*w.kernel)));
     }
     if (!w.gpu_native) {
@@ -89,32 +90,33 @@ TpLegend legend_facts(const TpReport& report) {
 /// Which GPU computes: the one asked for, else each wire's own (or an assumed one).
 std::string gpu_rule(const TpReport& report) {
   if (report.request.gpu != nullptr) {
-    return fmt::format("{}, as --gpu says", report.request.gpu->id);
+    return fmt::format("{}, as {} says", report.request.gpu->id, Knob::gpu);
   }
   const std::vector<std::string>& assumed = report.legend.assumed_gpus;
   return fmt::format("the one whose scale-up link is the wire{}",
-                     assumed.empty()
-                         ? std::string()
-                         : fmt::format(", else {} (change with --gpu)", fmt::join(assumed, ", ")));
+                     assumed.empty() ? std::string()
+                                     : fmt::format(", else {} (change with {})",
+                                                   fmt::join(assumed, ", "), Knob::gpu));
 }
 
 std::string step_line(const TpReport& report) {
   const TpRequest& request = report.request;
   const std::string overlap =
       request.serving.overlap > 0
-          ? fmt::format("{:g} % of them hidden (--overlap)", request.serving.overlap * 100)
-          : std::string("none hidden (--overlap)");
+          ? fmt::format("{:g} % of them hidden ({})", request.serving.overlap * 100, Knob::overlap)
+          : fmt::format("none hidden ({})", Knob::overlap);
   if (request.phase() == Phase::prefill) {
     return fmt::format("step = 2 × {} params × {} tokens + attention over the GPUs at the GPU's "
-                       "dense peak × its utilisation (catalog; --mfu), or the weights' HBM reads "
+                       "dense peak × its utilisation (catalog; {}), or the weights' HBM reads "
                        "if longer, plus the all-reduces, {}; the GPU is {}\n  assumed: {}",
-                       format_params(request.active_params), request.tokens(), overlap,
+                       format_params(request.active_params), request.tokens(), Knob::mfu, overlap,
                        gpu_rule(report), fmt::join(report.legend.assumed_rates, "; "));
   }
   return fmt::format("step = the weights and {} sequences' KV cache at {} tokens of context read "
-                     "from HBM at the GPU's achievable fraction (catalog; --hbm-fraction), or "
+                     "from HBM at the GPU's achievable fraction (catalog; {}), or "
                      "compute if longer, plus the all-reduces, {}; the GPU is {}",
-                     request.tokens(), request.serving.context, overlap, gpu_rule(report));
+                     request.tokens(), request.serving.context, Knob::hbm_fraction, overlap,
+                     gpu_rule(report));
 }
 
 std::vector<std::string> legend_lines(const TpReport& report) {
@@ -126,31 +128,33 @@ std::vector<std::string> legend_lines(const TpReport& report) {
                   "gives fast–slow ends.",
                   pass_name(request.phase())),
       fmt::format(
-          "expected = {} all-reduces of {} each over the GPUs, by {} (--impl); NCCL "
+          "expected = {} all-reduces of {} each over the GPUs, by {} ({}); NCCL "
           "runs the fastest of its algorithms and protocols, each a latency plus the "
           "bytes at the per-direction bandwidth × a measured efficiency (see 'icx "
           "collective'); ran: {}{}.",
           report.traffic.allreduces_per_layer * request.shape.layers, format_bytes(report.message),
-          implementation_text(request.serving.setup.implementation),
+          implementation_text(request.serving.setup.implementation), Knob::impl,
           fmt::join(report.legend.ran, "; "),
           none.empty() ? "" : fmt::format("; no expected model for {}", fmt::join(none, ", "))),
       "crossover = all-reduce size at which latency and bandwidth terms are equal: smaller "
       "messages are latency-bound."};
   if (!report.judged()) {
-    lines.emplace_back("verdicts need the model's parameter count: pass --params N.");
+    lines.push_back(
+        fmt::format("verdicts need the model's parameter count: pass {} N.", Knob::params));
     return lines;
   }
   lines.push_back(step_line(report));
   if (!request.serving.batch && request.serving.objective == Objective::throughput) {
     lines.push_back(fmt::format(
         "batch: TTFT/TPOT and comm are at the largest batch each wire's GPUs hold (at most {} "
-        "sequences per replica, --max-batch); the traffic, headline and expected columns are "
-        "for one sequence (--batch N sets both)",
-        request.serving.max_batch));
+        "sequences per replica, {}); the traffic, headline and expected columns are "
+        "for one sequence ({} N sets both)",
+        request.serving.max_batch, Knob::max_batch, Knob::batch));
   }
   lines.push_back(fmt::format("verdict: the wire's tensor group against every layout of the same "
-                              "GPUs on the same wire, for {} (--objective); {}",
-                              to_string(request.serving.objective), verdict_thresholds()));
+                              "GPUs on the same wire, for {} ({}); {}",
+                              to_string(request.serving.objective), Knob::objective,
+                              verdict_thresholds()));
   return lines;
 }
 

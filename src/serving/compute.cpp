@@ -1,4 +1,5 @@
 #include "icx/serving/compute.hpp"
+#include "icx/base/knob.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -57,7 +58,7 @@ const Gpu& gpu_for_link(const Catalog& catalog, const Link& link, bool& matched)
     return *reference;
   }
   if (gpus.empty()) {
-    throw InputError("the catalog has no GPUs; add one with --catalog");
+    throw InputError(fmt::format("the catalog has no GPUs; add one with {}", Knob::catalog));
   }
   return gpus.front();
 }

@@ -1,4 +1,5 @@
 #include "icx/serving/step_model.hpp"
+#include "icx/base/knob.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -80,9 +81,10 @@ Workload workload_for(const Catalog& catalog, const Model& model, const Dtype& d
     // A decode step reads every sequence's KV cache: without heads it would read none.
     throw InputError(fmt::format(
         "a decode step reads each sequence's KV cache, and {} gives no attention heads to size "
-        "it (kv_heads, head_dim); describe the model with --hf-config PATH or a catalog --model",
+        "it (kv_heads, head_dim); describe the model with {} PATH or a catalog {}",
         model.id == "custom" ? std::string("the custom model")
-                             : fmt::format("model '{}'", model.id)));
+                             : fmt::format("model '{}'", model.id),
+        Knob::hf_config, Knob::model));
   }
   Workload w;
   w.model = &model;

@@ -1,5 +1,6 @@
 // The catalog system a node's topology matrix describes (icx/topo/system.hpp).
 #include "icx/topo/system.hpp"
+#include "icx/base/knob.hpp"
 
 #include <algorithm>
 #include <map>
@@ -74,8 +75,8 @@ const Link& fabric_link(const Catalog& catalog, const NodeTopology& node, const 
   const bool xgmi = node.source == TopoSource::rocm_smi;
   if (link.tier != Tier::scale_up) {
     throw InputError(fmt::format("the matrix joins GPUs over {} but gpu '{}' has no such link (its "
-                                 "scale-up link is {}): name the GPU with --gpu",
-                                 xgmi ? "XGMI" : "NVLink", gpu.id, link.id));
+                                 "scale-up link is {}): name the GPU with {}",
+                                 xgmi ? "XGMI" : "NVLink", gpu.id, link.id, Knob::gpu));
   }
   check_matrix_fabric(node, link, gpu);
   if (const Check check = check_group_link(&gpu, domain, link); !check) {
@@ -113,8 +114,8 @@ void set_nics(System& s, const NodeTopology& node, const TopoSystemRequest& requ
                                   s.gpus_per_node > shown ? ", for every tray of the domain" : ""));
   } else if (request.base != nullptr) {
     s.nics_per_node = request.base->nics_per_node;
-    assumed.push_back(fmt::format("{} per node from --system {}: {}", nics_text(s.nics_per_node),
-                                  request.base->id, why));
+    assumed.push_back(fmt::format("{} per node from {} {}: {}", nics_text(s.nics_per_node),
+                                  Knob::system, request.base->id, why));
   } else if (!node.nics.empty()) {
     s.nics_per_node = static_cast<int>(node.nics.size()) * s.gpus_per_node / shown;
     assumed.push_back(fmt::format("{} per node, every NIC in the matrix: {}, so NCCL reaches "
@@ -122,9 +123,9 @@ void set_nics(System& s, const NodeTopology& node, const TopoSystemRequest& requ
                                   nics_text(s.nics_per_node), why));
   } else {
     s.nics_per_node = s.gpus_per_node;
-    assumed.push_back(fmt::format("{} per node, one per GPU: {}; give --system to take a "
+    assumed.push_back(fmt::format("{} per node, one per GPU: {}; give {} to take a "
                                   "catalog node's",
-                                  nics_text(s.nics_per_node), why));
+                                  nics_text(s.nics_per_node), why, Knob::system));
   }
 }
 
@@ -155,8 +156,9 @@ void set_scale_up(const Catalog& catalog, const NodeTopology& node,
   }
   if (node.worst_pcie_path) {
     if (request.pcie == nullptr) {
-      throw InputError("some GPUs talk over PCIe: name their PCIe link with --pcie "
-                       "(pcie4, pcie5) or --system ID");
+      throw InputError(fmt::format("some GPUs talk over PCIe: name their PCIe link with {} "
+                                   "(pcie4, pcie5) or {} ID",
+                                   Knob::pcie, Knob::system));
     }
     out.links.push_back(node_pcie_link(node, *request.pcie, request));
   }
@@ -167,11 +169,12 @@ void set_scale_up(const Catalog& catalog, const NodeTopology& node,
         beyond && domain == shown) {
       domain = *beyond;
       s.gpus_per_node = domain;
-      out.assumed.push_back(fmt::format(
-          "the matrix shows {} GPUs of a {}-GPU NVLink domain, "
-          "taken as one node{}",
-          shown, domain,
-          request.domain ? " (--domain)" : fmt::format(" (--system {})", request.base->id)));
+      out.assumed.push_back(
+          fmt::format("the matrix shows {} GPUs of a {}-GPU NVLink domain, "
+                      "taken as one node{}",
+                      shown, domain,
+                      request.domain ? fmt::format(" ({})", Knob::domain)
+                                     : fmt::format(" ({} {})", Knob::system, request.base->id)));
     }
     if (domain < s.gpus_per_node) {
       s.between_domains_link = out.links.front().id;
@@ -213,9 +216,9 @@ void check_matrix_fabric(const NodeTopology& node, const Link& link, const Gpu& 
   if (*link.gpu_fabric != (xgmi ? GpuFabric::xgmi : GpuFabric::nvlink)) {
     throw InputError(fmt::format("the matrix joins GPUs over {} but gpu '{}' joins its GPUs over "
                                  "{} ({}, catalog gpu_fabric {}): the matrix is of another GPU; "
-                                 "name it with --gpu",
+                                 "name it with {}",
                                  xgmi ? "XGMI" : "NVLink", gpu.id, link.id, link.name,
-                                 to_string(*link.gpu_fabric)));
+                                 to_string(*link.gpu_fabric), Knob::gpu));
   }
 }
 
@@ -241,11 +244,11 @@ std::optional<std::string> nvlink_count_note(const NodeTopology& node, const Lin
     // Fewer links than the GPU has may be links down; more cannot be this GPU's.
     throw InputError(fmt::format("the matrix shows {} NVLinks per GPU, more than {}'s link {} has "
                                  "({}, catalog links_per_gpu): the matrix is of another GPU; "
-                                 "name it with --gpu",
-                                 most, gpu.id, link.id, *link.links_per_gpu));
+                                 "name it with {}",
+                                 most, gpu.id, link.id, *link.links_per_gpu, Knob::gpu));
   }
-  return fmt::format("the matrix shows {} NVLinks per GPU where {}'s link {} has {}: check --gpu",
-                     most, gpu.id, link.id, *link.links_per_gpu);
+  return fmt::format("the matrix shows {} NVLinks per GPU where {}'s link {} has {}: check {}",
+                     most, gpu.id, link.id, *link.links_per_gpu, Knob::gpu);
 }
 
 const LinkTopology* topology_of_path(const Link& link, PathKind kind) {
@@ -295,19 +298,22 @@ TopoSystem topo_system(const Catalog& catalog, const NodeTopology& node,
     throw InputError("the matrix shows no GPU");
   }
   if (request.gpu == nullptr) {
-    throw InputError("the matrix does not name its GPU: give --gpu ID ('icx gpus' lists them)");
+    throw InputError(fmt::format(
+        "the matrix does not name its GPU: give {} ID ('icx gpus' lists them)", Knob::gpu));
   }
   if (request.scale_out == nullptr) {
-    throw InputError("a system needs the link of its NICs between nodes: give --scale-out LINK "
-                     "('icx links' lists them) or --system ID");
+    throw InputError(fmt::format("a system needs the link of its NICs between nodes: give {} "
+                                 "LINK ('icx links' lists them) or {} ID",
+                                 Knob::scale_out, Knob::system));
   }
   const int shown = static_cast<int>(node.gpus.size());
   if (request.domain &&
       (node.scale_up_domains.size() != 1 || shown < 2 || *request.domain < shown)) {
-    throw InputError(fmt::format("--domain {}: it extends a matrix of one NVLink domain (a tray "
+    throw InputError(fmt::format("{} {}: it extends a matrix of one NVLink domain (a tray "
                                  "of a rack) to at least its GPUs; this one shows {} GPUs in {} "
                                  "domains",
-                                 *request.domain, shown, node.scale_up_domains.size()));
+                                 Knob::domain, *request.domain, shown,
+                                 node.scale_up_domains.size()));
   }
   TopoSystem out;
   System& s = out.system;
@@ -320,9 +326,10 @@ TopoSystem topo_system(const Catalog& catalog, const NodeTopology& node,
   s.rail_optimized = request.base != nullptr && request.base->rail_optimized;
   out.assumed.push_back(
       request.base != nullptr
-          ? fmt::format("rails, host side and price from --system {}", request.base->id)
-          : std::string("rails are not visible in a matrix: not rail-optimised; no host side "
-                        "or price (give --system to take a catalog node's)"));
+          ? fmt::format("rails, host side and price from {} {}", Knob::system, request.base->id)
+          : fmt::format("rails are not visible in a matrix: not rail-optimised; no host side "
+                        "or price (give {} to take a catalog node's)",
+                        Knob::system));
   if (request.base != nullptr) {
     s.host = request.base->host;
     s.price = request.base->price;

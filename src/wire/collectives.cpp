@@ -1,4 +1,5 @@
 #include "icx/wire/collectives.hpp"
+#include "icx/base/knob.hpp"
 
 #include "wire/collective_detail.hpp"
 
@@ -173,9 +174,9 @@ CollectiveCost headline_collective(const Link& link, const CollectiveRequest& re
 Check check_algorithm(const Link& link, Collective op, Algorithm algorithm) {
   if (spans_nodes(algorithm)) {
     return unexpected(fmt::format("{} runs between nodes, and wire '{}' alone is one group "
-                                  "(the nodes come from --gpus-per-node and --scale-out, or "
-                                  "--system)",
-                                  to_string(algorithm), link.id));
+                                  "(the nodes come from {} and {}, or {})",
+                                  to_string(algorithm), link.id, Knob::gpus_per_node,
+                                  Knob::scale_out, Knob::system));
   }
   if (algorithm != Algorithm::nvls) {
     // A ring runs every operation; automatic falls back to it.

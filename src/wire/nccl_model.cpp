@@ -6,6 +6,7 @@
 #include <fmt/ranges.h>
 
 #include "icx/base/error.hpp"
+#include "icx/base/knob.hpp"
 #include "icx/wire/collectives.hpp"
 #include "wire/collective_detail.hpp"
 
@@ -276,9 +277,10 @@ Check check_implementation(const Link& link, Collective op, Implementation imple
     return {};
   }
   if (op != Collective::all_reduce) {
-    return unexpected(fmt::format("the engines' own kernels (--impl {}) perform all-reduce only, "
-                                  "not {}; use --impl nccl",
-                                  to_string(implementation), to_string(op)));
+    return unexpected(fmt::format("the engines' own kernels ({} {}) perform all-reduce only, "
+                                  "not {}; use {} nccl",
+                                  Knob::impl, to_string(implementation), to_string(op),
+                                  Knob::impl));
   }
   const EngineAllReduce* engine = link.expected && link.expected->engine_all_reduce
                                       ? &*link.expected->engine_all_reduce
@@ -301,8 +303,8 @@ Check check_implementation(const Link& link, Collective op, Implementation imple
   }
   if (!present) {
     return unexpected(fmt::format("wire '{}' has no published figures for the engines' {} "
-                                  "all-reduce (engine_all_reduce in the catalog); use --impl nccl",
-                                  link.id, to_string(implementation)));
+                                  "all-reduce (engine_all_reduce in the catalog); use {} nccl",
+                                  link.id, to_string(implementation), Knob::impl));
   }
   return {};
 }

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "icx/base/knob.hpp"
 #include "icx/base/units_format.hpp"
 #include "icx/host/host_link.hpp"
 #include "icx/serving/ranking.hpp"
@@ -102,9 +103,9 @@ std::string nodes_text(int nodes) {
 std::string weights_reason(const PlanRequest& request, const System& system, Bytes usable) {
   const int gpus = request.max_nodes * system.gpus_per_node;
   const Bytes weights = weight_bytes(request.model->total_params, request.dtype->bytes_per_element);
-  return fmt::format("the weights ({}) do not fit {} ({} GPUs × {} usable); raise --max-nodes",
+  return fmt::format("the weights ({}) do not fit {} ({} GPUs × {} usable); raise {}",
                      format_bytes(weights), nodes_text(request.max_nodes), gpus,
-                     format_bytes(usable));
+                     format_bytes(usable), Knob::max_nodes);
 }
 
 void describe_candidate(const PlanRequest& request, const Load& load, PlanCandidate& candidate,
@@ -146,44 +147,49 @@ std::vector<std::string> plan_assumptions(const Catalog& catalog, const PlanRequ
   const Load& load = request.load;
   std::vector<std::string> lines;
   lines.push_back(fmt::format("requests arrive at random (Poisson) at {:g}/s over the whole "
-                              "deployment, each with {} prompt and {} output tokens (--rate, "
-                              "--input, --output)",
-                              load.rate, load.input, load.output));
+                              "deployment, each with {} prompt and {} output tokens ({}, {}, {})",
+                              load.rate, load.input, load.output, Knob::rate, Knob::input,
+                              Knob::output));
   lines.push_back(
       request.prefill_chunk
           ? fmt::format("chunked prefill: each engine step prefills up to {} prompt tokens "
-                        "beside its decodes (--prefill-chunk)",
-                        *request.prefill_chunk)
+                        "beside its decodes ({})",
+                        *request.prefill_chunk, Knob::prefill_chunk)
           : fmt::format("chunked prefill: each engine step prefills up to {} prompt tokens "
                         "beside its decodes ({} on GPUs under {:g} GiB and A100s: vLLM V1's "
-                        "defaults; --prefill-chunk)",
-                        large_prefill_chunk, small_prefill_chunk, large_chunk_min_hbm_gib));
+                        "defaults; {})",
+                        large_prefill_chunk, small_prefill_chunk, large_chunk_min_hbm_gib,
+                        Knob::prefill_chunk));
   lines.emplace_back("prefill and decode share the GPUs: a decode step slows by the prefill's "
                      "share of their time, none of it hidden under the step's memory reads; "
                      "prompts wait for those ahead as in an M/D/1 queue");
   lines.push_back(fmt::format("requests in flight = rate × (TTFT + output × TPOT) (Little's "
                               "law), each holding its KV cache at full length, at most {} per "
-                              "engine scheduler (--max-batch); decode runs at the mean context, "
+                              "engine scheduler ({}); decode runs at the mean context, "
                               "prompt + half the output",
-                              request.serving.max_batch));
-  lines.push_back(fmt::format("all-reduces run by {} (--impl); activations cross the wire in "
-                              "{} (--act-dtype); collectives are not hidden behind compute "
-                              "unless --overlap says",
-                              implementation_text(request.serving.setup.implementation),
-                              activation_dtype(catalog, *request.dtype).id));
-  lines.push_back(fmt::format("whole nodes are rented, {} at most (--max-nodes); the cost per "
+                              request.serving.max_batch, Knob::max_batch));
+  lines.push_back(fmt::format("all-reduces run by {} ({}); activations cross the wire in "
+                              "{} ({}); collectives are not hidden behind compute "
+                              "unless {} says",
+                              implementation_text(request.serving.setup.implementation), Knob::impl,
+                              activation_dtype(catalog, *request.dtype).id, Knob::act_dtype,
+                              Knob::overlap));
+  lines.push_back(fmt::format("whole nodes are rented, {} at most ({}); the cost per "
                               "million output tokens is at the offered load, not at the "
                               "layout's peak",
-                              request.max_nodes));
+                              request.max_nodes, Knob::max_nodes));
   if (request.disaggregate) {
-    lines.emplace_back("disaggregated candidates: prompts prefilled on one pool of nodes and their "
-                       "KV cache sent over the scale-out link, each GPU its shard over its share "
-                       "of the NICs (expected model); decode on another pool, no prefill sharing "
-                       "its GPUs; taken where both pools need fewer nodes than sharing "
-                       "(--disaggregate)");
+    lines.push_back(fmt::format(
+        "disaggregated candidates: prompts prefilled on one pool of nodes and their KV cache "
+        "sent over the scale-out link, each GPU its shard over its share of the NICs (expected "
+        "model); decode on another pool, no prefill sharing its GPUs; taken where both pools "
+        "need fewer nodes than sharing ({})",
+        Knob::disaggregate));
   }
-  lines.emplace_back("prices are on-demand list prices of the date shown, per node-hour; a "
-                     "discount, reservation or other region changes them (--price ID=USD/h)");
+  lines.push_back(fmt::format("prices are on-demand list prices of the date shown, per "
+                              "node-hour; a discount, reservation or other region changes them "
+                              "({} ID=USD/h)",
+                              Knob::price));
   return lines;
 }
 

@@ -16,6 +16,7 @@
 #include "icx/util/spelling.hpp"
 #include "options/common.hpp"
 #include "options/files.hpp"
+#include "options/flags.hpp"
 #include "output/terminal.hpp"
 
 namespace icx::cli {
@@ -143,12 +144,7 @@ int run_app(int argc, char** argv) {
              "or rows outside their bound (validate) or no plan meets the targets (plan), 1 "
              "internal fault or output not written, "
              "141 stdout closed by its reader.");
-  const std::vector<Command> commands{
-      setup_tp(app),        setup_ep(app),         setup_place(app),     setup_plan(app),
-      setup_report(app),    setup_collective(app), setup_coldstart(app), setup_offload(app),
-      setup_calibrate(app), setup_validate(app),   setup_links(app),     setup_gpus(app),
-      setup_models(app),    setup_systems(app),    setup_storage(app),   setup_loaders(app),
-      setup_dtypes(app),    setup_topo(app)};
+  const std::vector<Command> commands = add_commands(app);
   clear_file_arguments();
   try {
     app.parse(argc, argv);
@@ -184,7 +180,16 @@ int run_app(int argc, char** argv) {
 
 } // namespace
 
+std::vector<Command> add_commands(CLI::App& app) {
+  return {setup_tp(app),        setup_ep(app),         setup_place(app),     setup_plan(app),
+          setup_report(app),    setup_collective(app), setup_coldstart(app), setup_offload(app),
+          setup_calibrate(app), setup_validate(app),   setup_links(app),     setup_gpus(app),
+          setup_models(app),    setup_systems(app),    setup_storage(app),   setup_loaders(app),
+          setup_dtypes(app),    setup_topo(app)};
+}
+
 int run(int argc, char** argv) {
+  use_knob_spellings(flag_spellings()); // the core's sentences name knobs by these flags
   // A closed pipe shows up as EPIPE from the write instead of killing the process, so it is
   // told apart from a full disk in one place.
   std::signal(SIGPIPE, SIG_IGN);

@@ -4,6 +4,7 @@
 
 #include <functional>
 #include <string_view>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -16,6 +17,9 @@ struct Command {
   CLI::App* app = nullptr;
   std::function<int()> run;
 };
+
+/// Every subcommand, added to `app`.
+std::vector<Command> add_commands(CLI::App& app);
 
 int run(int argc, char** argv);
 
