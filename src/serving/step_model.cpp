@@ -87,27 +87,15 @@ Workload workload_for(const Catalog& catalog, const Model& model, const Dtype& d
         Knob::hf_config, Knob::model));
   }
   Workload w;
+  static_cast<StepSettings&>(w) = request; // the request's settings, its dtypes filled in
   w.model = &model;
   w.dtype = &dtype;
-  w.act_dtype = request.act_dtype;
-  w.kv_dtype = request.kv_dtype;
-  w.phase = request.phase;
-  w.tokens = request.tokens;
-  w.context = request.context;
-  w.batch = request.batch;
   if (!w.batch && request.objective == Objective::latency) {
     w.batch = 1;
   }
-  w.max_batch = request.max_batch;
   w.rate =
       compute_rate(gpu, dtype, catalog.dtypes(), request.utilization.value_or(gpu.achievable_mfu));
   w.hbm_fraction = achieved_hbm_fraction(gpu, request.hbm_fraction);
-  w.overlap = request.overlap;
-  w.memory_reserve = request.memory_reserve;
-  w.setup = request.setup;
-  w.ep_mode = request.ep_mode;
-  w.dispatch_dtype = request.dispatch_dtype;
-  w.ep_routing = request.ep_routing;
   return w;
 }
 

@@ -26,15 +26,10 @@ constexpr std::int64_t default_max_batch = 256;
 /// when none is given: the 4,096-token prefill of the headline table.
 constexpr std::int64_t default_prompt_tokens = 4096;
 
-struct Workload {
-  const Model* model = nullptr;
-  /// The weights as stored.
-  const Dtype* dtype = nullptr;
-  /// What crosses the wire: serving engines keep activations in BF16 (FP16 for an FP16
-  /// model) whatever the weights' dtype.
-  const Dtype* act_dtype = nullptr;
-  /// What the KV cache stores (default: the activations' dtype).
-  const Dtype* kv_dtype = nullptr;
+/// What a serving request and the workload it resolves to both say of a step: its phase and
+/// tokens, the batch, the dtypes on the wire and in the KV cache, and how the engine runs the
+/// collectives.
+struct StepSettings {
   Phase phase = Phase::prefill;
   /// Prompt tokens of each sequence: what a prefill pass processes.
   std::int64_t tokens = 0;
@@ -44,23 +39,38 @@ struct Workload {
   /// up to `max_batch` per replica.
   std::optional<std::int64_t> batch;
   std::int64_t max_batch = default_max_batch;
-  ComputeRate rate;
-  /// Fraction of the datasheet HBM bandwidth a decode step reaches.
-  double hbm_fraction = 1;
+  /// What crosses the wire. In a request, absent: the weights' dtype when it is 16 bits or
+  /// wider, else bf16 (serving engines keep activations in BF16, FP16 for an FP16 model).
+  const Dtype* act_dtype = nullptr;
+  /// What the KV cache stores. In a request, absent: the activations' dtype.
+  const Dtype* kv_dtype = nullptr;
   /// Fraction of the tensor and expert collectives an engine hides behind compute (0:
   /// engines run them between the layers' GEMMs, serially).
   double overlap = 0;
   /// Fraction of each GPU's HBM kept free (icx/memory/hbm.hpp).
   double memory_reserve = default_memory_reserve;
-  /// Who runs the all-reduces (the serving engine) and the link topology assumed.
-  RunSetup setup;
+  /// Who runs the all-reduces (the serving engine; vLLM's dispatch unless one is named) and
+  /// the link topology assumed.
+  RunSetup setup{Implementation::vllm, {}};
   /// The expert-parallel kernels (icx/wire/expert_parallel.hpp): DeepEP's normal ones for a
   /// prefill and its low-latency ones for a decode step (SGLang's --deepep-mode auto), unless
   /// one is named.
   std::optional<EpMode> ep_mode;
-  /// What an expert-parallel dispatch sends (the combine sends the activations' dtype).
+  /// What an expert-parallel dispatch sends (the combine sends the activations' dtype). In a
+  /// request, absent: fp8 for DeepEP's kernels (its FP8 dispatch), the activations' dtype for
+  /// NCCL's.
   const Dtype* dispatch_dtype = nullptr;
   EpRouting ep_routing;
+};
+
+/// A step's settings resolved for one model, its weights and a GPU's compute.
+struct Workload : StepSettings {
+  const Model* model = nullptr;
+  /// The weights as stored.
+  const Dtype* dtype = nullptr;
+  ComputeRate rate;
+  /// Fraction of the datasheet HBM bandwidth a decode step reaches.
+  double hbm_fraction = 1;
   [[nodiscard]] EpMode ep_kernels() const;
   /// The dispatch's dtype; the activations' when none was set (a workload not built by
   /// workload_for).
@@ -69,30 +79,12 @@ struct Workload {
 
 /// What a request asks of the step model beyond the model and the cluster; absent parts take
 /// the defaults workload_for names.
-struct ServingRequest {
-  Phase phase = Phase::prefill;
-  std::int64_t tokens = 0;
-  std::int64_t context = 0;
-  std::optional<std::int64_t> batch;
-  std::int64_t max_batch = default_max_batch;
-  /// Absent: the weights' dtype when it is 16 bits or wider, else bf16.
-  const Dtype* act_dtype = nullptr;
-  /// Absent: the activations' dtype.
-  const Dtype* kv_dtype = nullptr;
-  double overlap = 0;
+struct ServingRequest : StepSettings {
   /// Fraction of dense peak; absent: the GPU's catalog figure.
   std::optional<double> utilization;
   /// Fraction of HBM bandwidth; absent: the GPU's catalog figure, else 1.
   std::optional<double> hbm_fraction;
-  double memory_reserve = default_memory_reserve;
   Objective objective = Objective::latency;
-  /// The serving engine's all-reduce and the link topology; the default is vLLM's dispatch.
-  RunSetup setup{Implementation::vllm, {}};
-  /// Absent: by phase (Workload::ep_kernels).
-  std::optional<EpMode> ep_mode;
-  /// Absent: fp8 for DeepEP's kernels (its FP8 dispatch), the activations' dtype for NCCL's.
-  const Dtype* dispatch_dtype = nullptr;
-  EpRouting ep_routing;
 };
 
 /// What crosses the wire when nothing says: the weights' dtype when it is 16 bits or wider,
