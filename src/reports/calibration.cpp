@@ -1,5 +1,4 @@
 #include "icx/reports/calibration.hpp"
-#include "icx/base/knob.hpp"
 
 #include <span>
 
@@ -7,6 +6,7 @@
 #include <fmt/ranges.h>
 
 #include "icx/base/error.hpp"
+#include "icx/base/knob.hpp"
 #include "icx/catalog/json.hpp"
 
 namespace icx {

@@ -1,5 +1,4 @@
 #include "icx/reports/collective.hpp"
-#include "icx/base/knob.hpp"
 
 #include <algorithm>
 #include <tuple>
@@ -7,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "icx/base/error.hpp"
+#include "icx/base/knob.hpp"
 #include "icx/reports/calibration.hpp"
 #include "wire/collective_detail.hpp"
 

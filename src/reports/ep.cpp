@@ -1,9 +1,9 @@
 #include "icx/reports/ep.hpp"
-#include "icx/base/knob.hpp"
 
 #include <fmt/format.h>
 
 #include "icx/serving/serving.hpp"
+#include "icx/words/ep.hpp"
 
 namespace icx {
 
@@ -11,64 +11,6 @@ namespace {
 
 constexpr double high_throughput_tokens = 4096;
 constexpr double low_latency_tokens = 128;
-
-/// "1 node", "4 nodes".
-std::string node_count(int nodes) {
-  return fmt::format("{} node{}", nodes, nodes == 1 ? "" : "s");
-}
-
-std::string kernel_figures(const EpReport& r) {
-  const Fabric& f = r.request.fabric;
-  const bool leaves = r.request.gpus > f.gpus_per_node;
-  const Link& link = leaves ? *f.scale_out : *f.scale_up;
-  if (r.request.mode == EpMode::nccl) {
-    return fmt::format("NCCL's all-to-all under the expected model, each token sent once per "
-                       "chosen expert ({})",
-                       Knob::mode);
-  }
-  if (!r.layer.dispatch.expected) {
-    return fmt::format("{} has no expected model: headline only ({})", link.id, Knob::mode);
-  }
-  if (r.layer.dispatch.nccl_figures || r.layer.combine.nccl_figures) {
-    return fmt::format("no published expert-parallel figures on {}: its NCCL efficiency and step "
-                       "latency stand in for DeepEP's ({} nccl prices NCCL's all-to-all)",
-                       link.id, Knob::mode);
-  }
-  return fmt::format("DeepEP's kernels at the catalog's figures for {}{}, fitted to published "
-                     "DeepEP runs ('icx links {}')",
-                     link.id, leaves ? fmt::format(" and {}", f.scale_up->id) : std::string(),
-                     link.id);
-}
-
-std::vector<std::string> assumptions_of(const EpReport& r) {
-  const EpRequest& q = r.request;
-  const EpDestinations& d = r.layer.destinations;
-  std::vector<std::string> lines;
-  lines.push_back(
-      fmt::format("each GPU dispatches its own {} tokens (data-parallel attention) ({})",
-                  q.tokens_per_gpu, Knob::tokens_per_gpu));
-  std::string routing = "tokens route uniformly among the experts they may use";
-  const bool nodes = q.gpus > q.fabric.gpus_per_node;
-  if (d.limit == "model") {
-    routing += fmt::format(": {} of the model's {} expert groups{}", d.groups_per_token, d.groups,
-                           nodes ? ", so at most " + node_count(d.max_nodes) : "");
-  } else if (d.limit == "flag" && nodes) {
-    routing += ": those on at most " + node_count(d.max_nodes);
-  }
-  lines.push_back(fmt::format("{} ({})", routing, Knob::max_nodes_per_token));
-  lines.push_back(
-      fmt::format("the busiest GPU carries {}× the mean traffic ({})", q.routing.skew, Knob::skew));
-  lines.push_back(fmt::format("dispatch in {}{}, combine in {} ({}, {})", q.dispatch_dtype->id,
-                              q.dispatch_dtype->bytes_per_element <= 1
-                                  ? fmt::format(" with one {}-byte scale per {} values",
-                                                fp8_scale_bytes, fp8_elements_per_scale)
-                                  : "",
-                              q.combine_dtype->id, Knob::dispatch_dtype, Knob::combine_dtype));
-  lines.push_back(fmt::format("{} redundant experts ({}): they add weights, not traffic",
-                              q.routing.redundant_experts, Knob::redundant_experts));
-  lines.push_back(kernel_figures(r));
-  return lines;
-}
 
 Json kernel_json(const EpKernelCost& k, Bytes token) {
   return {{"bytes_per_token", json_number(token.value())},
@@ -92,7 +34,7 @@ EpReport expert_parallel_report(const EpRequest& request) {
   report.moe_layers = param_split(*request.model).moe_layers;
   report.experts_per_gpu =
       (request.model->experts + request.routing.redundant_experts) / request.gpus;
-  report.assumptions = assumptions_of(report);
+  report.assumptions = ep_assumptions(report.request, report.layer);
   return report;
 }
 

@@ -1,5 +1,4 @@
 #include "icx/reports/plan.hpp"
-#include "icx/base/knob.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -8,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "icx/base/error.hpp"
+#include "icx/base/knob.hpp"
 #include "icx/memory/hbm.hpp"
 #include "icx/reports/place.hpp"
 #include "icx/serving/ranking.hpp"

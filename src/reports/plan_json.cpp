@@ -1,6 +1,7 @@
 // The "icx.plan/1" document.
-#include "icx/base/knob.hpp"
 #include "icx/reports/plan.hpp"
+
+#include "icx/base/knob.hpp"
 #include "icx/serving/ranking.hpp"
 
 namespace icx {

@@ -1,6 +1,5 @@
 // What a node's topology matrix means for the GPUs on it (icx/reports/topo.hpp).
 #include "icx/reports/topo.hpp"
-#include "icx/base/knob.hpp"
 
 #include <algorithm>
 
@@ -8,6 +7,7 @@
 #include <fmt/ranges.h>
 
 #include "icx/base/error.hpp"
+#include "icx/base/knob.hpp"
 #include "icx/base/units_format.hpp"
 #include "icx/catalog/json.hpp"
 #include "icx/wire/comm_time.hpp"

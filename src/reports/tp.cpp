@@ -1,5 +1,4 @@
 #include "icx/reports/tp.hpp"
-#include "icx/base/knob.hpp"
 
 #include <algorithm>
 
@@ -7,6 +6,7 @@
 #include <fmt/ranges.h>
 
 #include "icx/base/error.hpp"
+#include "icx/base/knob.hpp"
 #include "icx/base/units_format.hpp"
 #include "icx/host/host_link.hpp"
 #include "icx/reports/collective.hpp"

@@ -1,5 +1,4 @@
 #include "icx/serving/compute.hpp"
-#include "icx/base/knob.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -7,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "icx/base/error.hpp"
+#include "icx/base/knob.hpp"
 #include "icx/util/spelling.hpp"
 
 namespace icx {

@@ -1,5 +1,4 @@
 #include "icx/serving/step_model.hpp"
-#include "icx/base/knob.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -7,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "icx/base/error.hpp"
+#include "icx/base/knob.hpp"
 #include "icx/host/host_link.hpp"
 #include "icx/memory/hbm.hpp"
 

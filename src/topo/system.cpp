@@ -1,6 +1,5 @@
 // The catalog system a node's topology matrix describes (icx/topo/system.hpp).
 #include "icx/topo/system.hpp"
-#include "icx/base/knob.hpp"
 
 #include <algorithm>
 #include <map>
@@ -9,6 +8,7 @@
 #include <fmt/ranges.h>
 
 #include "icx/base/error.hpp"
+#include "icx/base/knob.hpp"
 #include "icx/catalog/group_rules.hpp"
 
 namespace icx {

@@ -1,5 +1,4 @@
 #include "icx/wire/collectives.hpp"
-#include "icx/base/knob.hpp"
 
 #include "wire/collective_detail.hpp"
 
@@ -10,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "icx/base/error.hpp"
+#include "icx/base/knob.hpp"
 #include "icx/base/limits.hpp"
 #include "icx/catalog/group_rules.hpp"
 #include "icx/util/spelling.hpp"

@@ -1,6 +1,10 @@
-// How icx ep's figures were computed (--explain): each kernel's bytes per token and per GPU,
-// and the pass's bytes and times, with the values substituted.
+// The words of icx ep: what it assumed, and how its figures were computed (--explain): each
+// kernel's bytes per token and per GPU, and the pass's bytes and times, with the values
+// substituted.
 #pragma once
+
+#include <string>
+#include <vector>
 
 #include "icx/base/derivation.hpp"
 #include "icx/wire/expert_parallel.hpp"
@@ -12,5 +16,10 @@ namespace icx {
 /// GPU (bytes per token · tokens per GPU · skew · copies), and the pass's bytes, headline and
 /// expected time (dispatch + combine, times the MoE layers).
 Derivations derive_ep(const EpRequest& request, const EpLayerCost& cost, int moe_layers);
+
+/// What icx ep assumed for `request` and its pass `layer`, one line each with the flag that
+/// changes it: tokens per GPU, routing, skew, dtypes, redundant experts and the kernels'
+/// figures.
+std::vector<std::string> ep_assumptions(const EpRequest& request, const EpLayerCost& layer);
 
 } // namespace icx

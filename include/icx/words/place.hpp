@@ -1,0 +1,32 @@
+// The words of icx place: each split's reason, what the step model took that icx cannot know
+// (one line each with the flag that changes it), and its derivations.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "icx/base/derivation.hpp"
+#include "icx/serving/placement.hpp"
+#include "icx/serving/request_load.hpp"
+#include "icx/serving/step_model.hpp"
+
+namespace icx {
+
+/// A split's verdict reason for a `phase` pass on `cluster`; a group pushed off the scale-up
+/// link says what that costs ("TP crosses the node boundary onto ib-ndr: … vs …; …").
+std::string strategy_reason(const Cluster& cluster, const StrategyCost& cost, Phase phase);
+
+/// How place's figures for `placement` were computed (--explain): weights, their share per
+/// GPU, the KV cache per GPU, compute, memory, the stage and the latency, with the values
+/// substituted.
+Derivations place_derivations(const Workload& workload, const Cluster& cluster,
+                              const Placement& placement);
+
+/// The assumptions behind placing `workload` on `cluster`, under `load` when one is given:
+/// dtypes, overlap, HBM fraction, the load or batch, expert routing and kernels, pipeline
+/// micro-batches, the all-reduce implementation and link topologies.
+std::vector<std::string> place_assumptions(const Workload& workload, const Cluster& cluster,
+                                           const std::optional<Load>& load);
+
+} // namespace icx

@@ -1,0 +1,130 @@
+#include "icx/words/place.hpp"
+
+#include <fmt/format.h>
+
+#include "icx/base/knob.hpp"
+#include "icx/base/units_format.hpp"
+#include "icx/wire/collectives.hpp"
+#include "icx/wire/expert_parallel.hpp"
+#include "icx/wire/strategies.hpp"
+#include "icx/words/verdict.hpp"
+
+namespace icx {
+
+/// A split's verdict reason; a group pushed off the scale-up link says what that costs.
+std::string strategy_reason(const Cluster& cluster, const StrategyCost& cost, Phase phase) {
+  if (cost.degree <= 1) {
+    return "not used (degree 1)";
+  }
+  std::string reason = verdict_reason(cost.strategy, cost.wire, cost.verdict, pass_name(phase));
+  if (!cost.crosses_domain || cost.wire == cluster.scale_up) {
+    return reason;
+  }
+  const std::string_view boundary = cost.wire == cluster.between_domains
+                                        ? "leaves its NVLink domain"
+                                        : "crosses the node boundary";
+  const std::string inside =
+      cost.seconds_on_scale_up
+          ? fmt::format("{} on {}", format_seconds(*cost.seconds_on_scale_up), cluster.scale_up->id)
+          : fmt::format("{} joins at most {} GPUs", cluster.scale_up->id,
+                        cluster.scale_up->max_domain_gpus.value_or(cluster.domain));
+  return fmt::format("{} {} onto {}: {} vs {}; {}", name_in(short_names, cost.strategy), boundary,
+                     cost.wire->id, format_seconds(cost.verdict.comm), inside, reason);
+}
+
+Derivations place_derivations(const Workload& w, const Cluster& cluster, const Placement& p) {
+  const Layout& l = p.layout;
+  const StepTime& s = p.step;
+  Derivations d;
+  d.push_back({"weights",
+               fmt::format("{} params × {} B", format_count(w.model->total_params),
+                           w.dtype->bytes_per_element),
+               p.weights.value(), format_count(p.weights.value()) + " B"});
+  d.push_back({"weights per GPU",
+               fmt::format("shared part / (tp {} × pp {}) + experts / (tp {} × ep {} × pp {})",
+                           l.tp, l.pp, l.tp, l.ep, l.pp),
+               p.memory.weights_per_gpu.value(),
+               format_count(p.memory.weights_per_gpu.value()) + " B"});
+  d.push_back({"KV cache per GPU",
+               fmt::format("{} B per token × sequences × length, per stage and KV split",
+                           format_count(kv_bytes_per_token(*w.model, *w.kv_dtype).value())),
+               p.memory.kv_per_gpu.value(), format_count(p.memory.kv_per_gpu.value()) + " B"});
+  d.push_back({"compute per stage",
+               fmt::format("{} FLOP / ({} × {})", format_count(s.work.flops.value()),
+                           format_flops_rate(w.rate.peak), w.rate.utilization),
+               s.work.compute.value(), format_seconds(s.work.compute)});
+  d.push_back({"memory per stage",
+               fmt::format("{} B / ({} × {})", format_count(s.work.read.value()),
+                           format_rate(cluster.gpu->hbm_bandwidth), w.hbm_fraction),
+               s.work.memory.value(), format_seconds(s.work.memory)});
+  d.push_back({"stage",
+               fmt::format("max({}, {}) + {} exposed", format_seconds(s.work.compute),
+                           format_seconds(s.work.memory), format_seconds(s.exposed_comm)),
+               s.stage.value(), format_seconds(s.stage)});
+  d.push_back({w.phase == Phase::prefill ? "TTFT" : "TPOT",
+               fmt::format("pp {} × {} + {} of sends", l.pp, format_seconds(s.stage),
+                           format_seconds(s.pipeline)),
+               s.latency.value(), format_seconds(s.latency)});
+  return d;
+}
+
+std::vector<std::string> place_assumptions(const Workload& w, const Cluster& cluster,
+                                           const std::optional<Load>& load) {
+  const Gpu& gpu = *cluster.gpu;
+  std::vector<std::string> lines;
+  lines.push_back(fmt::format("activations cross the wire in {}, the KV cache holds {} "
+                              "({}, {})",
+                              w.act_dtype->id, w.kv_dtype->id, Knob::act_dtype, Knob::kv_dtype));
+  lines.push_back(w.overlap > 0 ? fmt::format("the engine hides {:g} % of the tensor and expert "
+                                              "collectives behind compute ({})",
+                                              w.overlap * 100, Knob::overlap)
+                                : fmt::format("tensor and expert collectives run between the "
+                                              "layers' GEMMs, none hidden ({})",
+                                              Knob::overlap));
+  lines.push_back(fmt::format(
+      "HBM reaches {:g} % of {}{} ({})", w.hbm_fraction * 100, format_rate(gpu.hbm_bandwidth),
+      gpu.achievable_hbm_fraction ? fmt::format(" (catalog gpu '{}')", gpu.id)
+                                  : std::string(": no measurement in the catalog"),
+      Knob::hbm_fraction));
+  if (load) {
+    lines.push_back(fmt::format(
+        "a steady load of {:g} requests/s (Poisson) of {} prompt + {} output tokens, prefilled "
+        "in chunks of {} tokens inside the decode steps; decode at their mean context ({}, {}, {}, "
+        "{})",
+        load->rate, load->input, load->output, load->prefill_chunk, Knob::rate, Knob::input,
+        Knob::output, Knob::prefill_chunk));
+  }
+  lines.push_back(w.batch ? fmt::format("{} sequences in flight across the cluster ({})", *w.batch,
+                                        load ? fmt::format("Little's law at {}, unless {} says",
+                                                           Knob::rate, Knob::batch)
+                                             : fmt::format("{}", Knob::batch))
+                          : fmt::format("each layout at the largest batch its memory holds, at "
+                                        "most {} sequences per replica ({}, {})",
+                                        w.max_batch, Knob::batch, Knob::max_batch));
+  if (w.model->is_moe()) {
+    lines.push_back(fmt::format("tokens route uniformly to {} of {} experts{}; an expert group "
+                                "runs attention data-parallel, each rank for its own sequences "
+                                "({}, {}, {})",
+                                w.model->experts_per_token, w.model->experts,
+                                ep_routing_text(w.ep_routing), Knob::skew, Knob::redundant_experts,
+                                Knob::max_nodes_per_token));
+    lines.push_back(fmt::format("expert-parallel dispatch and combine by {}; dispatch in {}, "
+                                "combine in {} ({}, {}, {})",
+                                ep_mode_text(w.ep_kernels()), w.dispatch_dtype->id, w.act_dtype->id,
+                                Knob::ep_mode, Knob::dispatch_dtype, Knob::act_dtype));
+  }
+  lines.emplace_back("a pipeline keeps one micro-batch per stage in flight; one request "
+                     "passes the stages one after another");
+  lines.push_back(fmt::format("all-reduces run by {} ({})",
+                              implementation_text(w.setup.implementation), Knob::impl));
+  const Link* scale_out = cluster.scale_out == cluster.scale_up ? nullptr : cluster.scale_out;
+  for (const Link* link : {cluster.scale_up, cluster.between_domains, scale_out}) {
+    if (link != nullptr && !link->topologies.empty()) {
+      lines.push_back(fmt::format("{} topology: {} ({})", link->id,
+                                  topology_text(*link, w.setup.topology), Knob::pcie_topology));
+    }
+  }
+  return lines;
+}
+
+} // namespace icx
