@@ -174,6 +174,14 @@ void to_json(Json& json, const Gpu& gpu) {
   if (gpu.achievable_hbm_fraction) {
     json["achievable_hbm_fraction"] = json_number(*gpu.achievable_hbm_fraction);
   }
+  for (const auto& [dtype, c] : gpu.gemm) {
+    json["gemm"][dtype] = {{"compute_fraction", json_number(c.compute_fraction)},
+                           {"half_weights_M", in_unit(c.half_weights, mega)},
+                           {"memory_fraction", json_number(c.memory_fraction)},
+                           {"knee", json_number(c.knee)},
+                           {"floor_us", in_unit(c.floor.value(), micro)},
+                           {"launch_us", in_unit(c.launch.value(), micro)}};
+  }
   if (gpu.reference) {
     json["reference"] = true;
   }

@@ -56,29 +56,6 @@ void check_addressable(ObjectReader& reader, std::string_view id) {
   }
 }
 
-Gpu read_gpu(ObjectReader& reader, const std::string& origin) {
-  Gpu gpu;
-  read_entry(reader, gpu, origin);
-  gpu.hbm_capacity = Bytes::of(reader.positive("hbm_GB", limits::capacity_GB) * giga);
-  gpu.hbm_bandwidth =
-      gigabytes_per_second(reader.positive("hbm_bandwidth_GBps", limits::bandwidth_GBps));
-  ObjectReader peaks(reader.object("dense_tflops"), reader.pointer_to("dense_tflops"), origin);
-  for (const auto& [dtype, value] : reader.object("dense_tflops").items()) {
-    gpu.dense_peak[dtype] = FlopsPerSecond::of(peaks.positive(dtype, limits::peak_TFLOPs) * tera);
-  }
-  if (gpu.dense_peak.empty()) {
-    reader.fail("dense_tflops", "expected at least one dtype's peak, e.g. {\"bf16\": 989}");
-  }
-  gpu.scale_up_link = reader.text("scale_up_link");
-  gpu.scale_up_domain = reader.whole("scale_up_domain", 1, max_domain);
-  gpu.achievable_mfu = reader.fraction("achievable_mfu");
-  if (reader.has("achievable_hbm_fraction")) {
-    gpu.achievable_hbm_fraction = reader.fraction("achievable_hbm_fraction");
-  }
-  gpu.reference = reader.flag_or("reference", false);
-  return gpu;
-}
-
 /// The catalog's group-limited routing: both keys or neither.
 void read_catalog_expert_groups(ObjectReader& reader, Model& model) {
   const bool groups = reader.has("expert_groups");

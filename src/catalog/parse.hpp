@@ -18,6 +18,10 @@ void read_entry(ObjectReader& reader, Entry& entry, const std::string& origin);
 /// A range of GB/s as bytes per second.
 Range<BytesPerSecond> gigabytes_range(const Range<double>& gbps);
 
+/// One entry of "gpus", with its GEMM curves. Throws CatalogError naming `origin` and a JSON
+/// Pointer.
+Gpu read_gpu(ObjectReader& reader, const std::string& origin);
+
 /// One entry of "links". Throws CatalogError naming `origin` and a JSON Pointer.
 Link read_link(ObjectReader& reader, const std::string& origin);
 

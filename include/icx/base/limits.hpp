@@ -34,6 +34,10 @@ struct Bounds {
 constexpr Bounds bandwidth_GBps{1e-3, 1e6};
 /// Latencies in µs: 1 ns to 1 s.
 constexpr Bounds latency_us{1e-3, 1e6};
+/// A GEMM curve's weight count at which its compute fraction halves, in millions of elements.
+constexpr Bounds half_weights_M{1e-6, 1e6};
+/// A curve's blend exponent between two bounds: 1 (their sum) to 64 (within 1 % of the longer).
+constexpr Bounds knee{1.0, 64.0};
 /// HBM capacity of one GPU in GB: 1 MB to 1 PB.
 constexpr Bounds capacity_GB{1e-3, 1e6};
 /// A decode rate in tokens per second: far below and above any measured run.

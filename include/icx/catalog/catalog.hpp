@@ -20,6 +20,24 @@
 
 namespace icx {
 
+/// The time of one GEMM, C[m×n] = A[m×k] · W[n×k]ᵀ, on a GPU in one dtype, as a curve fitted
+/// to measured kernel times (tools/fit/fit_gemm.py): the compute bound at a fraction of dense
+/// peak that falls for narrow GEMMs, the memory bound at a fraction of HBM bandwidth, blended
+/// by `knee`, never under `floor`, plus `launch` per call.
+struct GemmCurve {
+  /// Fraction of dense peak a GEMM wide enough to fill the GPU reaches.
+  double compute_fraction = 0;
+  /// Weight elements (n·k) at which the compute fraction is half of `compute_fraction`.
+  double half_weights = 0;
+  /// Fraction of HBM bandwidth the GEMM's reads and writes reach.
+  double memory_fraction = 0;
+  /// Blend exponent of the two bounds: 1 adds them, a large one takes the longer.
+  double knee = 1;
+  Seconds floor;
+  Seconds launch;
+  bool operator==(const GemmCurve&) const = default;
+};
+
 struct Gpu : Entry {
   Bytes hbm_capacity;
   BytesPerSecond hbm_bandwidth;
@@ -35,6 +53,8 @@ struct Gpu : Entry {
   /// Fraction of the datasheet HBM bandwidth a memory-bound kernel reaches (published
   /// streaming benchmarks); absent: none published, the datasheet figure is used as is.
   std::optional<double> achievable_hbm_fraction;
+  /// Fitted GEMM curves by dtype id; a dtype without one is priced at achievable_mfu.
+  std::map<std::string, GemmCurve, std::less<>> gemm;
   /// The GPU assumed when nothing names one and no GPU uses the wire as its scale-up link.
   bool reference = false;
   bool operator==(const Gpu&) const = default;

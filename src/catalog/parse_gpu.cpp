@@ -1,0 +1,75 @@
+// Reading a catalog GPU: its memory, dense peaks, scale-up link and domain, efficiencies, and
+// its fitted GEMM curves.
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "base/json_reader.hpp"
+#include "catalog/parse.hpp"
+#include "icx/base/limits.hpp"
+#include "icx/base/units.hpp"
+
+namespace icx::detail {
+
+namespace {
+
+/// One dtype's GEMM curve (icx/catalog/catalog.hpp GemmCurve); every figure required.
+GemmCurve read_gemm_curve(ObjectReader& reader) {
+  GemmCurve curve;
+  curve.compute_fraction = reader.fraction("compute_fraction");
+  curve.half_weights = reader.positive("half_weights_M", limits::half_weights_M) * mega;
+  curve.memory_fraction = reader.fraction("memory_fraction");
+  curve.knee = reader.positive("knee", limits::knee);
+  curve.floor = Seconds::of(reader.positive("floor_us", limits::latency_us) * micro);
+  curve.launch = Seconds::of(reader.positive("launch_us", limits::latency_us) * micro);
+  reader.finish();
+  return curve;
+}
+
+/// The GPU's GEMM curves by dtype: each dtype one the GPU has a dense peak for.
+void read_gemm_curves(ObjectReader& reader, Gpu& gpu, const std::string& origin) {
+  if (!reader.has("gemm")) {
+    return;
+  }
+  const nlohmann::json& curves = reader.object("gemm");
+  for (const auto& [dtype, value] : curves.items()) {
+    if (!gpu.dense_peak.contains(dtype)) {
+      reader.fail("gemm", fmt::format("'{}' has no dense_tflops figure to scale its curve; add "
+                                      "its peak to dense_tflops or drop the curve",
+                                      dtype));
+    }
+    if (!value.is_object()) {
+      ObjectReader(curves, reader.pointer_to("gemm"), origin)
+          .fail(dtype, "expected an object of the curve's figures");
+    }
+    ObjectReader curve(value, reader.pointer_to("gemm") / dtype, origin);
+    gpu.gemm[dtype] = read_gemm_curve(curve);
+  }
+}
+
+} // namespace
+
+Gpu read_gpu(ObjectReader& reader, const std::string& origin) {
+  Gpu gpu;
+  read_entry(reader, gpu, origin);
+  gpu.hbm_capacity = Bytes::of(reader.positive("hbm_GB", limits::capacity_GB) * giga);
+  gpu.hbm_bandwidth =
+      gigabytes_per_second(reader.positive("hbm_bandwidth_GBps", limits::bandwidth_GBps));
+  ObjectReader peaks(reader.object("dense_tflops"), reader.pointer_to("dense_tflops"), origin);
+  for (const auto& [dtype, value] : reader.object("dense_tflops").items()) {
+    gpu.dense_peak[dtype] = FlopsPerSecond::of(peaks.positive(dtype, limits::peak_TFLOPs) * tera);
+  }
+  if (gpu.dense_peak.empty()) {
+    reader.fail("dense_tflops", "expected at least one dtype's peak, e.g. {\"bf16\": 989}");
+  }
+  gpu.scale_up_link = reader.text("scale_up_link");
+  gpu.scale_up_domain = reader.whole("scale_up_domain", 1, limits::max_domain);
+  gpu.achievable_mfu = reader.fraction("achievable_mfu");
+  if (reader.has("achievable_hbm_fraction")) {
+    gpu.achievable_hbm_fraction = reader.fraction("achievable_hbm_fraction");
+  }
+  read_gemm_curves(reader, gpu, origin);
+  gpu.reference = reader.flag_or("reference", false);
+  return gpu;
+}
+
+} // namespace icx::detail

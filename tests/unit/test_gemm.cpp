@@ -1,0 +1,116 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "icx/catalog/catalog.hpp"
+#include "icx/serving/gemm.hpp"
+#include "icx/util/statistics.hpp"
+
+namespace icx {
+namespace {
+
+TEST(Gemm, APrefillGemmIsComputeBoundByHand) {
+  // H100 bf16 (catalog: 989 TFLOP/s, 3.35 TB/s; curve 0.818, 1.18 M, 0.861, knee 8, 5.8 µs
+  // floor, 2.6 µs launch), 4096 tokens through 8192 × 8192: the fraction of peak is
+  // 0.818 × 67,108,864 / (67,108,864 + 1,180,000) = 0.803865; compute = 2 × 4096 × 8192² /
+  // (989e12 × 0.803865) = 691.50 µs; memory = (8192² + 4096 × 8192) × 2 + 4096 × 8192 × 2 =
+  // 268,435,456 B at 2.88435 TB/s = 93.07 µs, which the knee of 8 all but hides.
+  const Catalog catalog = Catalog::shipped();
+  const auto t = gemm_time(catalog.gpu("h100-sxm"), catalog.dtype("bf16"), {4096, 8192, 8192});
+  ASSERT_TRUE(t);
+  EXPECT_EQ(t->bound, GemmBound::compute);
+  EXPECT_NEAR(t->compute.value(), 2.0 * 4096 * 8192 * 8192 / (989e12 * 0.803865), 1e-8);
+  EXPECT_NEAR(t->memory.value(), 268435456.0 / (3.35e12 * 0.861), 1e-9);
+  EXPECT_NEAR(t->seconds.value(), 691.50e-6 + 2.6e-6, 0.05e-6);
+}
+
+TEST(Gemm, ADecodeGemmReadsItsWeights) {
+  // One token through the same weight: (8192² + 8192) × 2 + 8192 × 2 = 134,250,496 B at
+  // 2.88435 TB/s = 46.544 µs, over the 5.8 µs floor, plus the 2.6 µs launch.
+  const Catalog catalog = Catalog::shipped();
+  const auto t = gemm_time(catalog.gpu("h100-sxm"), catalog.dtype("bf16"), {1, 8192, 8192});
+  ASSERT_TRUE(t);
+  EXPECT_EQ(t->bound, GemmBound::memory);
+  EXPECT_NEAR(t->seconds.value(), 46.544e-6 + 2.6e-6, 0.01e-6);
+}
+
+TEST(Gemm, AnFp8GemmPaysForQuantisingItsActivations) {
+  // H100 fp8 (1979 TFLOP/s; curve 0.695, 3.93 M, 0.815, knee 4.85, 3 µs, 5.4 µs): 64 tokens
+  // through 8192 × 8192 add 64 × 8192 × (2 + 1) B = 1,572,864 B at 2.73025 TB/s = 0.5761 µs.
+  const Catalog catalog = Catalog::shipped();
+  const auto t = gemm_time(catalog.gpu("h100-sxm"), catalog.dtype("fp8"), {64, 8192, 8192});
+  ASSERT_TRUE(t);
+  const double moved = (8192.0 * 8192 + 64.0 * 8192) * 1 + 64.0 * 8192 * 2;
+  const double quantise = 1572864.0 / (3.35e12 * 0.815);
+  EXPECT_NEAR(t->memory.value(), moved / (3.35e12 * 0.815) + quantise, 1e-10);
+  EXPECT_NEAR(quantise, 0.5761e-6, 0.0001e-6);
+}
+
+TEST(Gemm, NoCurveNoTime) {
+  const Catalog catalog = Catalog::shipped();
+  EXPECT_FALSE(gemm_time(catalog.gpu("a100-sxm"), catalog.dtype("bf16"), {1, 8192, 8192}));
+}
+
+/// One row of data/measurements/kernels/gemm.csv.
+struct MeasuredGemm {
+  std::string gpu, engine, dtype;
+  GemmShape shape;
+  double seconds = 0;
+};
+
+std::vector<MeasuredGemm> measured_gemms() {
+  std::ifstream in(std::string(ICX_MEASUREMENTS_DIR) + "/kernels/gemm.csv");
+  std::string line;
+  std::getline(in, line); // gpu,engine,version,kernel,dtype,m,n,k,latency_ms
+  std::vector<MeasuredGemm> rows;
+  while (std::getline(in, line)) {
+    std::vector<std::string> f;
+    std::stringstream fields(line);
+    for (std::string field; std::getline(fields, field, ',');) {
+      f.push_back(field);
+    }
+    rows.push_back({f[0],
+                    f[1],
+                    f[4],
+                    {std::stoll(f[5]), std::stoll(f[6]), std::stoll(f[7])},
+                    std::stod(f[8]) * 1e-3});
+  }
+  return rows;
+}
+
+TEST(Gemm, TheShippedCurvesFollowTheMeasuredKernels) {
+  // Fitted on vLLM 0.24.0's rows (tools/fit/fit_gemm.py): median |error| within 10 % per GPU
+  // and dtype. TensorRT-LLM's and SGLang's rows are held out, and held to 30 %: bf16 comes
+  // within 7 %, and TensorRT-LLM's fp8, which quantises per tensor with kernels of its own, is
+  // the farthest (about 15 % on H100 and 28 % on B200): one curve per dtype does not describe
+  // every engine's fp8 path.
+  const Catalog catalog = Catalog::shipped();
+  std::map<std::pair<std::string, bool>, std::map<std::string, std::vector<double>>> errors;
+  const std::vector<MeasuredGemm> rows = measured_gemms();
+  ASSERT_GE(rows.size(), 1900U);
+  for (const MeasuredGemm& r : rows) {
+    const auto t = gemm_time(catalog.gpu(r.gpu), catalog.dtype(r.dtype), r.shape);
+    ASSERT_TRUE(t) << r.gpu << " " << r.dtype;
+    errors[{r.gpu + " " + r.dtype, r.engine == "vllm"}][r.engine].push_back(
+        std::abs(t->seconds.value() / r.seconds - 1));
+  }
+  ASSERT_EQ(errors.size(), 8U);
+  for (const auto& [key, by_engine] : errors) {
+    for (const auto& [engine, e] : by_engine) {
+      const double median = detail::median(e);
+      std::cout << key.first << " " << engine << (key.second ? " (fit)" : " (held out)")
+                << ": median |error| " << median * 100 << " %\n";
+      EXPECT_LE(median, key.second ? 0.10 : 0.30) << key.first << " " << engine;
+    }
+  }
+}
+
+} // namespace
+} // namespace icx
