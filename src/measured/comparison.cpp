@@ -17,6 +17,13 @@ bool within_bound(double error, const Bound& bound) {
   return ratio > 0 && ratio <= bound.value && 1.0 / ratio <= bound.value;
 }
 
+std::optional<Bound> factor_bound(const std::optional<double>& factor) {
+  if (!factor) {
+    return std::nullopt;
+  }
+  return Bound{Bound::Kind::factor, *factor};
+}
+
 bool Comparison::within() const {
   return predicted && bound && within_bound(error, *bound);
 }

@@ -109,8 +109,7 @@ std::vector<LoadCheck> check_loads(const Catalog& catalog, std::span<const Measu
         row, "loader", [&]() -> const Loader& { return catalog.loader(row.loader); });
     // Every row is one node: its GPUs share the node's reads.
     const ColdStartInput path{row.weights, row.gpus, row.gpus, &link, tier};
-    const std::optional<Bound> bound =
-        row.bound ? std::optional(Bound{Bound::Kind::factor, *row.bound}) : std::nullopt;
+    const std::optional<Bound> bound = factor_bound(row.bound);
     checks.push_back({row, compare(row.measured.value(), expected_load(path, loader).total.value(),
                                    bound, row.use != "outside")});
   }

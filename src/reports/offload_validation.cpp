@@ -52,8 +52,7 @@ std::vector<OffloadCheck> check_offloads(const Catalog& catalog,
   std::vector<OffloadCheck> checks;
   for (const MeasuredOffload& row : rows) {
     const bool held = row.use == "held-out";
-    const std::optional<Bound> bound =
-        row.bound ? std::optional(Bound{Bound::Kind::factor, *row.bound}) : std::nullopt;
+    const std::optional<Bound> bound = factor_bound(row.bound);
     checks.push_back(
         {row, compare(row.measured_tokens_per_s,
                       held ? std::optional(predicted_tokens_per_s(catalog, row)) : std::nullopt,

@@ -25,6 +25,9 @@ struct Bound {
   double value = 0;
 };
 
+/// A row's factor bound, absent for a row that states none.
+std::optional<Bound> factor_bound(const std::optional<double>& factor);
+
 /// Whether a prediction whose error is `error` (predicted / measured − 1) stays within
 /// `bound`.
 bool within_bound(double error, const Bound& bound);

@@ -1,7 +1,6 @@
 #include "views/comparison.hpp"
 #include "views/validate.hpp"
 
-#include <cmath>
 #include <map>
 #include <string_view>
 #include <utility>
@@ -9,12 +8,9 @@
 #include <fmt/format.h>
 
 #include "icx/base/json_values.hpp"
-#include "icx/base/limits.hpp"
 #include "icx/base/units_format.hpp"
 #include "icx/measured/loading_validation.hpp"
-#include "icx/util/statistics.hpp"
 #include "icx/util/table.hpp"
-#include "icx/util/text_file.hpp"
 #include "output/json.hpp"
 #include "output/settings.hpp"
 #include "output/terminal.hpp"
