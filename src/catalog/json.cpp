@@ -208,12 +208,21 @@ void to_json(Json& json, const Model& model) {
     if (model.first_dense_layers > 0) {
       json["first_dense_layers"] = model.first_dense_layers;
     }
+    if (model.moe_intermediate_size > 0) {
+      json["moe_intermediate_size"] = model.moe_intermediate_size;
+    }
+    if (model.shared_experts > 0) {
+      json["shared_experts"] = model.shared_experts;
+    }
     if (model.expert_groups > 0) {
       json["expert_groups"] = model.expert_groups;
       json["expert_groups_per_token"] = model.expert_groups_per_token;
     }
   }
   if (model.latent_attention) {
+    if (model.latent_attention->q_lora_rank > 0) {
+      json["q_lora_rank"] = model.latent_attention->q_lora_rank;
+    }
     json["kv_lora_rank"] = model.latent_attention->kv_lora_rank;
     json["qk_rope_head_dim"] = model.latent_attention->qk_rope_head_dim;
     if (model.latent_attention->qk_nope_head_dim > 0) {

@@ -99,10 +99,13 @@ Model read_model(ObjectReader& reader, const std::string& origin) {
   if (model.experts > 0) {
     model.experts_per_token = reader.whole("experts_per_token", 1, model.experts);
     model.first_dense_layers = reader.whole_or("first_dense_layers", 0, model.layers - 1, 0);
+    model.moe_intermediate_size = reader.whole_or("moe_intermediate_size", 1, max_hidden, 0);
+    model.shared_experts = reader.whole_or("shared_experts", 0, max_experts, 0);
     read_catalog_expert_groups(reader, model);
   } else {
     for (const std::string_view key :
-         {"experts_per_token", "expert_groups", "expert_groups_per_token"}) {
+         {"experts_per_token", "expert_groups", "expert_groups_per_token", "moe_intermediate_size",
+          "shared_experts"}) {
       if (reader.has(key)) {
         reader.fail(key, "given for a dense model (experts is 0 or absent)");
       }
@@ -112,6 +115,7 @@ Model read_model(ObjectReader& reader, const std::string& origin) {
     // Multi-head latent attention: what the KV cache holds per token and layer.
     Model::LatentAttention mla;
     mla.kv_lora_rank = reader.whole("kv_lora_rank", 1, max_hidden);
+    mla.q_lora_rank = reader.whole_or("q_lora_rank", 1, max_hidden, 0);
     mla.qk_rope_head_dim = reader.whole("qk_rope_head_dim", 0, max_hidden);
     mla.qk_nope_head_dim = reader.whole_or("qk_nope_head_dim", 0, max_hidden, 0);
     mla.v_head_dim = reader.whole_or("v_head_dim", 0, max_hidden, 0);

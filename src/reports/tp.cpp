@@ -79,9 +79,14 @@ TpLegend legend_facts(const TpReport& report) {
       add_once(legend.assumed_gpus, w.gpu->id);
     }
     if (w.rate && report.request.phase() == Phase::prefill) {
+      const bool curve = !report.request.serving.utilization.has_value() &&
+                         w.gpu->gemm.contains(report.request.dtype->id);
       add_once(legend.assumed_rates,
-               fmt::format("{} {} ({}) × {}", w.gpu->id, format_flops_rate(w.rate->peak),
-                           w.rate->peak_dtype, w.rate->utilization));
+               curve ? fmt::format("{} GEMMs by its {} curve, attention at {} × {}", w.gpu->id,
+                                   report.request.dtype->id, format_flops_rate(w.rate->peak),
+                                   w.rate->utilization)
+                     : fmt::format("{} {} ({}) × {}", w.gpu->id, format_flops_rate(w.rate->peak),
+                                   w.rate->peak_dtype, w.rate->utilization));
     }
   }
   return legend;
@@ -106,15 +111,20 @@ std::string step_line(const TpReport& report) {
           ? fmt::format("{:g} % of them hidden ({})", request.serving.overlap * 100, Knob::overlap)
           : fmt::format("none hidden ({})", Knob::overlap);
   if (request.phase() == Phase::prefill) {
-    return fmt::format("step = 2 × {} params × {} tokens + attention over the GPUs at the GPU's "
-                       "dense peak × its utilisation (catalog; {}), or the weights' HBM reads "
-                       "if longer, plus the all-reduces, {}; the GPU is {}\n  assumed: {}",
+    return fmt::format("step = the GEMMs of {} params × {} tokens (the LM head one token) and "
+                       "attention over the GPUs, one operation after another, each the longer of "
+                       "its FLOPs and HBM reads: a GEMM by the GPU's measured GEMM curve where the "
+                       "catalog has one, else at its dense peak × its utilisation (catalog; {} "
+                       "sets every GEMM to one), plus the all-reduces, {}; the GPU is {}\n  "
+                       "assumed: {}",
                        format_params(request.active_params), request.tokens(), Knob::mfu, overlap,
                        gpu_rule(report), fmt::join(report.legend.assumed_rates, "; "));
   }
   return fmt::format("step = the weights and {} sequences' KV cache at {} tokens of context read "
-                     "from HBM at the GPU's achievable fraction (catalog; {}), or "
-                     "compute if longer, plus the all-reduces, {}; the GPU is {}",
+                     "from HBM one operation after another, the GEMMs at the GPU's measured "
+                     "GEMM curve where the catalog has one, the rest at its achievable fraction "
+                     "(catalog; {}), each or its compute if longer, plus the all-reduces, {}; the "
+                     "GPU is {}",
                      request.tokens(), request.serving.context, Knob::hbm_fraction, overlap,
                      gpu_rule(report));
 }
@@ -193,9 +203,10 @@ void derive_traffic(const TpReport& report, Derivations& d) {
 void derive_step(const TpReport& report, const TpWire& w, Derivations& d) {
   const StepTime& step = w.judged->placement.step;
   d.push_back({fmt::format("step on {}", w.link->id),
-               fmt::format("max({} compute, {} memory) + {} exposed all-reduce",
-                           format_seconds(step.work.compute), format_seconds(step.work.memory),
-                           format_seconds(step.exposed_comm)),
+               fmt::format("{} of operations ({} compute, {} memory alone) + {} exposed "
+                           "all-reduce",
+                           format_seconds(step.work.seconds), format_seconds(step.work.compute),
+                           format_seconds(step.work.memory), format_seconds(step.exposed_comm)),
                step.stage.value(), format_seconds(step.stage)});
   d.push_back(
       {fmt::format("{} on {}", report.request.phase() == Phase::prefill ? "TTFT" : "TPOT",

@@ -26,9 +26,9 @@ std::optional<GemmTime> gemm_time(const Gpu& gpu, const Dtype& dtype, const Gemm
     return std::nullopt;
   }
   const GemmCurve& c = curve->second;
-  const auto m = static_cast<double>(shape.m);
-  const auto n = static_cast<double>(shape.n);
-  const auto k = static_cast<double>(shape.k);
+  const double m = shape.m;
+  const double n = shape.n;
+  const double k = shape.k;
   const double weights = n * k;
   const double element = dtype.bytes_per_element;
   const double fraction = c.compute_fraction * weights / (weights + c.half_weights);

@@ -255,7 +255,7 @@ void time_step(const Cluster& cluster, const Workload& w, Placement& p) {
   // Engines run the tensor and expert collectives between the layers' GEMMs: exposed unless
   // the workload says an engine hides some of them.
   step.exposed_comm = step.comm * (1.0 - w.overlap);
-  step.stage = std::max(step.work.compute, step.work.memory) + step.exposed_comm;
+  step.stage = step.work.seconds + step.exposed_comm;
   // One micro-batch passes the stages one after another.
   step.latency = step.stage * static_cast<double>(p.layout.pp) + step.pipeline;
   const double tokens = static_cast<double>(step.batch.total * step.batch.tokens_per_sequence);

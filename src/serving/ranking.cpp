@@ -246,6 +246,23 @@ std::vector<RankedLayout> rank_layouts_judging(const Cluster& cluster, const Wor
   return rank_and_judge(cluster, workload, objective, &judged);
 }
 
+namespace {
+
+/// Each operation of a stage: what it is, its time and what bounds it.
+Json terms_json(const std::vector<StepTerm>& terms) {
+  Json out = Json::array();
+  for (const StepTerm& t : terms) {
+    out.push_back({{"what", to_string(t.op)},
+                   {"seconds", json_number(t.seconds.value())},
+                   {"bound", to_string(t.bound)},
+                   {"flops", json_number(t.flops.value())},
+                   {"bytes_read", json_number(t.read.value())}});
+  }
+  return out;
+}
+
+} // namespace
+
 Json layout_json(const Layout& l) {
   return {{"tp", l.tp}, {"pp", l.pp}, {"ep", l.ep}, {"dp", l.dp}};
 }
@@ -269,7 +286,8 @@ Json ranked_layout_json(const RankedLayout& r, Phase phase) {
                {"comm_seconds", json_number(s.comm.value())},
                {"exposed_comm_seconds", json_number(s.exposed_comm.value())},
                {"pipeline_seconds", json_number(s.pipeline.value())},
-               {"bytes_read_per_gpu", json_number(s.work.read.value())}};
+               {"bytes_read_per_gpu", json_number(s.work.read.value())},
+               {"terms", terms_json(s.work.terms)}};
   j[phase == Phase::prefill ? "ttft_seconds" : "tpot_seconds"] = json_number(s.latency.value());
   j["tokens_per_second_per_gpu"] = json_number(s.tokens_per_second_per_gpu);
   Json verdict = {{"level", to_string(r.verdict.level)}, {"reason", r.verdict.reason}};

@@ -9,6 +9,7 @@
 #include "icx/base/knob.hpp"
 #include "icx/host/host_link.hpp"
 #include "icx/memory/hbm.hpp"
+#include "icx/serving/step_terms.hpp"
 
 namespace icx {
 
@@ -96,6 +97,7 @@ Workload workload_for(const Catalog& catalog, const Model& model, const Dtype& d
   w.rate =
       compute_rate(gpu, dtype, catalog.dtypes(), request.utilization.value_or(gpu.achievable_mfu));
   w.hbm_fraction = achieved_hbm_fraction(gpu, request.hbm_fraction);
+  w.gemm_curves = !request.utilization.has_value();
   return w;
 }
 
@@ -164,41 +166,105 @@ StepBatch step_batch(const Workload& workload, const Layout& layout, std::int64_
   return batch;
 }
 
+namespace {
+
+/// A weight GEMM's shape on one GPU of a tensor group of `tp`, for `m` tokens.
+GemmShape sharded(const LayerWeight& weight, int tp, double m) {
+  GemmShape shape{m, weight.n, weight.k};
+  if (weight.split == WeightSplit::outputs) {
+    shape.n /= tp;
+  } else if (weight.split == WeightSplit::inputs) {
+    shape.k /= tp;
+  }
+  return shape;
+}
+
+/// A term for `layers` of the stage's layers (a fraction for a stage's share of them).
+StepTerm times(StepTerm term, double layers) {
+  term.seconds = term.seconds * layers;
+  term.compute = term.compute * layers;
+  term.memory = term.memory * layers;
+  term.flops = term.flops * layers;
+  term.read = term.read * layers;
+  return term;
+}
+
+/// One layer's routed experts on the busiest rank: the micro-batch's tokens spread evenly
+/// over the expert group (uniform routing), `skew` times that on the busiest rank (hot
+/// experts), split among the experts it expects to run, each one GEMM of one grouped kernel.
+StepTerm experts_term(const GemmPricing& pricing, const Workload& w, const Layout& layout,
+                      const LayerWeight& weight, std::int64_t micro_tokens) {
+  const Model& model = *w.model;
+  const double skew = layout.ep > 1 ? w.ep_routing.skew : 1.0;
+  const double routed =
+      static_cast<double>(micro_tokens) * model.experts_per_token * skew / layout.ep;
+  const double run = busiest_gpu_experts(model.experts, model.experts_per_token,
+                                         static_cast<double>(micro_tokens), layout.ep);
+  if (!(run > 0)) {
+    StepTerm none;
+    none.op = weight.op;
+    return none;
+  }
+  return price_gemms(pricing, weight.op, sharded(weight, layout.tp, routed / run), run);
+}
+
+/// Attention's score products for the rank's sequences and, in decode, the KV cache they
+/// read, at the workload's utilisation of peak and fraction of HBM bandwidth, the longer.
+StepTerm attention_term(const Gpu& gpu, const Workload& w, const Layout& layout,
+                        const StepBatch& batch) {
+  const Model& model = *w.model;
+  const double share = stage_share(model, layout);
+  const auto rank_seqs = static_cast<double>(batch.per_rank);
+  StepTerm term;
+  term.op = StepOp::attention;
+  term.flops = Flops::of(rank_seqs * attention_flops(model, w.phase, w.tokens, w.context) /
+                         layout.tp * share);
+  if (w.phase == Phase::decode) {
+    term.read = kv_bytes_per_token(model, *w.kv_dtype) * static_cast<double>(w.context) *
+                rank_seqs * share / kv_split(model, layout.tp);
+  }
+  term.compute = term.flops / w.rate.achieved();
+  term.memory = hbm_read_time(gpu, 1, term.read, w.hbm_fraction);
+  term.seconds = std::max(term.compute, term.memory);
+  term.bound = term.compute >= term.memory ? GemmBound::compute : GemmBound::memory;
+  return term;
+}
+
+} // namespace
+
 StageWork stage_work(const Gpu& gpu, const Workload& workload, const Layout& layout,
                      const StepBatch& batch) {
   const Model& model = *workload.model;
-  const ParamSplit split = param_split(model);
   const double share = stage_share(model, layout);
+  const GemmPricing pricing{&gpu, workload.dtype, workload.rate.achieved(), workload.hbm_fraction,
+                            workload.gemm_curves};
+  // The shared weights run the rank's own sequences (data-parallel attention), the experts
+  // the whole micro-batch, the LM head one row per sequence (the prompt's last token).
   const auto rank_seqs = static_cast<double>(batch.per_rank);
+  const auto rank_tokens = static_cast<double>(batch.per_rank * batch.tokens_per_sequence);
   const std::int64_t micro_tokens = batch.micro * batch.tokens_per_sequence;
   StageWork work;
-  // The shared weights for the rank's own sequences, the routed experts for the whole
-  // micro-batch spread evenly over the expert group (uniform routing), and attention's score
-  // products for the rank's sequences.
-  const Flops dense =
-      forward_flops(split.dense, batch.per_rank * batch.tokens_per_sequence) / layout.tp;
-  // The busiest expert rank runs `skew` times its share (hot experts; 1: uniform routing).
-  const double skew = layout.ep > 1 ? workload.ep_routing.skew : 1.0;
-  const Flops experts = forward_flops(model.experts_per_token * split.per_expert, micro_tokens) *
-                        skew / (static_cast<double>(layout.tp) * layout.ep);
-  const Flops attention = Flops::of(
-      rank_seqs * attention_flops(model, workload.phase, workload.tokens, workload.context) /
-      layout.tp);
-  work.flops = (dense + experts + attention) * share;
-  work.compute = work.flops / workload.rate.achieved();
-  // Every weight of the stage is read once per pass, but only the experts the micro-batch
-  // hits on the busiest rank; a decode step also reads the cache of the rank's sequences.
-  const double expert_count = busiest_gpu_experts(model.experts, model.experts_per_token,
-                                                  static_cast<double>(micro_tokens), layout.ep);
-  const double weights = (split.dense + expert_count * split.per_expert) *
-                         workload.dtype->bytes_per_element / layout.tp;
-  work.read = Bytes::of(weights * share);
-  if (workload.phase == Phase::decode) {
-    work.read += kv_bytes_per_token(model, *workload.kv_dtype) *
-                 static_cast<double>(workload.context) * rank_seqs * share /
-                 kv_split(model, layout.tp);
+  for (const LayerWeight& weight : layer_weights(model)) {
+    if (weight.op == StepOp::lm_head) {
+      // The last stage's; counted on the busiest one, the conservative case.
+      add_term(work.terms,
+               price_gemms(pricing, weight.op, sharded(weight, layout.tp, rank_seqs), 1));
+      continue;
+    }
+    const StepTerm one =
+        weight.op == StepOp::experts_up || weight.op == StepOp::experts_down
+            ? experts_term(pricing, workload, layout, weight, micro_tokens)
+            : price_gemms(pricing, weight.op, sharded(weight, layout.tp, rank_tokens), 1);
+    add_term(work.terms, times(one, weight.layers * share));
   }
-  work.memory = hbm_read_time(gpu, 1, work.read, workload.hbm_fraction);
+  add_term(work.terms, attention_term(gpu, workload, layout, batch));
+  for (const StepTerm& term : work.terms) {
+    work.flops += term.flops;
+    work.read += term.read;
+    work.compute += term.compute;
+    work.memory += term.memory;
+    work.seconds += term.seconds;
+  }
   return work;
 }
 

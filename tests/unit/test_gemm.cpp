@@ -79,7 +79,7 @@ std::vector<MeasuredGemm> measured_gemms() {
     rows.push_back({f[0],
                     f[1],
                     f[4],
-                    {std::stoll(f[5]), std::stoll(f[6]), std::stoll(f[7])},
+                    {std::stod(f[5]), std::stod(f[6]), std::stod(f[7])},
                     std::stod(f[8]) * 1e-3});
   }
   return rows;

@@ -98,18 +98,21 @@ TEST_F(PlaceReportTest, DerivationsShowTheirTerms) {
   PlaceRequest req = request(16, nvlink, dense70);
   req.layout.tp = 4;
   const PlaceReport r = place_report(catalog, req);
-  ASSERT_EQ(r.derivations.size(), 7U);
+  // The model has no MLP width, so GPT's layer: four GEMMs and attention, each a line.
+  ASSERT_EQ(r.derivations.size(), 12U);
   EXPECT_EQ(r.derivations[0].quantity, "weights");
   EXPECT_EQ(r.derivations[0].formula, "70,000,000,000 params × 2 B");
   EXPECT_EQ(r.derivations[0].value, 140e9);
   EXPECT_EQ(r.derivations[1].quantity, "weights per GPU");
   EXPECT_EQ(r.derivations[1].value, 35e9);
-  EXPECT_EQ(r.derivations[3].quantity, "compute per stage");
-  EXPECT_NEAR(r.derivations[3].value, compute_seconds(4), 1e-12);
-  EXPECT_EQ(r.derivations[5].quantity, "stage");
-  EXPECT_NEAR(r.derivations[5].value, compute_seconds(4) + tensor_bytes / 900e9, 1e-12);
-  EXPECT_EQ(r.derivations[6].quantity, "TTFT");
-  EXPECT_NEAR(r.derivations[6].value, compute_seconds(4) + tensor_bytes / 900e9, 1e-12);
+  EXPECT_EQ(r.derivations[3].quantity, "qkv per stage");
+  EXPECT_EQ(r.derivations[7].quantity, "attention per stage");
+  EXPECT_EQ(r.derivations[8].quantity, "compute per stage");
+  EXPECT_NEAR(r.derivations[8].value, compute_seconds(4), 1e-12);
+  EXPECT_EQ(r.derivations[10].quantity, "stage");
+  EXPECT_NEAR(r.derivations[10].value, compute_seconds(4) + tensor_bytes / 900e9, 1e-12);
+  EXPECT_EQ(r.derivations[11].quantity, "TTFT");
+  EXPECT_NEAR(r.derivations[11].value, compute_seconds(4) + tensor_bytes / 900e9, 1e-12);
 }
 
 TEST_F(PlaceReportTest, GivenLayoutAcrossTheNodeBoundaryIsAvoid) {

@@ -35,6 +35,19 @@ protected:
 
 constexpr double kv_per_token = 32 * 8 * 128 * 2 * 2.0;
 
+/// The activations one token's decode step reads and writes beside the weights: 2 B per input
+/// and per output of each GEMM. Without an MLP width the fixture's layer is GPT's (QKV 3h × h,
+/// output h × h, MLP 8h × h and h × 4h), its outputs scaled by 8e9 / (12 × 4096² × 32) to the
+/// parameter count: 7h = 28,672 inputs and 9h = 36,864 × that scale outputs per layer, 32
+/// layers.
+const double activations_per_token = 2.0 * (28672 + 36864 * 8e9 / (12.0 * 4096 * 4096 * 32)) * 32;
+
+/// A decode step of `batch` sequences at 1100 tokens of context: weights, cache and
+/// activations read at 3.35 TB/s.
+double decode_step(double batch) {
+  return (16e9 + batch * (1100 * kv_per_token + activations_per_token)) / 3.35e12;
+}
+
 TEST_F(ServingLoadTest, ALightLoadIsOneRequestAlone) {
   // At one request a day nothing queues and nothing shares the GPU: TTFT is the prompt's
   // prefill plus the one decode step its only chunk rides with, TPOT the decode step.
@@ -45,9 +58,9 @@ TEST_F(ServingLoadTest, ALightLoadIsOneRequestAlone) {
   // Prefill: 2 × 8e9 × 1000 FLOP at 494.5 TFLOP/s = 32.36 ms, plus attention's score
   // products (under 2 %).
   EXPECT_NEAR(s.prefill.step.latency.value(), 2 * 8e9 * 1000 / 494.5e12, 0.02 * 32.36e-3);
-  // Decode at the mean context of 1000 + 100 tokens: 16 GB of weights and 1100 tokens of cache
-  // read at 3.35 TB/s.
-  const double decode = (16e9 + 1100 * kv_per_token) / 3.35e12;
+  // Decode at the mean context of 1000 + 100 tokens: 16 GB of weights, 1100 tokens of cache
+  // and the token's activations read at 3.35 TB/s.
+  const double decode = decode_step(1);
   EXPECT_NEAR(s.decode.step.latency.value(), decode, 1e-9);
   EXPECT_NEAR(s.tpot.value(), decode, 1e-6);
   EXPECT_NEAR(s.ttft.value(), s.prefill.step.latency.value() + decode, 1e-6);
@@ -62,7 +75,7 @@ TEST_F(ServingLoadTest, TimesFollowTheQueueAndLittlesLaw) {
   const double prefill = s.prefill.step.latency.value();
   const double rho = 10 * s.prefill.step.stage.value();
   EXPECT_DOUBLE_EQ(s.prefill_share, rho);
-  const double decode = (16e9 + static_cast<double>(s.batch) * 1100 * kv_per_token) / 3.35e12;
+  const double decode = decode_step(static_cast<double>(s.batch));
   EXPECT_NEAR(s.decode.step.latency.value(), decode, 1e-9);
   EXPECT_NEAR(s.tpot.value(), decode / (1 - rho), 1e-12);
   // 1000 prompt tokens in chunks of 512: two decode steps ride along.
@@ -115,7 +128,7 @@ TEST_F(ServingLoadTest, AGivenBatchIsEvaluatedAsIs) {
   const Load load{10, 1000, 200, 8192};
   const LoadedStep s = serve_at_load(cluster, workloads(load), one, load, 7);
   EXPECT_EQ(s.batch, 7);
-  EXPECT_NEAR(s.decode.step.latency.value(), (16e9 + 7 * 1100 * kv_per_token) / 3.35e12, 1e-9);
+  EXPECT_NEAR(s.decode.step.latency.value(), decode_step(7), 1e-9);
 }
 
 TEST(DefaultPrefillChunk, FollowsVllmsRule) {

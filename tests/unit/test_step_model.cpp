@@ -121,42 +121,61 @@ TEST_F(StepModelTest, StepBatchSpreadsTheSequences) {
   EXPECT_EQ(step_batch(open, Layout{4, 1, 1, 2}, 0).replica, 1); // at least one sequence
 }
 
+/// Llama 3.1 70B's weight GEMMs: its 70,553,706,496 parameters less the input embedding and
+/// the LM head (128,256 × 8,192 each; the input embedding is a lookup).
+constexpr double llama70_layer_gemms = 70553706496.0 - 2 * 128256.0 * 8192;
+constexpr double llama70_lm_head = 128256.0 * 8192;
+
 TEST_F(StepModelTest, LongPrefillIsDominatedByAttention) {
-  // 70B prefill of 131,072 tokens on TP 8 of h100-sxm at 989e12 × 0.5 FLOP/s:
-  //   weights: 2 × 70,553,706,496 × 131,072 / 8 = 2.312e15 FLOP → 4.675 s;
+  // 70B prefill of 131,072 tokens on TP 8 of h100-sxm at 989e12 × 0.5 FLOP/s (--mfu 0.5):
+  //   the layers' GEMMs: 2 × 68,452,360,192 × 131,072 / 8 = 2.243e15 FLOP → 4.536 s, and the
+  //   LM head for the prompt's last token only;
   //   attention: 22,517,998,136,852,480 / 8 = 2.815e15 FLOP → 5.692 s;
-  //   together 10.37 s (the acceptance band is 9.5–11.5 s; 4.68 s without attention).
+  //   together 10.23 s (the acceptance band is 9.5–11.5 s).
   const Gpu& h100 = catalog.gpu("h100-sxm");
   const Workload w = prefill(llama70, bf16, h100, 131072, 0.5);
   const Layout tp8{8, 1, 1, 1};
   const StageWork work = stage_work(h100, w, tp8, step_batch(w, tp8, 1));
   const double rate = 989e12 * 0.5;
-  const double weights = 2 * 70553706496.0 * 131072 / 8;
+  const double weights = (2 * llama70_layer_gemms * 131072 + 2 * llama70_lm_head) / 8;
   const double attention = 22517998136852480.0 / 8;
-  EXPECT_NEAR(weights / rate, 4.675, 0.005);
+  EXPECT_NEAR(weights / rate, 4.536, 0.005);
   EXPECT_NEAR(work.compute.value(), (weights + attention) / rate, 1e-6);
   EXPECT_GT(work.compute.value(), 9.5);
   EXPECT_LT(work.compute.value(), 11.5);
-  // Prefill of 131k tokens is compute-bound: 17.6 GB of weights read once is 6 ms.
-  EXPECT_LT(work.memory.value(), 0.01);
+  // Every operation but the LM head is compute-bound: the stage takes what its FLOPs take,
+  // but for the LM head's one row, which reads its 128,256 × 8192 × 2 B / 8 = 262.7 MB at
+  // 3.35 TB/s × 0.89 (the catalog's Triad fraction). The weights (17.6 GB) and the activations
+  // each GEMM reads and writes would take a twentieth of the stage.
+  const double lm_head_read = llama70_lm_head * 2 / 8 / (3.35e12 * 0.89);
+  EXPECT_NEAR(work.seconds.value() - work.compute.value(), lm_head_read, 1e-6);
+  EXPECT_LT(work.memory.value(), work.compute.value() / 20);
 }
 
 TEST_F(StepModelTest, ShortPrefillAttentionAddsAFewPercent) {
-  // At 4096 tokens: attention 1,310,720 × 4096² = 2.199e13 FLOP against 2 × 70.55e9 × 4096 =
-  // 5.780e14: 3.8 %.
+  // At 4096 tokens: attention 1,310,720 × 4096² = 2.199e13 FLOP against the GEMMs' 2 ×
+  // 68.45e9 × 4096 = 5.608e14: 3.9 %.
   const Gpu& h100 = catalog.gpu("h100-sxm");
   const Workload w = prefill(llama70, bf16, h100, 4096, 0.5);
   const Layout tp8{8, 1, 1, 1};
   const StageWork work = stage_work(h100, w, tp8, step_batch(w, tp8, 1));
-  const double without = 2 * 70553706496.0 * 4096 / 8 / (989e12 * 0.5);
-  EXPECT_NEAR(work.compute.value() / without, 1.038, 0.002);
+  const double without =
+      (2 * llama70_layer_gemms * 4096 + 2 * llama70_lm_head) / 8 / (989e12 * 0.5);
+  EXPECT_NEAR(work.compute.value() / without, 1.039, 0.002);
 }
 
 TEST_F(StepModelTest, MoeDecodeReadsOnlyTheExpertsItTouches) {
-  // DeepSeek-V3 FP8, one sequence, TP 8 on one dgx-h200 node. One token touches 8 experts:
-  // the 8 GPUs together read the dense 16.55 GB + 8 × 2.556 GB = 37 GB of weights, plus the
-  // BF16 latent cache of 4096 tokens (70,272 × 4096 = 288 MB) on every GPU (it is not split):
-  // 39.3 GB in all, nowhere near 671 GB.
+  // DeepSeek-V3 FP8, one sequence, TP 8 on one dgx-h200 node. Its config: hidden 7168, 61
+  // layers (3 dense), 128 heads, q_lora_rank 1536, kv_lora_rank 512, rope 64, nope 128, value
+  // 128, one shared expert and 256 routed ones of width 2048, vocabulary 129,280.
+  // A routed expert holds (671e9 − 37e9) / 248 = 2.556 GB; the shared weights 671e9 − 256 ×
+  // that = 16.55 GB, of which the layers' GEMMs are 16.55e9 − 2 × 129,280 × 7168 = 14.70 GB.
+  // The config's shapes give 15.16 GB, so each is scaled by 14.70 / 15.16 = 0.9695 to the
+  // parameter count. The low-rank down projections of the query and the latent (1536 + 576)
+  // × 7168 per layer are held whole by every GPU of the group (as vLLM's replicated linear
+  // layers), so 7 GPUs read them once more. One token touches 8 experts, and every GPU reads
+  // the BF16 latent cache of 4096 tokens (70,272 × 4096 = 288 MB): 47.3 GB in all, nowhere
+  // near 671 GB.
   const Gpu& h200 = catalog.gpu(catalog.system("dgx-h200").gpu);
   ServingRequest r;
   r.phase = Phase::decode;
@@ -166,8 +185,20 @@ TEST_F(StepModelTest, MoeDecodeReadsOnlyTheExpertsItTouches) {
   const Layout tp8{8, 1, 1, 1};
   const StageWork work = stage_work(h200, w, tp8, step_batch(w, tp8, 1));
   const double summed = work.read.value() * 8;
+  const double expert = (671e9 - 37e9) / 248;
+  const double embedding = 129280.0 * 7168;
+  const double gemms = 671e9 - 256 * expert - 2 * embedding;
+  const double attention =
+      1536.0 * 7168 + 1536.0 * 128 * 192 + 576.0 * 7168 + 512.0 * 128 * 256 + 128.0 * 128 * 7168;
+  const double shaped = attention * 61 + 3.0 * 7168 * 18432 * 3 + 3.0 * 7168 * 2048 * 58;
+  const double replicated = 7 * (gemms / shaped) * (1536.0 + 576) * 7168 * 61;
+  const double expected = gemms + replicated + embedding + 8 * expert + 8 * 70272.0 * 4096;
   EXPECT_LT(summed, 60e9);
-  EXPECT_NEAR(summed, 37e9 + 8 * 70272.0 * 4096, 0.01e9);
+  // The activations add about 0.13 GB: 2 B per output and 1 B per FP8 input of each GEMM,
+  // 0.26 MB per layer on each GPU, most of it the 8 experts' (8 × (7168 + 2 × 512 + 256 + 2 ×
+  // 7168) B).
+  EXPECT_GT(summed, expected);
+  EXPECT_LT(summed, expected + 0.15e9);
 }
 
 /// A dense model of `params` parameters without heads: no attention FLOPs and no KV cache, so
@@ -193,8 +224,10 @@ TEST_F(StepModelTest, SeedPrefillOnEightH100s) {
 }
 
 TEST_F(StepModelTest, DecodeStepReadsEveryWeightOnce) {
-  // 140 GB over 8 GPUs at 3.35 TB/s each (the datasheet figure: --hbm-fraction 1):
-  // 17.5e9 / 3.35e12 s.
+  // 140 GB over 8 GPUs at 3.35 TB/s each (the datasheet figure: --hbm-fraction 1), and the
+  // token's activations, 2 B per input and output of each GEMM: GPT's layer (QKV 3h × h,
+  // output h × h, MLP 8h × h and h × 4h, outputs scaled by 70e9 / (12 × 8192² × 80) to the
+  // parameter count) split 8 ways has 21,504 inputs and 23,552 × that scale outputs per GPU.
   // The KV cache's shape is given (a decode step needs it); at no context it adds no bytes.
   Model model = headless(70e9);
   model.kv_heads = 8;
@@ -203,10 +236,14 @@ TEST_F(StepModelTest, DecodeStepReadsEveryWeightOnce) {
   r.phase = Phase::decode;
   r.context = 0;
   r.hbm_fraction = 1.0;
+  r.utilization = 0.5; // as --mfu: every GEMM at one utilisation, not the GPU's curve
   const Gpu& h100 = catalog.gpu("h100-sxm");
   const Workload w = workload_for(catalog, model, bf16, h100, r);
   const Layout tp8{8, 1, 1, 1};
-  EXPECT_NEAR(stage_work(h100, w, tp8, step_batch(w, tp8, 1)).memory.value(), 5.2239e-3, 1e-7);
+  const double scale = 70e9 / (12.0 * 8192 * 8192 * 80);
+  const double activations = 2 * (21504 + 23552 * scale) * 80;
+  EXPECT_NEAR(stage_work(h100, w, tp8, step_batch(w, tp8, 1)).memory.value(),
+              (17.5e9 + activations) / 3.35e12, 1e-12);
 }
 
 } // namespace

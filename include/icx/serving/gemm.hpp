@@ -2,19 +2,21 @@
 // weights' dtype (icx/catalog/catalog.hpp GemmCurve) instead of one utilisation of peak.
 #pragma once
 
-#include <cstdint>
+#include <array>
 #include <optional>
 
+#include "icx/base/enum_names.hpp"
 #include "icx/base/units.hpp"
 #include "icx/catalog/catalog.hpp"
 
 namespace icx {
 
-/// m tokens through a weight of n outputs by k inputs.
+/// m tokens through a weight of n outputs by k inputs; fractional where a shape is an
+/// average (the tokens each expert runs) or a weight's share of a tensor group.
 struct GemmShape {
-  std::int64_t m = 0;
-  std::int64_t n = 0;
-  std::int64_t k = 0;
+  double m = 0;
+  double n = 0;
+  double k = 0;
 };
 
 /// What sets a GEMM's time.
@@ -23,6 +25,12 @@ enum class GemmBound {
   memory,  ///< the weights and activations read, the output written
   floor,   ///< the shortest kernel of the dtype
 };
+
+constexpr std::array<EnumName<GemmBound>, 3> enum_names(GemmBound /*unused*/) {
+  return {{{GemmBound::compute, "compute"},
+           {GemmBound::memory, "memory"},
+           {GemmBound::floor, "floor"}}};
+}
 
 struct GemmTime {
   Seconds seconds;

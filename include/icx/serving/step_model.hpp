@@ -5,12 +5,14 @@
 
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 #include "icx/base/units.hpp"
 #include "icx/catalog/catalog.hpp"
 #include "icx/memory/hbm.hpp"
 #include "icx/serving/compute.hpp"
 #include "icx/serving/serving.hpp"
+#include "icx/serving/step_terms.hpp"
 #include "icx/wire/collectives.hpp"
 #include "icx/wire/expert_parallel.hpp"
 
@@ -71,6 +73,9 @@ struct Workload : StepSettings {
   ComputeRate rate;
   /// Fraction of the datasheet HBM bandwidth a decode step reaches.
   double hbm_fraction = 1;
+  /// GEMMs priced by the GPU's measured curves where it has them (false: every GEMM at
+  /// `rate`, as --mfu asks).
+  bool gemm_curves = true;
   [[nodiscard]] EpMode ep_kernels() const;
   /// The dispatch's dtype; the activations' when none was set (a workload not built by
   /// workload_for).
@@ -143,14 +148,19 @@ struct LayoutMemory {
   [[nodiscard]] bool fits() const { return weights_per_gpu + kv_per_gpu <= usable_per_gpu; }
 };
 
-/// The work of one pipeline stage for one micro-batch on its busiest GPU.
+/// The work of one pipeline stage for one micro-batch on its busiest GPU: its operations
+/// (icx/serving/step_terms.hpp), run one after another, and their sums.
 struct StageWork {
+  std::vector<StepTerm> terms;
   Flops flops;
   /// Weights touched (for an MoE model, the experts the micro-batch hits on the busiest
-  /// rank) and, in decode, the KV cache read.
+  /// rank), the activations the GEMMs read and write, and in decode the KV cache.
   Bytes read;
+  /// Each bound alone, summed over the operations.
   Seconds compute;
   Seconds memory;
+  /// The operations' times added: what the stage's kernels take.
+  Seconds seconds;
 };
 
 /// Sequences one replica may schedule: `max_batch` per scheduler, and with data-parallel
@@ -175,7 +185,7 @@ LayoutMemory layout_memory(const Gpu& gpu, const Workload& workload, const Layou
 /// expert group's ranks each schedule their own sequences.
 StepBatch step_batch(const Workload& workload, const Layout& layout, std::int64_t capacity);
 
-/// Compute and HBM time of one stage for one micro-batch, on the busiest GPU.
+/// The operations of one stage for one micro-batch on the busiest GPU, each priced alone.
 StageWork stage_work(const Gpu& gpu, const Workload& workload, const Layout& layout,
                      const StepBatch& batch);
 

@@ -110,8 +110,9 @@ void add_compute_options(CLI::App& app, ComputeOptions& options) {
 CLI::Option* add_mfu_option(CLI::App& app, std::optional<double>& mfu) {
   return app
       .add_option("--mfu", mfu,
-                  "Achievable fraction of dense peak for prefill; default: the GPU's catalog "
-                  "figure")
+                  "Achievable fraction of dense peak for every GEMM and attention, instead of "
+                  "the GPU's measured GEMM curves; default: the curves where the catalog has "
+                  "them, else the GPU's catalog figure")
       ->type_name("FRACTION")
       ->transform(decimal_number(limits::utilisation));
 }

@@ -121,7 +121,7 @@ TpRow tp_skipped(const TpSweepInputs& in, std::int64_t value, const Link& link,
 /// What bounds a pass without communication: the busier of compute and memory.
 Seconds compute_of(const TpWire& w) {
   const StageWork& work = w.judged->placement.step.work;
-  return std::max(work.compute, work.memory);
+  return work.seconds;
 }
 
 /// Per wire (in the order given) its expected and headline series; one compute line per
