@@ -223,11 +223,7 @@ StepTerm attention_term(const Gpu& gpu, const Workload& w, const Layout& layout,
     term.read = kv_bytes_per_token(model, *w.kv_dtype) * static_cast<double>(w.context) *
                 rank_seqs * share / kv_split(model, layout.tp);
   }
-  term.compute = term.flops / w.rate.achieved();
-  term.memory = hbm_read_time(gpu, 1, term.read, w.hbm_fraction);
-  term.seconds = std::max(term.compute, term.memory);
-  term.bound = term.compute >= term.memory ? GemmBound::compute : GemmBound::memory;
-  return term;
+  return roofline(term, gpu, w.rate.achieved(), w.hbm_fraction);
 }
 
 } // namespace

@@ -148,8 +148,12 @@ StepTerm price_gemms(const GemmPricing& pricing, StepOp op, const GemmShape& sha
       return term;
     }
   }
-  term.compute = term.flops / pricing.rate;
-  term.memory = hbm_read_time(*pricing.gpu, 1, term.read, pricing.hbm_fraction);
+  return roofline(term, *pricing.gpu, pricing.rate, pricing.hbm_fraction);
+}
+
+StepTerm roofline(StepTerm term, const Gpu& gpu, FlopsPerSecond rate, double hbm_fraction) {
+  term.compute = term.flops / rate;
+  term.memory = hbm_read_time(gpu, 1, term.read, hbm_fraction);
   term.seconds = std::max(term.compute, term.memory);
   term.bound = term.compute >= term.memory ? GemmBound::compute : GemmBound::memory;
   return term;

@@ -80,6 +80,10 @@ struct GemmPricing {
   bool curves = true;
 };
 
+/// `term` priced by its FLOPs at `rate` and its bytes at `hbm_fraction` of the GPU's HBM
+/// bandwidth: the longer of the two sets its time and its bound.
+StepTerm roofline(StepTerm term, const Gpu& gpu, FlopsPerSecond rate, double hbm_fraction);
+
 /// The time of `count` GEMMs of `shape` run as one grouped kernel (one launch), `count`
 /// possibly fractional (the experts a rank expects to run).
 StepTerm price_gemms(const GemmPricing& pricing, StepOp op, const GemmShape& shape, double count);
