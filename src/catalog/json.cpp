@@ -182,6 +182,17 @@ void to_json(Json& json, const Gpu& gpu) {
                            {"floor_us", in_unit(c.floor.value(), micro)},
                            {"launch_us", in_unit(c.launch.value(), micro)}};
   }
+  if (const auto& a = gpu.attention) {
+    json["attention"] = {{"prefill",
+                          {{"compute_fraction", json_number(a->compute_fraction)},
+                           {"half_tokens", json_number(a->half_tokens)},
+                           {"half_head_dim", json_number(a->half_head_dim)},
+                           {"launch_us", in_unit(a->prefill_launch.value(), micro)}}},
+                         {"decode",
+                          {{"memory_fraction", json_number(a->memory_fraction)},
+                           {"sequence_ns", in_unit(a->per_sequence.value(), nano)},
+                           {"launch_us", in_unit(a->decode_launch.value(), micro)}}}};
+  }
   if (gpu.reference) {
     json["reference"] = true;
   }

@@ -1,5 +1,5 @@
 // Reading a catalog GPU: its memory, dense peaks, scale-up link and domain, efficiencies, and
-// its fitted GEMM curves.
+// its fitted GEMM and attention curves.
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -46,6 +46,34 @@ void read_gemm_curves(ObjectReader& reader, Gpu& gpu, const std::string& origin)
   }
 }
 
+/// The GPU's attention curve (icx/catalog/catalog.hpp AttentionCurve): a prefill and a decode
+/// object, every figure required; a curve needs the 16-bit peak the prefill scales.
+void read_attention_curve(ObjectReader& reader, Gpu& gpu, const std::string& origin) {
+  if (!reader.has("attention")) {
+    return;
+  }
+  if (!gpu.dense_peak.contains("bf16")) {
+    reader.fail("attention", "needs a bf16 figure in dense_tflops to scale its prefill; add it "
+                             "or drop the curve");
+  }
+  const nlohmann::json::json_pointer at = reader.pointer_to("attention");
+  ObjectReader phases(reader.object("attention"), at, origin);
+  ObjectReader prefill(phases.object("prefill"), at / "prefill", origin);
+  ObjectReader decode(phases.object("decode"), at / "decode", origin);
+  phases.finish();
+  AttentionCurve curve;
+  curve.compute_fraction = prefill.fraction("compute_fraction");
+  curve.half_tokens = prefill.positive("half_tokens", limits::half_tokens);
+  curve.half_head_dim = prefill.positive("half_head_dim", limits::half_head_dim);
+  curve.prefill_launch = Seconds::of(prefill.positive("launch_us", limits::latency_us) * micro);
+  prefill.finish();
+  curve.memory_fraction = decode.fraction("memory_fraction");
+  curve.per_sequence = Seconds::of(decode.positive("sequence_ns", limits::latency_us) * nano);
+  curve.decode_launch = Seconds::of(decode.positive("launch_us", limits::latency_us) * micro);
+  decode.finish();
+  gpu.attention = curve;
+}
+
 } // namespace
 
 Gpu read_gpu(ObjectReader& reader, const std::string& origin) {
@@ -68,6 +96,7 @@ Gpu read_gpu(ObjectReader& reader, const std::string& origin) {
     gpu.achievable_hbm_fraction = reader.fraction("achievable_hbm_fraction");
   }
   read_gemm_curves(reader, gpu, origin);
+  read_attention_curve(reader, gpu, origin);
   gpu.reference = reader.flag_or("reference", false);
   return gpu;
 }

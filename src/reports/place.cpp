@@ -156,7 +156,7 @@ PlaceReport place_report(const Catalog& catalog, const PlaceRequest& request) {
   for (const StrategyCost& cost : p.strategies) {
     report.strategy_reasons.push_back(strategy_reason(c, cost, report.workload.phase));
   }
-  report.compute_assumption = describe_rate(report.workload.rate, p.layout.tp * p.layout.ep);
+  report.compute_assumption = describe_pricing(report.workload, p.layout.tp * p.layout.ep);
   report.assumptions = place_assumptions(report.workload, report.cluster, report.load);
   report.derivations = place_derivations(report.workload, report.cluster, report.placement());
   return report;

@@ -78,15 +78,8 @@ TpLegend legend_facts(const TpReport& report) {
     if (!w.gpu_native) {
       add_once(legend.assumed_gpus, w.gpu->id);
     }
-    if (w.rate && report.request.phase() == Phase::prefill) {
-      const bool curve = !report.request.serving.utilization.has_value() &&
-                         w.gpu->gemm.contains(report.request.dtype->id);
-      add_once(legend.assumed_rates,
-               curve ? fmt::format("{} GEMMs by its {} curve, attention at {} × {}", w.gpu->id,
-                                   report.request.dtype->id, format_flops_rate(w.rate->peak),
-                                   w.rate->utilization)
-                     : fmt::format("{} {} ({}) × {}", w.gpu->id, format_flops_rate(w.rate->peak),
-                                   w.rate->peak_dtype, w.rate->utilization));
+    if (!w.pricing.empty()) {
+      add_once(legend.assumed_rates, w.pricing);
     }
   }
   return legend;
@@ -110,23 +103,21 @@ std::string step_line(const TpReport& report) {
       request.serving.overlap > 0
           ? fmt::format("{:g} % of them hidden ({})", request.serving.overlap * 100, Knob::overlap)
           : fmt::format("none hidden ({})", Knob::overlap);
-  if (request.phase() == Phase::prefill) {
-    return fmt::format("step = the GEMMs of {} params × {} tokens (the LM head one token) and "
-                       "attention over the GPUs, one operation after another, each the longer of "
-                       "its FLOPs and HBM reads: a GEMM by the GPU's measured GEMM curve where the "
-                       "catalog has one, else at its dense peak × its utilisation (catalog; {} "
-                       "sets every GEMM to one), plus the all-reduces, {}; the GPU is {}\n  "
-                       "assumed: {}",
-                       format_params(request.active_params), request.tokens(), Knob::mfu, overlap,
-                       gpu_rule(report), fmt::join(report.legend.assumed_rates, "; "));
-  }
-  return fmt::format("step = the weights and {} sequences' KV cache at {} tokens of context read "
-                     "from HBM one operation after another, the GEMMs at the GPU's measured "
-                     "GEMM curve where the catalog has one, the rest at its achievable fraction "
-                     "(catalog; {}), each or its compute if longer, plus the all-reduces, {}; the "
-                     "GPU is {}",
-                     request.tokens(), request.serving.context, Knob::hbm_fraction, overlap,
-                     gpu_rule(report));
+  const std::string work =
+      request.phase() == Phase::prefill
+          ? fmt::format("the GEMMs of {} params × {} tokens (the LM head one token) and "
+                        "attention over the GPUs",
+                        format_params(request.active_params), request.tokens())
+          : fmt::format("the GEMMs of the weights and attention over {} sequences' KV cache at "
+                        "{} tokens of context",
+                        request.tokens(), request.serving.context);
+  return fmt::format("step = {}, one operation after another, each the longer of its FLOPs and "
+                     "HBM reads (HBM at its achievable fraction, {}): GEMMs and attention by "
+                     "the GPU's measured kernel curves where the catalog has them, else at its "
+                     "dense peak × its utilisation (catalog; {} sets every operation to one), "
+                     "plus the all-reduces, {}; the GPU is {}\n  assumed: {}",
+                     work, Knob::hbm_fraction, Knob::mfu, overlap, gpu_rule(report),
+                     fmt::join(report.legend.assumed_rates, "; "));
 }
 
 std::vector<std::string> legend_lines(const TpReport& report) {
@@ -271,6 +262,7 @@ void step_wire(const Catalog& catalog, const TpRequest& request, TpWire& wire) {
   const Workload workload =
       workload_for(catalog, *request.model, *request.dtype, *wire.gpu, request.serving);
   wire.rate = workload.rate;
+  wire.pricing = describe_pricing(workload, wire.gpus);
   const Layout tensor{wire.gpus, 1, 1, 1};
   std::vector<RankedLayout> ranked =
       rank_layouts_judging(cluster, workload, request.serving.objective, tensor);

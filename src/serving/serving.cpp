@@ -31,14 +31,6 @@ ParamSplit param_split(const Model& model) {
   return split;
 }
 
-namespace {
-
-/// Per-head widths of the two score products: the key (query·key) and the value.
-struct HeadWidths {
-  double key = 0;
-  double value = 0;
-};
-
 HeadWidths head_widths(const Model& model, Phase phase) {
   if (const auto& mla = model.latent_attention) {
     if (phase == Phase::decode) {
@@ -54,8 +46,6 @@ HeadWidths head_widths(const Model& model, Phase phase) {
   }
   return {static_cast<double>(model.head_dim), static_cast<double>(model.head_dim)};
 }
-
-} // namespace
 
 double attention_flops(const Model& model, Phase phase, std::int64_t tokens, std::int64_t context) {
   const HeadWidths width = head_widths(model, phase);

@@ -9,6 +9,7 @@
 #include "icx/base/knob.hpp"
 #include "icx/host/host_link.hpp"
 #include "icx/memory/hbm.hpp"
+#include "icx/serving/attention.hpp"
 #include "icx/serving/step_terms.hpp"
 
 namespace icx {
@@ -209,7 +210,8 @@ StepTerm experts_term(const GemmPricing& pricing, const Workload& w, const Layou
 }
 
 /// Attention's score products for the rank's sequences and, in decode, the KV cache they
-/// read, at the workload's utilisation of peak and fraction of HBM bandwidth, the longer.
+/// read: by the GPU's attention curve, one kernel per layer of the stage, or else at the
+/// workload's utilisation of peak and fraction of HBM bandwidth, the longer.
 StepTerm attention_term(const Gpu& gpu, const Workload& w, const Layout& layout,
                         const StepBatch& batch) {
   const Model& model = *w.model;
@@ -223,7 +225,25 @@ StepTerm attention_term(const Gpu& gpu, const Workload& w, const Layout& layout,
     term.read = kv_bytes_per_token(model, *w.kv_dtype) * static_cast<double>(w.context) *
                 rank_seqs * share / kv_split(model, layout.tp);
   }
-  return roofline(term, gpu, w.rate.achieved(), w.hbm_fraction);
+  const auto peak = gpu.dense_peak.find("bf16");
+  const HeadWidths width = head_widths(model, w.phase);
+  // A model known by its shape alone has no heads to price a kernel by.
+  const bool heads = model.attention_heads > 0 && width.key > 0 && width.value > 0;
+  if (!w.gemm_curves || !gpu.attention || peak == gpu.dense_peak.end() || !heads ||
+      !(rank_seqs > 0)) {
+    return roofline(term, gpu, w.rate.achieved(), w.hbm_fraction);
+  }
+  const double layers = model.layers * share;
+  const AttentionTime one =
+      w.phase == Phase::prefill
+          ? prefill_attention_time(*gpu.attention, peak->second, term.flops / layers,
+                                   static_cast<double>(w.tokens), (width.key + width.value) / 2)
+          : decode_attention_time(*gpu.attention, gpu.hbm_bandwidth, term.read / layers, rank_seqs);
+  term.seconds = one.seconds * layers;
+  term.compute = one.compute * layers;
+  term.memory = one.memory * layers;
+  term.bound = one.bound;
+  return term;
 }
 
 } // namespace

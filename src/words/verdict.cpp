@@ -1,9 +1,12 @@
 #include "icx/words/verdict.hpp"
 
 #include <array>
+#include <vector>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include "icx/base/knob.hpp"
 #include "icx/base/units_format.hpp"
 #include "icx/serving/ranking.hpp"
 
@@ -75,6 +78,26 @@ std::string verdict_thresholds() {
 std::string describe_rate(const ComputeRate& rate, int gpus) {
   return fmt::format("{} × {} at {} ({}) × {} utilisation", rate.gpu->id, gpus,
                      format_flops_rate(rate.peak), rate.peak_dtype, rate.utilization);
+}
+
+std::string describe_pricing(const Workload& workload, int gpus) {
+  const Gpu& gpu = *workload.rate.gpu;
+  const bool gemm = workload.gemm_curves && gpu.gemm.contains(workload.dtype->id);
+  const bool attention = workload.gemm_curves && gpu.attention && gpu.dense_peak.contains("bf16");
+  if (!gemm && !attention) {
+    return describe_rate(workload.rate, gpus);
+  }
+  const std::string rate =
+      fmt::format("{} ({}) × {} utilisation", format_flops_rate(workload.rate.peak),
+                  workload.rate.peak_dtype, workload.rate.utilization);
+  std::vector<std::string> parts;
+  parts.push_back(gemm ? fmt::format("GEMMs by its measured {} GEMM curve", workload.dtype->id)
+                       : fmt::format("GEMMs at {}", rate));
+  parts.push_back(attention ? std::string("attention by its measured attention kernels")
+                            : fmt::format("attention at {}", rate));
+  return fmt::format("{} × {}: {} (catalog gpu '{}'; {} U prices every operation at U × {})",
+                     gpu.id, gpus, fmt::join(parts, ", "), gpu.id, Knob::mfu,
+                     format_flops_rate(workload.rate.peak));
 }
 
 } // namespace icx

@@ -2,12 +2,33 @@
 // data edit in data/ can never break a test.
 #pragma once
 
+#include <fstream>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "icx/base/error.hpp"
 #include "icx/catalog/catalog.hpp"
 
 namespace icx::test {
+
+/// The rows of a comma-separated file under data/measurements (no quoted fields), each split
+/// into its cells, without the header line.
+inline std::vector<std::vector<std::string>> measurement_rows(const std::string& name) {
+  std::ifstream in(std::string(ICX_MEASUREMENTS_DIR) + "/" + name);
+  std::vector<std::vector<std::string>> rows;
+  std::string line;
+  std::getline(in, line);
+  while (std::getline(in, line)) {
+    std::vector<std::string> cells;
+    std::stringstream fields(line);
+    for (std::string cell; std::getline(fields, cell, ',');) {
+      cells.push_back(cell);
+    }
+    rows.push_back(std::move(cells));
+  }
+  return rows;
+}
 
 inline Link make_link(const char* id, Tier tier, double headline_gbps) {
   Link link;

@@ -1,10 +1,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <fstream>
 #include <iostream>
 #include <map>
-#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -12,6 +10,7 @@
 #include "icx/catalog/catalog.hpp"
 #include "icx/serving/gemm.hpp"
 #include "icx/util/statistics.hpp"
+#include "test_fixtures.hpp"
 
 namespace icx {
 namespace {
@@ -65,22 +64,15 @@ struct MeasuredGemm {
   double seconds = 0;
 };
 
+/// gpu,engine,version,kernel,dtype,m,n,k,latency_ms
 std::vector<MeasuredGemm> measured_gemms() {
-  std::ifstream in(std::string(ICX_MEASUREMENTS_DIR) + "/kernels/gemm.csv");
-  std::string line;
-  std::getline(in, line); // gpu,engine,version,kernel,dtype,m,n,k,latency_ms
   std::vector<MeasuredGemm> rows;
-  while (std::getline(in, line)) {
-    std::vector<std::string> f;
-    std::stringstream fields(line);
-    for (std::string field; std::getline(fields, field, ',');) {
-      f.push_back(field);
-    }
-    rows.push_back({f[0],
-                    f[1],
-                    f[4],
-                    {std::stod(f[5]), std::stod(f[6]), std::stod(f[7])},
-                    std::stod(f[8]) * 1e-3});
+  for (const std::vector<std::string>& f : test::measurement_rows("kernels/gemm.csv")) {
+    rows.push_back({f.at(0),
+                    f.at(1),
+                    f.at(4),
+                    {std::stod(f.at(5)), std::stod(f.at(6)), std::stod(f.at(7))},
+                    std::stod(f.at(8)) * 1e-3});
   }
   return rows;
 }

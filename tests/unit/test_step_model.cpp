@@ -1,5 +1,7 @@
 #include "icx/serving/step_model.hpp"
 
+#include <cmath>
+
 #include <gtest/gtest.h>
 
 namespace icx {
@@ -164,6 +166,59 @@ TEST_F(StepModelTest, ShortPrefillAttentionAddsAFewPercent) {
   EXPECT_NEAR(work.compute.value() / without, 1.039, 0.002);
 }
 
+/// A dense model of `params` parameters without heads: no attention FLOPs and no KV cache, so
+/// a stage does the weights' work alone.
+Model headless(double params) {
+  Model model;
+  model.id = "headless";
+  model.hidden = 8192;
+  model.layers = 80;
+  model.total_params = params;
+  model.active_params = params;
+  return model;
+}
+
+/// The stage's attention term.
+StepTerm attention_of(const StageWork& work) {
+  for (const StepTerm& term : work.terms) {
+    if (term.op == StepOp::attention) {
+      return term;
+    }
+  }
+  return {};
+}
+
+TEST_F(StepModelTest, PrefillAttentionRunsAtTheMeasuredKernelsRate) {
+  // 70B, 4096 tokens, TP 8 on h100-sxm by its curves: each GPU's 8 heads of 128 run
+  // 4 × 8 × 128 × 4096² / 2 = 34,359,738,368 FLOPs per layer at 989e12 × 0.98 × 4096 / 5162 ×
+  // 128 / 179.5 = 548.4 TFLOP/s: 62.65 µs, plus the 13.5 µs launch, over 80 layers 6.092 ms.
+  const Gpu& h100 = catalog.gpu("h100-sxm");
+  ServingRequest r;
+  r.phase = Phase::prefill;
+  r.tokens = 4096;
+  const Workload w = workload_for(catalog, llama70, bf16, h100, r);
+  const Layout tp8{8, 1, 1, 1};
+  const StepTerm attention = attention_of(stage_work(h100, w, tp8, step_batch(w, tp8, 1)));
+  const double per_layer = 34359738368.0 / (989e12 * 0.98 * 4096 / 5162 * 128 / 179.5);
+  EXPECT_NEAR(per_layer, 62.65e-6, 0.01e-6);
+  EXPECT_NEAR(attention.seconds.value(), 80 * (per_layer + 13.5e-6), 1e-9);
+  EXPECT_EQ(attention.bound, GemmBound::compute);
+}
+
+TEST_F(StepModelTest, AModelWithoutHeadsHasNoAttentionToPrice) {
+  // Known by its shape alone, the model has no attention FLOPs and no cache: its attention
+  // costs nothing, even on a GPU with an attention curve (whose launch it does not pay).
+  const Gpu& h100 = catalog.gpu("h100-sxm");
+  ServingRequest r;
+  r.phase = Phase::prefill;
+  r.tokens = 4096;
+  const Workload w = workload_for(catalog, headless(70e9), bf16, h100, r);
+  const Layout tp8{8, 1, 1, 1};
+  const StageWork work = stage_work(h100, w, tp8, step_batch(w, tp8, 1));
+  EXPECT_EQ(attention_of(work).seconds.value(), 0);
+  EXPECT_TRUE(std::isfinite(work.seconds.value()));
+}
+
 TEST_F(StepModelTest, MoeDecodeReadsOnlyTheExpertsItTouches) {
   // DeepSeek-V3 FP8, one sequence, TP 8 on one dgx-h200 node. Its config: hidden 7168, 61
   // layers (3 dense), 128 heads, q_lora_rank 1536, kv_lora_rank 512, rope 64, nope 128, value
@@ -199,18 +254,6 @@ TEST_F(StepModelTest, MoeDecodeReadsOnlyTheExpertsItTouches) {
   // 7168) B).
   EXPECT_GT(summed, expected);
   EXPECT_LT(summed, expected + 0.15e9);
-}
-
-/// A dense model of `params` parameters without heads: no attention FLOPs and no KV cache, so
-/// a stage does the weights' work alone.
-Model headless(double params) {
-  Model model;
-  model.id = "headless";
-  model.hidden = 8192;
-  model.layers = 80;
-  model.total_params = params;
-  model.active_params = params;
-  return model;
 }
 
 TEST_F(StepModelTest, SeedPrefillOnEightH100s) {

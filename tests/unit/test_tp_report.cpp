@@ -199,9 +199,11 @@ TEST(TpReport, LegendNamesEachAssumptionOnce) {
   const Catalog c = catalog();
   const std::vector<const Link*> links{&c.link("nv"), &c.link("pc")};
   const TpReport report = tensor_parallel_report(c, prefill_request(c), links);
-  // g is native to nv; on pc it is assumed. Both wires compute at the same rate: one entry.
+  // g is native to nv; on pc it is assumed. Both wires compute at the same rate (g has no
+  // kernel curves): one entry.
   EXPECT_EQ(report.legend.assumed_gpus, std::vector<std::string>{"g"});
-  EXPECT_EQ(report.legend.assumed_rates, std::vector<std::string>{"g 1 PFLOP/s (bf16) × 0.5"});
+  EXPECT_EQ(report.legend.assumed_rates,
+            std::vector<std::string>{"g × 8 at 1 PFLOP/s (bf16) × 0.5 utilisation"});
   EXPECT_EQ(report.legend.no_expected_model, std::vector<std::string>{"pc"});
   ASSERT_EQ(report.legend.lines.size(), 5U);
   EXPECT_EQ(report.legend.lines[0].rfind("headline = traffic per prefill pass / ", 0), 0U);
@@ -249,10 +251,12 @@ TEST(TpReport, DecodeLegendCountsWeightBytes) {
   const std::vector<const Link*> links{&c.link("nv")};
   const TpReport report = tensor_parallel_report(c, r, links);
   EXPECT_EQ(report.traffic_terms[2].quantity, "per decode step");
-  EXPECT_TRUE(report.legend.assumed_rates.empty());
+  // A decode step's GEMMs compute too: the rate is named in decode as in prefill.
+  EXPECT_EQ(report.legend.assumed_rates,
+            std::vector<std::string>{"g × 8 at 1 PFLOP/s (bf16) × 0.5 utilisation"});
   EXPECT_EQ(report.legend.lines[0].rfind("headline = traffic per decode step / ", 0), 0U);
-  EXPECT_EQ(report.legend.lines[3].rfind("step = the weights and 1 sequences' KV cache at 2048 "
-                                         "tokens of context read from HBM",
+  EXPECT_EQ(report.legend.lines[3].rfind("step = the GEMMs of the weights and attention over 1 "
+                                         "sequences' KV cache at 2048 tokens of context",
                                          0),
             0U)
       << report.legend.lines[3];

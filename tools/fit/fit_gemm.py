@@ -16,36 +16,19 @@ dtype takes, launch what every call adds.
 
 Usage: python3 tools/fit/fit_gemm.py [--check data/catalog/gpus.json]
 """
-import csv
 import json
-import math
 import os
-import statistics
 import sys
 
-ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
-FITTED_ENGINE = "vllm"
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from kernel_fit import (FITTED_ENGINE, catalog_gpus, dtype_bytes, finish, kernel_rows,  # noqa: E402
+                        log_loss, median_error, pattern_search)
+
 PARAMS = ["compute_fraction", "half_weights_M", "memory_fraction", "knee", "floor_us", "launch_us"]
 START = [0.7, 2.0, 0.7, 2.0, 5.0, 2.0]
 STEPS = [0.05, 1.0, 0.05, 0.5, 2.0, 2.0]
 LOWER = [0.05, 0.0, 0.05, 1.0, 0.0, 0.0]
 UPPER = [1.0, 100.0, 1.0, 8.0, 50.0, 50.0]
-
-
-def catalog_gpus():
-    with open(os.path.join(ROOT, "data", "catalog", "gpus.json")) as f:
-        return {g["id"]: g for g in json.load(f)["gpus"]}
-
-
-def dtype_bytes():
-    with open(os.path.join(ROOT, "data", "catalog", "dtypes.json")) as f:
-        return {d["id"]: d["bytes_per_element"] for d in json.load(f)["dtypes"]}
-
-
-def rows():
-    path = os.path.join(ROOT, "data", "measurements", "kernels", "gemm.csv")
-    with open(path, newline="") as f:
-        return list(csv.DictReader(f))
 
 
 def predict(p, row, gpu, width):
@@ -61,35 +44,6 @@ def predict(p, row, gpu, width):
     return max(floor_us * 1e-6, blended) + launch_us * 1e-6 + quantise
 
 
-def loss(p, data, gpu, width):
-    """Mean |log(predicted / measured)|: a few noisy rows do not pull the curve."""
-    return statistics.fmean(
-        abs(math.log(predict(p, r, gpu, width) / (float(r["latency_ms"]) * 1e-3))) for r in data)
-
-
-def fit(data, gpu, width):
-    """Pattern search: each parameter stepped both ways while that helps, steps halved."""
-    p, best = list(START), loss(START, data, gpu, width)
-    steps = list(STEPS)
-    for _ in range(12):
-        improved = True
-        while improved:
-            improved = False
-            for i in range(len(p)):
-                for sign in (1, -1):
-                    q = list(p)
-                    q[i] = min(UPPER[i], max(LOWER[i], q[i] + sign * steps[i]))
-                    trial = loss(q, data, gpu, width)
-                    if trial < best - 1e-12:
-                        p, best, improved = q, trial, True
-        steps = [s / 2 for s in steps]
-    return p
-
-
-def errors(p, data, gpu, width):
-    return [predict(p, r, gpu, width) / (float(r["latency_ms"]) * 1e-3) - 1 for r in data]
-
-
 def rounded(p):
     return {"compute_fraction": round(p[0], 3), "half_weights_M": round(p[1], 2),
             "memory_fraction": round(p[2], 3), "knee": round(p[3], 2), "floor_us": round(p[4], 1),
@@ -97,7 +51,7 @@ def rounded(p):
 
 
 def main():
-    gpus, widths, data = catalog_gpus(), dtype_bytes(), rows()
+    gpus, widths, data = catalog_gpus(), dtype_bytes(), kernel_rows("gemm.csv")
     fitted, worst = {}, 0.0
     print(f"{'gpu':10} {'dtype':5} {'rows':>11} {'median |error|':>14}  held-out rows (engines)")
     for key in sorted({(r["gpu"], r["dtype"]) for r in data}):
@@ -105,25 +59,17 @@ def main():
         mine = [r for r in data if (r["gpu"], r["dtype"]) == key]
         fit_rows = [r for r in mine if r["engine"] == FITTED_ENGINE]
         held = [r for r in mine if r["engine"] != FITTED_ENGINE]
-        p = fit(fit_rows, gpu, width)
+        model = lambda p, r: predict(p, r, gpu, width)  # noqa: E731
+        p = pattern_search(lambda q: log_loss(model, q, fit_rows), START, STEPS, LOWER, UPPER)
         fitted[key] = rounded(p)
         p = [fitted[key][name] for name in PARAMS]
-        fit_error = statistics.median(abs(e) for e in errors(p, fit_rows, gpu, width))
-        held_error = statistics.median(abs(e) for e in errors(p, held, gpu, width))
+        fit_error = median_error(model, p, fit_rows)
+        held_error = median_error(model, p, held)
         worst = max(worst, fit_error)
         print(f"{key[0]:10} {key[1]:5} {len(fit_rows):5} fit {fit_error:13.1%}  "
               f"{len(held)} held out: {held_error:.1%} ({', '.join(sorted({r['engine'] for r in held}))})")
         print("           " + json.dumps(fitted[key]))
-    if len(sys.argv) > 2 and sys.argv[1] == "--check":
-        with open(sys.argv[2]) as f:
-            shipped = {g["id"]: g for g in json.load(f)["gpus"]}
-        for (gpu, dtype), figures in fitted.items():
-            have = shipped[gpu].get("gemm", {}).get(dtype, {})
-            for name, value in figures.items():
-                if not math.isclose(have.get(name, math.nan), value, rel_tol=0.02, abs_tol=0.05):
-                    sys.exit(f"{gpu} gemm {dtype} {name}: catalog {have.get(name)}, fit {value}")
-        print(f"{sys.argv[2]}: every fitted figure matches")
-    return 0 if worst <= 0.10 else 1
+    return finish(fitted, "gemm", worst, 0.10)
 
 
 if __name__ == "__main__":

@@ -69,6 +69,7 @@ constexpr double giga = 1e9;
 constexpr double tera = 1e12;
 constexpr double peta = 1e15;
 constexpr double micro = 1e-6;
+constexpr double nano = 1e-9;
 constexpr double milli = 1e-3;
 // Binary prefixes, as buffer sizes are written (1 MiB = 2^20 B).
 constexpr double kibi = 1024.0;

@@ -38,6 +38,26 @@ struct GemmCurve {
   bool operator==(const GemmCurve&) const = default;
 };
 
+/// The time of one layer's attention kernel on a GPU, fitted to measured kernel times
+/// (tools/fit/fit_attention.py; the formula in icx/serving/attention.hpp): a prefill's score
+/// products at a fraction of the 16-bit dense peak that falls for short prompts and narrow
+/// heads, a decode step's KV-cache read at a fraction of HBM bandwidth, each plus a launch.
+struct AttentionCurve {
+  /// Prefill: the fraction of the 16-bit dense peak long prompts with wide heads approach.
+  double compute_fraction = 0;
+  /// Prompt tokens at which the prefill fraction halves.
+  double half_tokens = 0;
+  /// Head width at which the prefill fraction halves.
+  double half_head_dim = 0;
+  Seconds prefill_launch;
+  /// Decode: the fraction of HBM bandwidth the KV cache is read at.
+  double memory_fraction = 0;
+  /// Decode time each sequence of the batch adds beyond its reads.
+  Seconds per_sequence;
+  Seconds decode_launch;
+  bool operator==(const AttentionCurve&) const = default;
+};
+
 struct Gpu : Entry {
   Bytes hbm_capacity;
   BytesPerSecond hbm_bandwidth;
@@ -55,6 +75,8 @@ struct Gpu : Entry {
   std::optional<double> achievable_hbm_fraction;
   /// Fitted GEMM curves by dtype id; a dtype without one is priced at achievable_mfu.
   std::map<std::string, GemmCurve, std::less<>> gemm;
+  /// Fitted attention curve; absent: attention is priced at achievable_mfu and the HBM fraction.
+  std::optional<AttentionCurve> attention;
   /// The GPU assumed when nothing names one and no GPU uses the wire as its scale-up link.
   bool reference = false;
   bool operator==(const Gpu&) const = default;

@@ -74,6 +74,9 @@ struct TpWire {
   bool gpu_native = false;
   int gpus = 0;
   std::optional<ComputeRate> rate;
+  /// How its operations are priced (icx/words/verdict.hpp describe_pricing); empty when not
+  /// stepped.
+  std::string pricing;
   /// The tensor group as a layout of its GPUs on this wire, stepped and judged against every
   /// other layout of the same GPUs (icx/serving/ranking.hpp); absent without a parameter count.
   std::optional<RankedLayout> judged;
@@ -117,7 +120,7 @@ struct TpLegend {
   std::vector<std::string> ran;
   /// GPUs that compute on a wire that is not their scale-up link, each once.
   std::vector<std::string> assumed_gpus;
-  /// Prefill: each distinct rate assumed, "h100-sxm 989 TFLOP/s (bf16) × 0.5".
+  /// Each distinct pricing of the stepped wires' GPUs (describe_pricing).
   std::vector<std::string> assumed_rates;
   /// The legend as printed under the wires: "headline = …", "expected = …", "crossover = …",
   /// then "compute = …" and the verdict thresholds (or what a verdict needs).

@@ -45,6 +45,16 @@ struct ParamSplit {
 
 ParamSplit param_split(const Model& model);
 
+/// Per-head widths of the two score products: the key (query·key) and the value.
+struct HeadWidths {
+  double key = 0;
+  double value = 0;
+};
+
+/// The widths a pass computes with: the model's head width, or latent attention's expanded
+/// heads in prefill and its absorbed ones (attending over the latent) in decode.
+HeadWidths head_widths(const Model& model, Phase phase);
+
 /// FLOPs of attention's two score products (Q·Kᵀ and scores·V) for one sequence over all
 /// layers, beyond the 2 FLOPs per parameter: prefill over `tokens` causal tokens
 /// (tokens² / 2 pairs), decode for one token against `context` cached ones. Latent attention

@@ -7,6 +7,7 @@
 
 #include "icx/base/json_values.hpp"
 #include "icx/serving/compute.hpp"
+#include "icx/serving/step_model.hpp"
 #include "icx/wire/verdict.hpp"
 
 namespace icx {
@@ -28,5 +29,10 @@ std::string verdict_thresholds();
 
 /// "h100-sxm × 8 at 989 TFLOP/s (bf16) × 0.5 utilisation".
 std::string describe_rate(const ComputeRate& rate, int gpus);
+
+/// How a workload's operations are priced on `gpus` GPUs: by the GPU's measured GEMM and
+/// attention curves where the catalog has them and --mfu does not override, the rest (or all)
+/// at describe_rate's utilisation of peak.
+std::string describe_pricing(const Workload& workload, int gpus);
 
 } // namespace icx

@@ -1,0 +1,27 @@
+// One layer's attention by the GPU's fitted curve (icx/serving/attention.hpp).
+#include "icx/serving/attention.hpp"
+
+namespace icx {
+
+AttentionTime prefill_attention_time(const AttentionCurve& curve, FlopsPerSecond peak, Flops flops,
+                                     double tokens, double head_width) {
+  const double fraction = curve.compute_fraction * tokens / (tokens + curve.half_tokens) *
+                          head_width / (head_width + curve.half_head_dim);
+  AttentionTime t;
+  t.compute = flops / (peak * fraction);
+  t.seconds = t.compute + curve.prefill_launch;
+  t.bound = GemmBound::compute;
+  return t;
+}
+
+AttentionTime decode_attention_time(const AttentionCurve& curve, BytesPerSecond hbm, Bytes kv,
+                                    double sequences) {
+  AttentionTime t;
+  t.memory = kv / (hbm * curve.memory_fraction);
+  const Seconds fixed = curve.decode_launch + curve.per_sequence * sequences;
+  t.seconds = t.memory + fixed;
+  t.bound = fixed > t.memory ? GemmBound::floor : GemmBound::memory;
+  return t;
+}
+
+} // namespace icx
