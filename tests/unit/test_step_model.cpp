@@ -212,7 +212,8 @@ TEST_F(StepModelTest, AModelWithoutHeadsHasNoAttentionToPrice) {
   ServingRequest r;
   r.phase = Phase::prefill;
   r.tokens = 4096;
-  const Workload w = workload_for(catalog, headless(70e9), bf16, h100, r);
+  const Model model = headless(70e9); // the workload points at it
+  const Workload w = workload_for(catalog, model, bf16, h100, r);
   const Layout tp8{8, 1, 1, 1};
   const StageWork work = stage_work(h100, w, tp8, step_batch(w, tp8, 1));
   EXPECT_EQ(attention_of(work).seconds.value(), 0);
