@@ -182,6 +182,14 @@ void to_json(Json& json, const Gpu& gpu) {
                            {"floor_us", in_unit(c.floor.value(), micro)},
                            {"launch_us", in_unit(c.launch.value(), micro)}};
   }
+  for (const auto& [dtype, c] : gpu.moe) {
+    json["moe"][dtype] = {{"compute_fraction", json_number(c.compute_fraction)},
+                          {"half_tokens", json_number(c.half_tokens)},
+                          {"memory_fraction", json_number(c.memory_fraction)},
+                          {"knee", json_number(c.knee)},
+                          {"launch_us", in_unit(c.launch.value(), micro)},
+                          {"route_ns", in_unit(c.per_entry.value(), nano)}};
+  }
   if (const auto& a = gpu.attention) {
     json["attention"] = {{"prefill",
                           {{"compute_fraction", json_number(a->compute_fraction)},

@@ -25,24 +25,41 @@ GemmCurve read_gemm_curve(ObjectReader& reader) {
   return curve;
 }
 
-/// The GPU's GEMM curves by dtype: each dtype one the GPU has a dense peak for.
-void read_gemm_curves(ObjectReader& reader, Gpu& gpu, const std::string& origin) {
-  if (!reader.has("gemm")) {
+/// One dtype's routed-expert curve (icx/catalog/catalog.hpp MoeCurve); every figure required.
+MoeCurve read_moe_curve(ObjectReader& reader) {
+  MoeCurve curve;
+  curve.compute_fraction = reader.fraction("compute_fraction");
+  curve.half_tokens = reader.positive("half_tokens", limits::half_tokens);
+  curve.memory_fraction = reader.fraction("memory_fraction");
+  curve.knee = reader.positive("knee", limits::knee);
+  curve.launch = Seconds::of(reader.positive("launch_us", limits::latency_us) * micro);
+  curve.per_entry = Seconds::of(reader.positive("route_ns", limits::route_ns) * nano);
+  reader.finish();
+  return curve;
+}
+
+/// The GPU's curves of one kind by dtype (`section`: "gemm" or "moe"): each dtype one the GPU
+/// has a dense peak for, each curve read by `read`.
+template <typename Curve>
+void read_curves(ObjectReader& reader, const Gpu& gpu, const std::string& origin,
+                 const char* section, Curve (*read)(ObjectReader&),
+                 std::map<std::string, Curve, std::less<>>& out) {
+  if (!reader.has(section)) {
     return;
   }
-  const nlohmann::json& curves = reader.object("gemm");
+  const nlohmann::json& curves = reader.object(section);
   for (const auto& [dtype, value] : curves.items()) {
     if (!gpu.dense_peak.contains(dtype)) {
-      reader.fail("gemm", fmt::format("'{}' has no dense_tflops figure to scale its curve; add "
-                                      "its peak to dense_tflops or drop the curve",
-                                      dtype));
+      reader.fail(section, fmt::format("'{}' has no dense_tflops figure to scale its curve; add "
+                                       "its peak to dense_tflops or drop the curve",
+                                       dtype));
     }
     if (!value.is_object()) {
-      ObjectReader(curves, reader.pointer_to("gemm"), origin)
+      ObjectReader(curves, reader.pointer_to(section), origin)
           .fail(dtype, "expected an object of the curve's figures");
     }
-    ObjectReader curve(value, reader.pointer_to("gemm") / dtype, origin);
-    gpu.gemm[dtype] = read_gemm_curve(curve);
+    ObjectReader curve(value, reader.pointer_to(section) / dtype, origin);
+    out[dtype] = read(curve);
   }
 }
 
@@ -95,7 +112,8 @@ Gpu read_gpu(ObjectReader& reader, const std::string& origin) {
   if (reader.has("achievable_hbm_fraction")) {
     gpu.achievable_hbm_fraction = reader.fraction("achievable_hbm_fraction");
   }
-  read_gemm_curves(reader, gpu, origin);
+  read_curves(reader, gpu, origin, "gemm", read_gemm_curve, gpu.gemm);
+  read_curves(reader, gpu, origin, "moe", read_moe_curve, gpu.moe);
   read_attention_curve(reader, gpu, origin);
   gpu.reference = reader.flag_or("reference", false);
   return gpu;

@@ -6,18 +6,14 @@
 
 namespace icx {
 
-namespace {
-
-/// (a^q + b^q)^(1/q), scaled by the larger so that a large q does not underflow.
 double blend(double a, double b, double q) {
+  // Scaled by the larger, so that a large q does not underflow.
   const double larger = std::max(a, b);
   if (larger <= 0) {
     return 0;
   }
   return larger * std::pow(std::pow(a / larger, q) + std::pow(b / larger, q), 1.0 / q);
 }
-
-} // namespace
 
 std::optional<GemmTime> gemm_time(const Gpu& gpu, const Dtype& dtype, const GemmShape& shape) {
   const auto curve = gpu.gemm.find(dtype.id);

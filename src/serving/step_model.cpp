@@ -10,6 +10,7 @@
 #include "icx/host/host_link.hpp"
 #include "icx/memory/hbm.hpp"
 #include "icx/serving/attention.hpp"
+#include "icx/serving/moe.hpp"
 #include "icx/serving/step_terms.hpp"
 
 namespace icx {
@@ -206,7 +207,26 @@ StepTerm experts_term(const GemmPricing& pricing, const Workload& w, const Layou
     none.op = weight.op;
     return none;
   }
-  return price_gemms(pricing, weight.op, sharded(weight, layout.tp, routed / run), run);
+  const GemmShape shape = sharded(weight, layout.tp, routed / run);
+  StepTerm term = price_gemms(pricing, weight.op, shape, run);
+  if (!pricing.curves) {
+    return term;
+  }
+  // The fused kernel runs the gate and up projections (2 × hidden × width each expert) and the
+  // down one (width × hidden) together; each projection takes its share of the weights, 2/3
+  // and 1/3, of the kernel's time (the split the FLOPs and weight reads both have).
+  const bool up = weight.op == StepOp::experts_up;
+  const double hidden = up ? weight.k : weight.n;
+  const double width = shape.n * shape.k / hidden / (up ? 2 : 1);
+  const MoeShape fused_shape{routed, run, hidden, width, routed};
+  if (const auto fused = moe_time(*pricing.gpu, *pricing.dtype, fused_shape)) {
+    const double share = up ? 2.0 / 3 : 1.0 / 3;
+    term.seconds = fused->seconds * share;
+    term.compute = fused->compute * share;
+    term.memory = fused->memory * share;
+    term.bound = fused->bound;
+  }
+  return term;
 }
 
 /// Attention's score products for the rank's sequences and, in decode, the KV cache they

@@ -93,6 +93,12 @@ std::string describe_pricing(const Workload& workload, int gpus) {
   std::vector<std::string> parts;
   parts.push_back(gemm ? fmt::format("GEMMs by its measured {} GEMM curve", workload.dtype->id)
                        : fmt::format("GEMMs at {}", rate));
+  if (workload.model != nullptr && workload.model->is_moe()) {
+    parts.push_back(
+        workload.gemm_curves && gpu.moe.contains(workload.dtype->id)
+            ? fmt::format("routed experts by its measured {} MoE kernel", workload.dtype->id)
+            : std::string("routed experts as grouped GEMMs"));
+  }
   parts.push_back(attention ? std::string("attention by its measured attention kernels")
                             : fmt::format("attention at {}", rate));
   return fmt::format("{} × {}: {} (catalog gpu '{}'; {} U prices every operation at U × {})",

@@ -1,8 +1,6 @@
 #include "icx/serving/attention.hpp"
 
 #include <cmath>
-#include <iostream>
-#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -10,7 +8,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
-#include "icx/util/statistics.hpp"
+#include "kernel_fit_check.hpp"
 #include "test_fixtures.hpp"
 
 namespace icx {
@@ -95,7 +93,7 @@ TEST(Attention, TheShippedCurvesFollowTheMeasuredKernels) {
   // GPU and phase. SGLang's and TensorRT-LLM's rows are held out, and held to 30 %: their
   // kernels differ (TensorRT-LLM's prefill is the farthest, about 25 %).
   const Catalog catalog = Catalog::shipped();
-  std::map<std::pair<std::string, std::string>, std::vector<double>> errors;
+  test::KernelErrors errors;
   const std::vector<MeasuredAttention> rows = measured_attention();
   ASSERT_GE(rows.size(), 1500U);
   for (const MeasuredAttention& r : rows) {
@@ -103,13 +101,7 @@ TEST(Attention, TheShippedCurvesFollowTheMeasuredKernels) {
         std::abs(predicted(catalog, r) / r.seconds - 1));
   }
   ASSERT_EQ(errors.size(), 12U);
-  for (const auto& [key, e] : errors) {
-    const bool fitted = key.second == "vllm";
-    const double median = detail::median(e);
-    std::cout << key.first << " " << key.second << (fitted ? " (fit)" : " (held out)")
-              << ": median |error| " << median * 100 << " %\n";
-    EXPECT_LE(median, fitted ? 0.15 : 0.30) << key.first << " " << key.second;
-  }
+  test::expect_fit_and_held_out(errors, 0.15, 0.30);
 }
 
 /// A one-GPU catalog document whose GPU carries `attention` and, when `bf16` is set, a bf16

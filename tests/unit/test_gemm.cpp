@@ -1,15 +1,12 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <iostream>
-#include <map>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "icx/catalog/catalog.hpp"
 #include "icx/serving/gemm.hpp"
-#include "icx/util/statistics.hpp"
+#include "kernel_fit_check.hpp"
 #include "test_fixtures.hpp"
 
 namespace icx {
@@ -84,24 +81,17 @@ TEST(Gemm, TheShippedCurvesFollowTheMeasuredKernels) {
   // the farthest (about 15 % on H100 and 28 % on B200): one curve per dtype does not describe
   // every engine's fp8 path.
   const Catalog catalog = Catalog::shipped();
-  std::map<std::pair<std::string, bool>, std::map<std::string, std::vector<double>>> errors;
+  test::KernelErrors errors;
   const std::vector<MeasuredGemm> rows = measured_gemms();
   ASSERT_GE(rows.size(), 1900U);
   for (const MeasuredGemm& r : rows) {
     const auto t = gemm_time(catalog.gpu(r.gpu), catalog.dtype(r.dtype), r.shape);
     ASSERT_TRUE(t) << r.gpu << " " << r.dtype;
-    errors[{r.gpu + " " + r.dtype, r.engine == "vllm"}][r.engine].push_back(
+    errors[{r.gpu + " " + r.dtype, r.engine}].push_back(
         std::abs(t->seconds.value() / r.seconds - 1));
   }
-  ASSERT_EQ(errors.size(), 8U);
-  for (const auto& [key, by_engine] : errors) {
-    for (const auto& [engine, e] : by_engine) {
-      const double median = detail::median(e);
-      std::cout << key.first << " " << engine << (key.second ? " (fit)" : " (held out)")
-                << ": median |error| " << median * 100 << " %\n";
-      EXPECT_LE(median, key.second ? 0.10 : 0.30) << key.first << " " << engine;
-    }
-  }
+  ASSERT_EQ(errors.size(), 12U);
+  test::expect_fit_and_held_out(errors, 0.10, 0.30);
 }
 
 } // namespace

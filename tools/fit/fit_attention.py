@@ -17,22 +17,22 @@ width d on one GPU:
 
 Usage: python3 tools/fit/fit_attention.py [--check data/catalog/gpus.json]
 """
-import json
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from kernel_fit import (FITTED_ENGINE, catalog_gpus, dtype_bytes, finish, kernel_rows,  # noqa: E402
-                        log_loss, median_error, pattern_search)
+from kernel_fit import catalog_gpus, dtype_bytes, fit_all  # noqa: E402
 
-PREFILL = {"params": ["compute_fraction", "half_tokens", "half_head_dim", "launch_us"],
-           "start": [0.8, 1000.0, 50.0, 10.0], "steps": [0.05, 500.0, 20.0, 5.0],
-           "lower": [0.05, 0.0, 0.0, 0.0], "upper": [1.0, 20000.0, 1000.0, 200.0]}
-DECODE = {"params": ["memory_fraction", "sequence_ns", "launch_us"],
-          "start": [0.8, 20.0, 10.0], "steps": [0.05, 10.0, 5.0],
-          "lower": [0.05, 0.0, 0.0], "upper": [1.0, 1000.0, 200.0]}
 ROUNDING = {"compute_fraction": 3, "half_tokens": 0, "half_head_dim": 1, "launch_us": 1,
             "memory_fraction": 3, "sequence_ns": 1}
+PREFILL = {"params": ["compute_fraction", "half_tokens", "half_head_dim", "launch_us"],
+           "start": [0.8, 1000.0, 50.0, 10.0], "steps": [0.05, 500.0, 20.0, 5.0],
+           "lower": [0.05, 0.0, 0.0, 0.0], "upper": [1.0, 20000.0, 1000.0, 200.0],
+           "rounding": ROUNDING}
+DECODE = {"params": ["memory_fraction", "sequence_ns", "launch_us"],
+          "start": [0.8, 20.0, 10.0], "steps": [0.05, 10.0, 5.0],
+          "lower": [0.05, 0.0, 0.0], "upper": [1.0, 1000.0, 200.0],
+          "rounding": ROUNDING}
 
 
 def predict_prefill(p, row, gpu):
@@ -52,31 +52,15 @@ def predict_decode(p, row, gpu, widths):
 
 
 def main():
-    gpus, widths, data = catalog_gpus(), dtype_bytes(), kernel_rows("attention.csv")
-    fitted, worst = {}, 0.0
-    print(f"{'gpu':10} {'phase':7} {'rows':>11} {'median |error|':>14}  held-out rows (engines)")
-    for key in sorted({(r["gpu"], r["phase"]) for r in data}):
-        gpu = gpus[key[0]]
-        spec = PREFILL if key[1] == "prefill" else DECODE
-        if key[1] == "prefill":
-            model = lambda p, r: predict_prefill(p, r, gpu)  # noqa: E731
-        else:
-            model = lambda p, r: predict_decode(p, r, gpu, widths)  # noqa: E731
-        mine = [r for r in data if (r["gpu"], r["phase"]) == key]
-        fit_rows = [r for r in mine if r["engine"] == FITTED_ENGINE]
-        p = pattern_search(lambda q: log_loss(model, q, fit_rows), spec["start"], spec["steps"],
-                           spec["lower"], spec["upper"])
-        fitted[key] = {n: round(v, ROUNDING[n]) for n, v in zip(spec["params"], p)}
-        p = [fitted[key][n] for n in spec["params"]]
-        fit_error = median_error(model, p, fit_rows)
-        worst = max(worst, fit_error)
-        held = ", ".join(
-            f"{e} {median_error(model, p, [r for r in mine if r['engine'] == e]):.1%}"
-            for e in sorted({r["engine"] for r in mine} - {FITTED_ENGINE}))
-        print(f"{key[0]:10} {key[1]:7} {len(fit_rows):5} fit {fit_error:13.1%}  held out: {held}")
-        print("           " + json.dumps(fitted[key]))
-    return finish(fitted, "attention", worst, 0.15)
+    gpus, widths = catalog_gpus(), dtype_bytes()
 
+    def curve_for(key):
+        gpu = gpus[key[0]]
+        if key[1] == "prefill":
+            return (lambda p, r: predict_prefill(p, r, gpu)), PREFILL
+        return (lambda p, r: predict_decode(p, r, gpu, widths)), DECODE
+
+    return fit_all("attention.csv", ("gpu", "phase"), curve_for, "attention", 0.15)
 
 if __name__ == "__main__":
     sys.exit(main())

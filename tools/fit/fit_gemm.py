@@ -16,19 +16,18 @@ dtype takes, launch what every call adds.
 
 Usage: python3 tools/fit/fit_gemm.py [--check data/catalog/gpus.json]
 """
-import json
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from kernel_fit import (FITTED_ENGINE, catalog_gpus, dtype_bytes, finish, kernel_rows,  # noqa: E402
-                        log_loss, median_error, pattern_search)
+from kernel_fit import catalog_gpus, dtype_bytes, fit_all  # noqa: E402
 
-PARAMS = ["compute_fraction", "half_weights_M", "memory_fraction", "knee", "floor_us", "launch_us"]
-START = [0.7, 2.0, 0.7, 2.0, 5.0, 2.0]
-STEPS = [0.05, 1.0, 0.05, 0.5, 2.0, 2.0]
-LOWER = [0.05, 0.0, 0.05, 1.0, 0.0, 0.0]
-UPPER = [1.0, 100.0, 1.0, 8.0, 50.0, 50.0]
+SPEC = {"params": ["compute_fraction", "half_weights_M", "memory_fraction", "knee", "floor_us",
+                   "launch_us"],
+        "start": [0.7, 2.0, 0.7, 2.0, 5.0, 2.0], "steps": [0.05, 1.0, 0.05, 0.5, 2.0, 2.0],
+        "lower": [0.05, 0.0, 0.05, 1.0, 0.0, 0.0], "upper": [1.0, 100.0, 1.0, 8.0, 50.0, 50.0],
+        "rounding": {"compute_fraction": 3, "half_weights_M": 2, "memory_fraction": 3, "knee": 2,
+                     "floor_us": 1, "launch_us": 1}}
 
 
 def predict(p, row, gpu, width):
@@ -44,33 +43,14 @@ def predict(p, row, gpu, width):
     return max(floor_us * 1e-6, blended) + launch_us * 1e-6 + quantise
 
 
-def rounded(p):
-    return {"compute_fraction": round(p[0], 3), "half_weights_M": round(p[1], 2),
-            "memory_fraction": round(p[2], 3), "knee": round(p[3], 2), "floor_us": round(p[4], 1),
-            "launch_us": round(p[5], 1)}
-
-
 def main():
-    gpus, widths, data = catalog_gpus(), dtype_bytes(), kernel_rows("gemm.csv")
-    fitted, worst = {}, 0.0
-    print(f"{'gpu':10} {'dtype':5} {'rows':>11} {'median |error|':>14}  held-out rows (engines)")
-    for key in sorted({(r["gpu"], r["dtype"]) for r in data}):
-        gpu, width = gpus[key[0]], widths[key[1]]
-        mine = [r for r in data if (r["gpu"], r["dtype"]) == key]
-        fit_rows = [r for r in mine if r["engine"] == FITTED_ENGINE]
-        held = [r for r in mine if r["engine"] != FITTED_ENGINE]
-        model = lambda p, r: predict(p, r, gpu, width)  # noqa: E731
-        p = pattern_search(lambda q: log_loss(model, q, fit_rows), START, STEPS, LOWER, UPPER)
-        fitted[key] = rounded(p)
-        p = [fitted[key][name] for name in PARAMS]
-        fit_error = median_error(model, p, fit_rows)
-        held_error = median_error(model, p, held)
-        worst = max(worst, fit_error)
-        print(f"{key[0]:10} {key[1]:5} {len(fit_rows):5} fit {fit_error:13.1%}  "
-              f"{len(held)} held out: {held_error:.1%} ({', '.join(sorted({r['engine'] for r in held}))})")
-        print("           " + json.dumps(fitted[key]))
-    return finish(fitted, "gemm", worst, 0.10)
+    gpus, widths = catalog_gpus(), dtype_bytes()
 
+    def curve_for(key):
+        gpu, width = gpus[key[0]], widths[key[1]]
+        return (lambda p, r: predict(p, r, gpu, width)), SPEC
+
+    return fit_all("gemm.csv", ("gpu", "dtype"), curve_for, "gemm", 0.10)
 
 if __name__ == "__main__":
     sys.exit(main())

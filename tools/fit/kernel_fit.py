@@ -1,4 +1,4 @@
-"""What tools/fit/fit_gemm.py and tools/fit/fit_attention.py share: the catalog they read, the
+"""What tools/fit/fit_gemm.py, fit_attention.py and fit_moe.py share: the catalog they read, the
 measured kernel rows under data/measurements/kernels/, the loss, the search and the check of
 the shipped figures against a fresh fit."""
 import csv
@@ -79,3 +79,36 @@ def finish(fitted, section, worst, bound):
     if len(sys.argv) > 2 and sys.argv[1] == "--check":
         check_shipped(fitted, sys.argv[2], section)
     return 0 if worst <= bound else 1
+
+
+def fit_curve(label, mine, model, spec):
+    """Fits `model` to the fitted engine's rows of `mine` from spec's start, steps and bounds,
+    rounds each parameter to spec["rounding"][name] places, prints the error on the fitted rows
+    and on each held-out engine's, and returns (figures by name, fitted median |error|)."""
+    fit_rows = [r for r in mine if r["engine"] == FITTED_ENGINE]
+    p = pattern_search(lambda q: log_loss(model, q, fit_rows), spec["start"], spec["steps"],
+                       spec["lower"], spec["upper"])
+    figures = {n: round(v, spec["rounding"][n]) for n, v in zip(spec["params"], p)}
+    p = [figures[n] for n in spec["params"]]
+    fit_error = median_error(model, p, fit_rows)
+    held = ", ".join(
+        f"{e} {median_error(model, p, [r for r in mine if r['engine'] == e]):.1%}"
+        for e in sorted({r["engine"] for r in mine} - {FITTED_ENGINE}))
+    print(f"{label:18} {len(fit_rows):5} fit {fit_error:13.1%}  held out: {held}")
+    print("           " + json.dumps(figures))
+    return figures, fit_error
+
+
+def fit_all(rows_file, columns, curve_for, section, bound):
+    """Fits one curve per distinct (gpu, `columns[1]`) of data/measurements/kernels/rows_file:
+    curve_for(key) gives its (model, spec); prints a table of the errors, checks the catalog
+    under --check (`section`), and returns the exit status (finish)."""
+    data = kernel_rows(rows_file)
+    fitted, worst = {}, 0.0
+    print(f"{'gpu':10} {columns[1]:7} {'rows':>5} {'median |error|':>17}  held-out rows (engines)")
+    for key in sorted({tuple(r[c] for c in columns) for r in data}):
+        mine = [r for r in data if tuple(r[c] for c in columns) == key]
+        model, spec = curve_for(key)
+        fitted[key], error = fit_curve(f"{key[0]:10} {key[1]:7}", mine, model, spec)
+        worst = max(worst, error)
+    return finish(fitted, section, worst, bound)

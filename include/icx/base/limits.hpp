@@ -39,6 +39,8 @@ constexpr Bounds half_weights_M{1e-6, 1e6};
 /// An attention curve's half points: prompt tokens, head width.
 constexpr Bounds half_tokens{1e-3, 1e9};
 constexpr Bounds half_head_dim{1e-3, 1e6};
+/// A routed-expert curve's cost per routing entry in ns: none to 1 ms.
+constexpr Bounds route_ns{0.0, 1e6};
 /// A curve's blend exponent between two bounds: 1 (their sum) to 64 (within 1 % of the longer).
 constexpr Bounds knee{1.0, 64.0};
 /// HBM capacity of one GPU in GB: 1 MB to 1 PB.

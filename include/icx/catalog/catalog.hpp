@@ -38,6 +38,26 @@ struct GemmCurve {
   bool operator==(const GemmCurve&) const = default;
 };
 
+/// The time of one layer's routed experts on one rank as one fused kernel (gate and up
+/// projections, activation, down projection of every expert the rank runs), fitted to measured
+/// kernel times (tools/fit/fit_moe.py; the formula in icx/serving/moe.hpp): the compute bound
+/// at a fraction of dense peak that falls when each expert gets few tokens, the weights and
+/// activations at a fraction of HBM bandwidth, blended by `knee`, plus a launch and a cost per
+/// routing entry the kernel sorts.
+struct MoeCurve {
+  /// Fraction of dense peak experts with many tokens each approach.
+  double compute_fraction = 0;
+  /// Tokens per expert at which that fraction halves.
+  double half_tokens = 0;
+  double memory_fraction = 0;
+  /// Blend exponent of the two bounds: 1 adds them, a large one takes the longer.
+  double knee = 1;
+  Seconds launch;
+  /// Per token-expert entry the kernel routes (its sort and gather).
+  Seconds per_entry;
+  bool operator==(const MoeCurve&) const = default;
+};
+
 /// The time of one layer's attention kernel on a GPU, fitted to measured kernel times
 /// (tools/fit/fit_attention.py; the formula in icx/serving/attention.hpp): a prefill's score
 /// products at a fraction of the 16-bit dense peak that falls for short prompts and narrow
@@ -75,6 +95,9 @@ struct Gpu : Entry {
   std::optional<double> achievable_hbm_fraction;
   /// Fitted GEMM curves by dtype id; a dtype without one is priced at achievable_mfu.
   std::map<std::string, GemmCurve, std::less<>> gemm;
+  /// Fitted routed-expert curves by the experts' dtype id; a dtype without one prices the
+  /// experts as grouped GEMMs by `gemm`.
+  std::map<std::string, MoeCurve, std::less<>> moe;
   /// Fitted attention curve; absent: attention is priced at achievable_mfu and the HBM fraction.
   std::optional<AttentionCurve> attention;
   /// The GPU assumed when nothing names one and no GPU uses the wire as its scale-up link.

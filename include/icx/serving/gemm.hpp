@@ -44,6 +44,10 @@ struct GemmTime {
 /// serving engines keep them (BF16 or FP16).
 constexpr double gemm_activation_bytes = 2;
 
+/// Two bounds of one kernel blended: (a^q + b^q)^(1/q), the sum at q = 1, the longer as q
+/// grows; 0 when both are.
+double blend(double a, double b, double q);
+
 /// The time of one GEMM of `shape` with weights in `dtype` on `gpu`, by the GPU's curve for the
 /// dtype: compute = 2mnk / (peak × compute_fraction × nk / (nk + half_weights)); memory =
 /// (nk + mk) × the dtype's bytes + mn × 2 bytes, at memory_fraction of HBM bandwidth; the two

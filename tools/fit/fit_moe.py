@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+"""Fits each GPU's routed-expert curves (data/catalog/gpus.json, "moe", one per dtype) to the
+measured fused-MoE times of data/measurements/kernels/moe.csv, one layer's kernel per row
+(the gate and up projections, the activation and the down projection of every routed expert
+the rank runs), and reports the error on every engine's rows: the default engine's (vllm) are
+fitted, the others' (sglang, trtllm) held out.
+
+The model, written independently of icx's C++, for rank 0 of an expert group of ep ranks and a
+tensor split of tp, hidden h and expert width I (per rank i = I / tp), T tokens routed to k of
+E experts each, with a assignments and r distinct experts landing on rank 0:
+  m       = a / r                                  tokens per expert run
+  compute = 2 a × 3 h i / (dense peak × compute_fraction × m / (m + half_tokens))
+  memory  = (r × 3 h i × weight bytes + a (2h + 3i) × 2 B of activations)
+            / (HBM bandwidth × memory_fraction)
+  time    = (compute^knee + memory^knee)^(1/knee) + launch + T k × route_ns
+The rows route as aiconfigurator's "balanced" case does (collector/helper.py balanced_logits:
+token t picks experts (t + j·ceil(E/k)) mod E), and every token's k entries reach the rank's
+kernel, which sorts them before its GEMMs (the route term).
+
+Usage: python3 tools/fit/fit_moe.py [--check data/catalog/gpus.json]
+"""
+import functools
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from kernel_fit import catalog_gpus, dtype_bytes, fit_all  # noqa: E402
+
+SPEC = {"params": ["compute_fraction", "half_tokens", "memory_fraction", "knee", "launch_us",
+                   "route_ns"],
+        "start": [0.6, 16.0, 0.7, 3.0, 20.0, 1.0], "steps": [0.05, 8.0, 0.05, 1.0, 5.0, 1.0],
+        "lower": [0.05, 0.0, 0.05, 1.0, 0.0, 0.0], "upper": [1.0, 2000.0, 1.0, 16.0, 500.0, 1000.0],
+        "rounding": {"compute_fraction": 3, "half_tokens": 1, "memory_fraction": 3, "knee": 2,
+                     "launch_us": 1, "route_ns": 2}}
+
+
+@functools.lru_cache(maxsize=None)
+def rank0(tokens, topk, experts, ep):
+    """Rank 0's assignments and distinct experts under balanced routing; it holds experts
+    0 .. experts / ep - 1."""
+    stride = -(-experts // topk)
+    local = experts // ep
+    assigned, seen = 0, set()
+    for t in range(tokens):
+        for j in range(topk):
+            if tokens >= stride:
+                e = (t + j * stride) % experts
+            else:
+                e = int(t * stride / tokens + j * stride) % experts
+            if e < local:
+                assigned += 1
+                seen.add(e)
+    return assigned, len(seen)
+
+
+def predict(p, row, gpu, width):
+    compute_fraction, half_tokens, memory_fraction, knee, launch_us, route_ns = p
+    t, h, k, e, tp, ep = (int(row[c]) for c in ("tokens", "hidden", "topk", "experts", "tp", "ep"))
+    i = int(row["inter"]) / tp
+    assigned, run = rank0(t, k, e, ep)
+    route = launch_us * 1e-6 + t * k * route_ns * 1e-9
+    if assigned == 0:
+        return route
+    m = assigned / run
+    peak = gpu["dense_tflops"][row["dtype"]] * 1e12
+    compute = 2.0 * assigned * 3 * h * i / (peak * compute_fraction * m / (m + half_tokens))
+    memory = ((run * 3 * h * i * width + assigned * (2 * h + 3 * i) * 2)
+              / (gpu["hbm_bandwidth_GBps"] * 1e9 * memory_fraction))
+    larger = max(compute, memory)
+    blended = larger * ((compute / larger) ** knee + (memory / larger) ** knee) ** (1.0 / knee)
+    return blended + route
+
+
+def main():
+    gpus, widths = catalog_gpus(), dtype_bytes()
+
+    def curve_for(key):
+        gpu, width = gpus[key[0]], widths[key[1]]
+        return (lambda p, r: predict(p, r, gpu, width)), SPEC
+
+    return fit_all("moe.csv", ("gpu", "dtype"), curve_for, "moe", 0.10)
+
+if __name__ == "__main__":
+    sys.exit(main())
