@@ -193,7 +193,8 @@ StepTerm times(StepTerm term, double layers) {
 
 /// One layer's routed experts on the busiest rank: the micro-batch's tokens spread evenly
 /// over the expert group (uniform routing), `skew` times that on the busiest rank (hot
-/// experts), split among the experts it expects to run, each one GEMM of one grouped kernel.
+/// experts), split among the experts it expects to run; priced by the GPU's fused-MoE curve
+/// where it has one, else as one GEMM per expert of one grouped kernel.
 StepTerm experts_term(const GemmPricing& pricing, const Workload& w, const Layout& layout,
                       const LayerWeight& weight, std::int64_t micro_tokens) {
   const Model& model = *w.model;
