@@ -45,6 +45,45 @@ void BM_RankLayouts405bOn64(benchmark::State& state) {
 }
 BENCHMARK(BM_RankLayouts405bOn64);
 
+/// One layout's step by the measured kernel curves: DeepSeek-V3's decode of 64 sequences at
+/// 4096 tokens of context on TP 2 × EP 4 of eight B200s, every operation's term (the GEMMs,
+/// the fused-MoE kernel, attention). The target is 5 µs.
+void BM_StageWorkDeepSeekDecode(benchmark::State& state) {
+  const icx::Catalog catalog = icx::Catalog::shipped();
+  const icx::Gpu& gpu = catalog.gpu("b200");
+  const icx::Dtype& dtype = catalog.dtype("fp8");
+  icx::ServingRequest serving;
+  serving.phase = icx::Phase::decode;
+  serving.context = 4096;
+  serving.batch = 64;
+  const icx::Workload workload =
+      icx::workload_for(catalog, catalog.model("deepseek-v3"), dtype, gpu,
+                        icx::with_default_dtypes(catalog, dtype, serving));
+  const icx::Layout layout{2, 1, 4, 1};
+  const icx::StepBatch batch = icx::step_batch(workload, layout, 64);
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(icx::stage_work(gpu, workload, layout, batch));
+  }
+}
+BENCHMARK(BM_StageWorkDeepSeekDecode);
+
+/// Every layout of 70B on 16 H100s (two nodes, InfiniBand between), stepped and ranked: what
+/// icx place computes for a 16-GPU cluster. The target is 20 ms.
+void BM_RankLayouts70bOn16(benchmark::State& state) {
+  const icx::Catalog catalog = icx::Catalog::shipped();
+  const icx::Gpu& gpu = catalog.gpu("h100");
+  const icx::Dtype& dtype = catalog.dtype("bf16");
+  const icx::Cluster cluster{&gpu, 16, 8, 8, &catalog.link("nvlink4"), &catalog.link("ib-ndr"), 8};
+  icx::ServingRequest serving;
+  serving.tokens = 4096;
+  const icx::Workload workload = icx::workload_for(
+      catalog, catalog.model("70b"), dtype, gpu, icx::with_default_dtypes(catalog, dtype, serving));
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(icx::rank_layouts(cluster, workload, icx::Objective::latency));
+  }
+}
+BENCHMARK(BM_RankLayouts70bOn16)->Unit(benchmark::kMillisecond);
+
 } // namespace
 
 BENCHMARK_MAIN();
