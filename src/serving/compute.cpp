@@ -41,10 +41,6 @@ ComputeRate compute_rate(const Gpu& gpu, const Dtype& dtype, std::span<const Dty
   return rate;
 }
 
-Flops forward_flops(double params, std::int64_t tokens) {
-  return Flops::of(2.0 * params * static_cast<double>(tokens));
-}
-
 const Gpu& gpu_for_link(const Catalog& catalog, const Link& link, bool& matched) {
   const auto gpus = catalog.gpus();
   const auto native = std::ranges::find_if(

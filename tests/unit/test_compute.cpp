@@ -16,10 +16,6 @@ using test::make_gpu;
 const std::vector<Dtype> dtypes{make_dtype("fp32", 4), make_dtype("bf16", 2), make_dtype("fp8", 1),
                                 make_dtype("fp4", 0.5)};
 
-TEST(Compute, ForwardPassIsTwoFlopsPerParameterPerToken) {
-  EXPECT_DOUBLE_EQ(forward_flops(70e9, 4096).value(), 2 * 70e9 * 4096);
-}
-
 TEST(Compute, RateIsThePeakTimesTheUtilisation) {
   const Gpu gpu = make_gpu("nvlink4", 8);
   const ComputeRate rate = compute_rate(gpu, dtypes[1], dtypes, 0.5);

@@ -1,7 +1,7 @@
-// Compute time of a forward pass, so communication can be weighed against it.
+// The compute rate a step runs at (a GPU's dense peak for a dtype × a utilisation), and the GPU
+// assumed for a wire.
 #pragma once
 
-#include <cstdint>
 #include <span>
 #include <string>
 
@@ -25,10 +25,6 @@ struct ComputeRate {
 /// Throws InputError when the GPU has no such type.
 ComputeRate compute_rate(const Gpu& gpu, const Dtype& dtype, std::span<const Dtype> dtypes,
                          double utilization);
-
-/// FLOPs of the weight GEMMs of a forward pass: ~2 FLOPs per parameter used per token (one
-/// multiply-add per weight), for prefill and decode alike.
-Flops forward_flops(double params, std::int64_t tokens);
 
 /// The GPU assumed for a wire: the first catalog GPU whose scale-up link is `link`, else the
 /// catalog's reference GPU (else the first GPU). `matched` tells which rule applied.
