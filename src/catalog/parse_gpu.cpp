@@ -69,9 +69,10 @@ void read_attention_curve(ObjectReader& reader, Gpu& gpu, const std::string& ori
   if (!reader.has("attention")) {
     return;
   }
-  if (!gpu.dense_peak.contains("bf16")) {
-    reader.fail("attention", "needs a bf16 figure in dense_tflops to scale its prefill; add it "
-                             "or drop the curve");
+  if (!gpu.dense_peak.contains(attention_peak_dtype)) {
+    reader.fail("attention", fmt::format("needs a {} figure in dense_tflops to scale its "
+                                         "prefill; add it or drop the curve",
+                                         attention_peak_dtype));
   }
   const nlohmann::json::json_pointer at = reader.pointer_to("attention");
   ObjectReader phases(reader.object("attention"), at, origin);

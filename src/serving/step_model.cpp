@@ -246,18 +246,17 @@ StepTerm attention_term(const Gpu& gpu, const Workload& w, const Layout& layout,
     term.read = kv_bytes_per_token(model, *w.kv_dtype) * static_cast<double>(w.context) *
                 rank_seqs * share / kv_split(model, layout.tp);
   }
-  const auto peak = gpu.dense_peak.find("bf16");
+  const std::optional<FlopsPerSecond> peak = attention_peak(gpu);
   const HeadWidths width = head_widths(model, w.phase);
   // A model known by its shape alone has no heads to price a kernel by.
   const bool heads = model.attention_heads > 0 && width.key > 0 && width.value > 0;
-  if (!w.gemm_curves || !gpu.attention || peak == gpu.dense_peak.end() || !heads ||
-      !(rank_seqs > 0)) {
+  if (!w.gemm_curves || !peak || !heads || !(rank_seqs > 0)) {
     return roofline(term, gpu, w.rate.achieved(), w.hbm_fraction);
   }
   const double layers = model.layers * share;
-  const AttentionTime one =
+  const GemmTime one =
       w.phase == Phase::prefill
-          ? prefill_attention_time(*gpu.attention, peak->second, term.flops / layers,
+          ? prefill_attention_time(*gpu.attention, *peak, term.flops / layers,
                                    static_cast<double>(w.tokens), (width.key + width.value) / 2)
           : decode_attention_time(*gpu.attention, gpu.hbm_bandwidth, term.read / layers, rank_seqs);
   term.seconds = one.seconds * layers;

@@ -8,6 +8,7 @@
 
 #include "icx/base/knob.hpp"
 #include "icx/base/units_format.hpp"
+#include "icx/serving/attention.hpp"
 #include "icx/serving/ranking.hpp"
 
 namespace icx {
@@ -83,7 +84,7 @@ std::string describe_rate(const ComputeRate& rate, int gpus) {
 std::string describe_pricing(const Workload& workload, int gpus) {
   const Gpu& gpu = *workload.rate.gpu;
   const bool gemm = workload.gemm_curves && gpu.gemm.contains(workload.dtype->id);
-  const bool attention = workload.gemm_curves && gpu.attention && gpu.dense_peak.contains("bf16");
+  const bool attention = workload.gemm_curves && attention_peak(gpu).has_value();
   if (!gemm && !attention) {
     return describe_rate(workload.rate, gpus);
   }

@@ -22,8 +22,8 @@ TEST(Attention, APrefillLayerByHand) {
   const Catalog catalog = Catalog::shipped();
   const Gpu& gpu = catalog.gpu("h100-sxm");
   ASSERT_TRUE(gpu.attention);
-  const AttentionTime t = prefill_attention_time(*gpu.attention, gpu.dense_peak.at("bf16"),
-                                                 Flops::of(274877906944.0), 4096, 128);
+  const GemmTime t = prefill_attention_time(*gpu.attention, *attention_peak(gpu),
+                                            Flops::of(274877906944.0), 4096, 128);
   EXPECT_EQ(t.bound, GemmBound::compute);
   EXPECT_NEAR(t.compute.value(), 501.22e-6, 0.01e-6);
   EXPECT_NEAR(t.seconds.value(), 514.72e-6, 0.01e-6);
@@ -35,7 +35,7 @@ TEST(Attention, ADecodeLayerReadsItsCache) {
   // 2.7135 TB/s = 197.85 µs, plus 12.5 µs + 32 × 25.9 ns = 13.33 µs.
   const Catalog catalog = Catalog::shipped();
   const Gpu& gpu = catalog.gpu("h100-sxm");
-  const AttentionTime t =
+  const GemmTime t =
       decode_attention_time(*gpu.attention, gpu.hbm_bandwidth, Bytes::of(536870912.0), 32);
   EXPECT_EQ(t.bound, GemmBound::memory);
   EXPECT_NEAR(t.memory.value(), 197.85e-6, 0.01e-6);
@@ -47,7 +47,7 @@ TEST(Attention, AShortCacheIsBoundByTheKernelsFixedCost) {
   // whatever it reads.
   const Catalog catalog = Catalog::shipped();
   const Gpu& gpu = catalog.gpu("h100-sxm");
-  const AttentionTime t =
+  const GemmTime t =
       decode_attention_time(*gpu.attention, gpu.hbm_bandwidth, Bytes::of(524288.0), 1);
   EXPECT_EQ(t.bound, GemmBound::floor);
   EXPECT_NEAR(t.seconds.value(), (0.1932 + 12.5 + 0.0259) * 1e-6, 0.001e-6);
@@ -78,8 +78,8 @@ double predicted(const Catalog& catalog, const MeasuredAttention& r) {
   const Gpu& gpu = catalog.gpu(r.gpu);
   if (r.phase == "prefill") {
     const double flops = 4 * r.batch * r.heads * r.head_dim * r.tokens * r.tokens / 2;
-    return prefill_attention_time(*gpu.attention, gpu.dense_peak.at("bf16"), Flops::of(flops),
-                                  r.tokens, r.head_dim)
+    return prefill_attention_time(*gpu.attention, *attention_peak(gpu), Flops::of(flops), r.tokens,
+                                  r.head_dim)
         .seconds.value();
   }
   const double bytes = r.batch * r.context * r.kv_heads * r.head_dim * 2 *

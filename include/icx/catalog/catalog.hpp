@@ -78,6 +78,10 @@ struct AttentionCurve {
   bool operator==(const AttentionCurve&) const = default;
 };
 
+/// The dtype whose dense peak an attention curve scales: engines compute attention in 16 bits
+/// whatever the weights' dtype.
+inline constexpr std::string_view attention_peak_dtype = "bf16";
+
 struct Gpu : Entry {
   Bytes hbm_capacity;
   BytesPerSecond hbm_bandwidth;
