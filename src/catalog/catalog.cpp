@@ -295,6 +295,10 @@ const Loader& Catalog::loader(std::string_view query) const {
   return find(loaders(), names_.loaders, query, "loader");
 }
 
+const Engine& Catalog::engine(std::string_view query) const {
+  return find(engines(), names_.engines, query, "engine");
+}
+
 std::string_view convention_label(Convention convention) {
   return convention == Convention::both_directions_summed ? "both ways summed" : "each way";
 }

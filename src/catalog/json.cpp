@@ -315,4 +315,24 @@ void to_json(Json& json, const Loader& loader) {
   json["source"] = loader.source;
 }
 
+void to_json(Json& json, const Engine& engine) {
+  json = entry_head(engine);
+  json["version"] = engine.version;
+  json["impl"] = engine.implementation;
+  Json tiers = Json::object();
+  for (const SchedulerTier& tier : engine.scheduler) {
+    Json& out = tiers[tier.name];
+    if (tier.min_hbm.value() > 0) {
+      out["min_hbm_GiB"] = json_number(tier.min_hbm.value() / gibi);
+    }
+    if (!tier.except.empty()) {
+      out["except"] = tier.except;
+    }
+    out["max_batch"] = tier.max_batch;
+    out["prefill_chunk"] = tier.prefill_chunk;
+  }
+  json["scheduler"] = std::move(tiers);
+  json["source"] = engine.source;
+}
+
 } // namespace icx

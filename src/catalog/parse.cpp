@@ -31,16 +31,6 @@ using limits::max_hidden;
 using limits::max_layers;
 using limits::max_vocab;
 
-/// Refuses a name a terminal would not print as itself (a control character, a bidirectional
-/// override): ids, names and aliases are printed and typed back.
-void check_printable(ObjectReader& reader, std::string_view key, std::string_view text) {
-  if (const std::optional<std::size_t> at = first_hidden_character(text)) {
-    reader.fail(key, fmt::format("byte {} is a control character or a bidirectional override; "
-                                 "names hold only printable characters",
-                                 *at + 1));
-  }
-}
-
 /// Refuses an id a flag could not name: one that starts with '-' (read as a flag) or holds a
 /// comma (lists of ids split at commas), a blank or a character outside letters, digits and
 /// ". _ + -".
@@ -295,6 +285,14 @@ std::vector<T> read_array(const json& document, const std::string& origin, ReadO
 
 } // namespace
 
+void check_printable(ObjectReader& reader, std::string_view key, std::string_view text) {
+  if (const std::optional<std::size_t> at = first_hidden_character(text)) {
+    reader.fail(key, fmt::format("byte {} is a control character or a bidirectional override; "
+                                 "names hold only printable characters",
+                                 *at + 1));
+  }
+}
+
 void read_entry(ObjectReader& reader, Entry& entry, const std::string& origin) {
   entry.id = reader.text("id");
   check_printable(reader, "id", entry.id);
@@ -343,7 +341,7 @@ CatalogEntries parse_catalog(std::string_view text, const std::string& origin) {
   constexpr std::array sections{catalog_section<Link>,   catalog_section<Gpu>,
                                 catalog_section<Model>,  catalog_section<Dtype>,
                                 catalog_section<System>, catalog_section<StorageTier>,
-                                catalog_section<Loader>};
+                                catalog_section<Loader>, catalog_section<Engine>};
   for (const auto& [key, value] : document.items()) {
     if (key == "schema") {
       if (!value.is_string() || value.get<std::string>() != catalog_schema) {
@@ -363,6 +361,7 @@ CatalogEntries parse_catalog(std::string_view text, const std::string& origin) {
   result.systems = read_array<System>(document, origin, read_system);
   result.storage = read_array<StorageTier>(document, origin, read_storage);
   result.loaders = read_array<Loader>(document, origin, read_loader);
+  result.engines = read_array<Engine>(document, origin, read_engine);
   return result;
 }
 

@@ -15,6 +15,10 @@ class ObjectReader;
 /// name.
 void read_entry(ObjectReader& reader, Entry& entry, const std::string& origin);
 
+/// Refuses a name a terminal would not print as itself (a control character, a bidirectional
+/// override): ids, names and aliases are printed and typed back. Throws CatalogError for `key`.
+void check_printable(ObjectReader& reader, std::string_view key, std::string_view text);
+
 /// A range of GB/s as bytes per second.
 Range<BytesPerSecond> gigabytes_range(const Range<double>& gbps);
 
@@ -24,6 +28,10 @@ Gpu read_gpu(ObjectReader& reader, const std::string& origin);
 
 /// One entry of "links". Throws CatalogError naming `origin` and a JSON Pointer.
 Link read_link(ObjectReader& reader, const std::string& origin);
+
+/// One entry of "engines" (src/catalog/parse_engine.cpp). Throws CatalogError naming `origin`
+/// and a JSON Pointer.
+Engine read_engine(ObjectReader& reader, const std::string& origin);
 
 /// Group-limited routing of an MoE `model` (experts and experts_per_token already read): the
 /// group count under `groups_key`, which must split the routed experts evenly, and the groups
@@ -46,6 +54,7 @@ void for_each_section(CatalogEntries& a, CatalogEntries& b, CatalogNames& names,
   visit(a.systems, b.systems, names.systems, "system");
   visit(a.storage, b.storage, names.storage, "storage tier");
   visit(a.loaders, b.loaders, names.loaders, "loader");
+  visit(a.engines, b.engines, names.engines, "engine");
 }
 
 } // namespace icx::detail

@@ -8,6 +8,7 @@
 #include <fmt/ranges.h>
 
 #include "icx/catalog/group_rules.hpp"
+#include "icx/serving/engine.hpp"
 #include "icx/wire/strategies.hpp"
 #include "icx/words/place.hpp"
 #include "icx/words/ranking.hpp"
@@ -95,7 +96,8 @@ std::optional<LoadSetup> load_setup(const Catalog& catalog, const PlaceRequest& 
   const Gpu& gpu = *request.cluster.gpu;
   LoadSetup setup;
   setup.load = *request.load;
-  setup.load.prefill_chunk = request.prefill_chunk.value_or(default_prefill_chunk(gpu));
+  setup.load.prefill_chunk = request.prefill_chunk.value_or(
+      scheduler_tier(engine_of(catalog, request.serving.engine), gpu).prefill_chunk);
   setup.workloads =
       load_workloads(catalog, *request.model, *request.dtype, gpu, request.serving, setup.load);
   setup.serving = request.serving;

@@ -10,6 +10,7 @@
 #include "icx/base/knob.hpp"
 #include "icx/memory/hbm.hpp"
 #include "icx/reports/place.hpp"
+#include "icx/serving/engine.hpp"
 #include "icx/serving/ranking.hpp"
 #include "words/plan.hpp"
 
@@ -198,7 +199,8 @@ PlanCandidate plan_system(const Catalog& catalog, const PlanRequest& request,
                           const System& system) {
   const Gpu& gpu = catalog.gpu(system.gpu);
   Load load = request.load;
-  load.prefill_chunk = request.prefill_chunk.value_or(default_prefill_chunk(gpu));
+  load.prefill_chunk = request.prefill_chunk.value_or(
+      scheduler_tier(engine_of(catalog, request.serving.engine), gpu).prefill_chunk);
   const LoadWorkloads workloads =
       load_workloads(catalog, *request.model, *request.dtype, gpu, request.serving, load);
   const Bytes usable = usable_hbm(gpu, 1, request.serving.memory_reserve);

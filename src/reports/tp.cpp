@@ -12,6 +12,7 @@
 #include "icx/reports/collective.hpp"
 #include "icx/wire/collectives.hpp"
 #include "icx/wire/comm_time.hpp"
+#include "icx/words/engine.hpp"
 #include "icx/words/ranking.hpp"
 #include "icx/words/verdict.hpp"
 
@@ -120,6 +121,16 @@ std::string step_line(const TpReport& report) {
                      fmt::join(report.legend.assumed_rates, "; "));
 }
 
+/// The scheduler limit of `serving`: the one given, else the engine's by GPU.
+std::string max_batch_text(const ServingRequest& serving) {
+  if (serving.max_batch) {
+    return fmt::format("{} sequences", *serving.max_batch);
+  }
+  return serving.engine != nullptr
+             ? scheduler_default_text(*serving.engine, &SchedulerTier::max_batch, "sequences")
+             : std::string("the engine's limit");
+}
+
 std::vector<std::string> legend_lines(const TpReport& report) {
   const TpRequest& request = report.request;
   const std::vector<std::string>& none = report.legend.no_expected_model;
@@ -145,12 +156,16 @@ std::vector<std::string> legend_lines(const TpReport& report) {
     return lines;
   }
   lines.push_back(step_line(report));
+  const Engine* engine = request.serving.engine;
+  if (engine != nullptr) {
+    lines.push_back(fmt::format("engine: {} ({})", engine_text(*engine), Knob::engine));
+  }
   if (!request.serving.batch && request.serving.objective == Objective::throughput) {
-    lines.push_back(fmt::format(
-        "batch: TTFT/TPOT and comm are at the largest batch each wire's GPUs hold (at most {} "
-        "sequences per replica, {}); the traffic, headline and expected columns are "
-        "for one sequence ({} N sets both)",
-        request.serving.max_batch, Knob::max_batch, Knob::batch));
+    lines.push_back(
+        fmt::format("batch: TTFT/TPOT and comm are at the largest batch each wire's GPUs hold, per "
+                    "replica at most {} ({}); the traffic, headline and expected columns are "
+                    "for one sequence ({} N sets both)",
+                    max_batch_text(request.serving), Knob::max_batch, Knob::batch));
   }
   lines.push_back(fmt::format("verdict: the wire's tensor group against every layout of the same "
                               "GPUs on the same wire, for {} ({}); {}",

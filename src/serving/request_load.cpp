@@ -107,13 +107,6 @@ Seconds kv_transfer_time(const Cluster& cluster, const Workload& prefill, const 
 
 } // namespace
 
-std::int64_t default_prefill_chunk(const Gpu& gpu) {
-  // vLLM keeps the small default on A100s (a measured regression with the large one).
-  const bool large = gpu.hbm_capacity.value() >= large_chunk_min_hbm_gib * gibi &&
-                     gpu.id.find("a100") == std::string::npos;
-  return large ? large_prefill_chunk : small_prefill_chunk;
-}
-
 LoadWorkloads load_workloads(const Catalog& catalog, const Model& model, const Dtype& dtype,
                              const Gpu& gpu, ServingRequest request, const Load& load) {
   request.batch.reset();

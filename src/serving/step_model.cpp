@@ -10,6 +10,7 @@
 #include "icx/host/host_link.hpp"
 #include "icx/memory/hbm.hpp"
 #include "icx/serving/attention.hpp"
+#include "icx/serving/engine.hpp"
 #include "icx/serving/moe.hpp"
 #include "icx/serving/step_terms.hpp"
 
@@ -91,6 +92,8 @@ Workload workload_for(const Catalog& catalog, const Model& model, const Dtype& d
   }
   Workload w;
   static_cast<StepSettings&>(w) = request; // the request's settings, its dtypes filled in
+  w.engine = &engine_of(catalog, request.engine);
+  w.max_batch = request.max_batch.value_or(scheduler_tier(*w.engine, gpu).max_batch);
   w.model = &model;
   w.dtype = &dtype;
   if (!w.batch && request.objective == Objective::latency) {

@@ -7,6 +7,7 @@
 #include "icx/wire/collectives.hpp"
 #include "icx/wire/expert_parallel.hpp"
 #include "icx/wire/strategies.hpp"
+#include "icx/words/engine.hpp"
 #include "icx/words/verdict.hpp"
 
 namespace icx {
@@ -75,6 +76,28 @@ Derivations place_derivations(const Workload& w, const Cluster& cluster, const P
   return d;
 }
 
+namespace {
+
+/// The engine, who runs its all-reduces, and the topology assumed on each link that has one.
+void add_engine_lines(const Workload& w, const Cluster& cluster, std::vector<std::string>& lines) {
+  if (w.engine != nullptr) {
+    lines.push_back(fmt::format("engine: {} ({}; {} and {} override them)",
+                                engine_defaults_text(*w.engine, *cluster.gpu), Knob::engine,
+                                Knob::max_batch, Knob::prefill_chunk));
+  }
+  lines.push_back(fmt::format("all-reduces run by {} ({})",
+                              implementation_text(w.setup.implementation), Knob::impl));
+  const Link* scale_out = cluster.scale_out == cluster.scale_up ? nullptr : cluster.scale_out;
+  for (const Link* link : {cluster.scale_up, cluster.between_domains, scale_out}) {
+    if (link != nullptr && !link->topologies.empty()) {
+      lines.push_back(fmt::format("{} topology: {} ({})", link->id,
+                                  topology_text(*link, w.setup.topology), Knob::pcie_topology));
+    }
+  }
+}
+
+} // namespace
+
 std::vector<std::string> place_assumptions(const Workload& w, const Cluster& cluster,
                                            const std::optional<Load>& load) {
   const Gpu& gpu = *cluster.gpu;
@@ -122,15 +145,7 @@ std::vector<std::string> place_assumptions(const Workload& w, const Cluster& clu
   }
   lines.emplace_back("a pipeline keeps one micro-batch per stage in flight; one request "
                      "passes the stages one after another");
-  lines.push_back(fmt::format("all-reduces run by {} ({})",
-                              implementation_text(w.setup.implementation), Knob::impl));
-  const Link* scale_out = cluster.scale_out == cluster.scale_up ? nullptr : cluster.scale_out;
-  for (const Link* link : {cluster.scale_up, cluster.between_domains, scale_out}) {
-    if (link != nullptr && !link->topologies.empty()) {
-      lines.push_back(fmt::format("{} topology: {} ({})", link->id,
-                                  topology_text(*link, w.setup.topology), Knob::pcie_topology));
-    }
-  }
+  add_engine_lines(w, cluster, lines);
   return lines;
 }
 

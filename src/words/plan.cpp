@@ -8,9 +8,11 @@
 #include "icx/base/knob.hpp"
 #include "icx/base/units_format.hpp"
 #include "icx/host/host_link.hpp"
+#include "icx/serving/engine.hpp"
 #include "icx/serving/ranking.hpp"
 #include "icx/wire/collectives.hpp"
 #include "icx/wire/strategies.hpp"
+#include "icx/words/engine.hpp"
 
 namespace icx::detail {
 
@@ -150,24 +152,28 @@ std::vector<std::string> plan_assumptions(const Catalog& catalog, const PlanRequ
                               "deployment, each with {} prompt and {} output tokens ({}, {}, {})",
                               load.rate, load.input, load.output, Knob::rate, Knob::input,
                               Knob::output));
-  lines.push_back(
+  const Engine& engine = engine_of(catalog, request.serving.engine);
+  lines.push_back(fmt::format("engine: {} ({})", engine_text(engine), Knob::engine));
+  lines.push_back(fmt::format(
+      "chunked prefill: each engine step prefills prompt tokens beside its decodes, up to {} "
+      "({})",
       request.prefill_chunk
-          ? fmt::format("chunked prefill: each engine step prefills up to {} prompt tokens "
-                        "beside its decodes ({})",
-                        *request.prefill_chunk, Knob::prefill_chunk)
-          : fmt::format("chunked prefill: each engine step prefills up to {} prompt tokens "
-                        "beside its decodes ({} on GPUs under {:g} GiB and A100s: vLLM V1's "
-                        "defaults; {})",
-                        large_prefill_chunk, small_prefill_chunk, large_chunk_min_hbm_gib,
-                        Knob::prefill_chunk));
+          ? fmt::format("{} tokens", *request.prefill_chunk)
+          : scheduler_default_text(engine, &SchedulerTier::prefill_chunk, "tokens") +
+                ", the engine's defaults",
+      Knob::prefill_chunk));
   lines.emplace_back("prefill and decode share the GPUs: a decode step slows by the prefill's "
                      "share of their time, none of it hidden under the step's memory reads; "
                      "prompts wait for those ahead as in an M/D/1 queue");
-  lines.push_back(fmt::format("requests in flight = rate × (TTFT + output × TPOT) (Little's "
-                              "law), each holding its KV cache at full length, at most {} per "
-                              "engine scheduler ({}); decode runs at the mean context, "
-                              "prompt + half the output",
-                              request.serving.max_batch, Knob::max_batch));
+  lines.push_back(
+      fmt::format("requests in flight = rate × (TTFT + output × TPOT) (Little's "
+                  "law), each holding its KV cache at full length; an engine "
+                  "scheduler runs at most {} ({}); decode runs at the mean "
+                  "context, prompt + half the output",
+                  request.serving.max_batch
+                      ? fmt::format("{} sequences", *request.serving.max_batch)
+                      : scheduler_default_text(engine, &SchedulerTier::max_batch, "sequences"),
+                  Knob::max_batch));
   lines.push_back(fmt::format("all-reduces run by {} ({}); activations cross the wire in "
                               "{} ({}); collectives are not hidden behind compute "
                               "unless {} says",

@@ -1,11 +1,14 @@
 // libFuzzer target for the catalog reader: any input must either load or be rejected with a
-// CatalogError; any other exception, crash or sanitizer report is a bug.
+// CatalogError (an engine's all-reduce name, checked where it is used, with an InputError);
+// any other exception, crash or sanitizer report is a bug.
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
 
 #include "icx/base/error.hpp"
 #include "icx/catalog/catalog.hpp"
+#include "icx/serving/engine.hpp"
+#include "icx/util/input_error.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   static const icx::Catalog shipped = icx::Catalog::shipped();
@@ -16,6 +19,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       (void)catalog.link(link.id);
     }
   } catch (const icx::CatalogError&) {
+    return 0;
+  }
+  for (const icx::Engine& engine : catalog.engines()) {
+    for (const icx::Gpu& gpu : catalog.gpus()) {
+      (void)icx::scheduler_tier(engine, gpu);
+    }
+    try {
+      (void)icx::engine_implementation(engine);
+    } catch (const icx::InputError&) {
+    }
   }
   return 0;
 }

@@ -294,7 +294,7 @@ TEST(CatalogErrors, UnknownField) {
 TEST(CatalogErrors, UnknownSection) {
   EXPECT_EQ(error_of(R"({"wires": []})"),
             "user.json: /wires: unknown section; known: links, gpus, models, dtypes, systems, "
-            "storage, loaders");
+            "storage, loaders, engines");
 }
 
 TEST(CatalogErrors, DuplicateIdInOneFile) {

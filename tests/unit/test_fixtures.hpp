@@ -147,6 +147,12 @@ inline std::string catalog_error(Catalog catalog, const std::string& text) {
   return "(no error)";
 }
 
+/// A catalog overlay of one engine "vllm" whose scheduler runs at most 256 sequences and
+/// prefill chunks of 8192 tokens on every GPU, with vLLM's all-reduce dispatch.
+inline constexpr const char* engine_overlay = R"({"engines": [{"id": "vllm", "name": "E",
+  "version": "1", "impl": "vllm", "scheduler": {"all": {"max_batch": 256, "prefill_chunk": 8192}},
+  "source": "s"}]})";
+
 /// A catalog of one NVSwitch link "fast": 900 GB/s headline (both ways summed), 450 GB/s each
 /// way, ring efficiency 0.8 at 2 µs per step, a 100 µs ramp with slowdown 1; a 4 GiB ring
 /// all-reduce on 8 GPUs runs at about 0.8 × 450 = 360 GB/s busbw.

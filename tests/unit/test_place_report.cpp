@@ -24,6 +24,7 @@ protected:
     catalog.overlay_text(R"({"dtypes": [{"id": "bf16", "name": "B", "bytes_per_element": 2,
                                           "source": "s"}]})",
                          "test.json");
+    catalog.overlay_text(test::engine_overlay, "engines.json");
   }
 
   PlaceRequest request(int gpus, const Link& up, const Model& model) const {

@@ -26,6 +26,7 @@ protected:
     catalog.overlay_text(R"({"dtypes": [{"id": "bf16", "name": "B", "bytes_per_element": 2,
                                           "source": "s"}]})",
                          "test.json");
+    catalog.overlay_text(test::engine_overlay, "engines.json");
   }
 
   [[nodiscard]] LoadWorkloads workloads(const Load& load) const {
@@ -129,16 +130,6 @@ TEST_F(ServingLoadTest, AGivenBatchIsEvaluatedAsIs) {
   const LoadedStep s = serve_at_load(cluster, workloads(load), one, load, 7);
   EXPECT_EQ(s.batch, 7);
   EXPECT_NEAR(s.decode.step.latency.value(), decode_step(7), 1e-9);
-}
-
-TEST(DefaultPrefillChunk, FollowsVllmsRule) {
-  Gpu gpu = test::make_gpu("nvlink4", 8);
-  EXPECT_EQ(default_prefill_chunk(gpu), 8192);
-  gpu.hbm_capacity = Bytes::of(48e9);
-  EXPECT_EQ(default_prefill_chunk(gpu), 2048);
-  gpu.hbm_capacity = Bytes::of(80e9);
-  gpu.id = "a100-sxm";
-  EXPECT_EQ(default_prefill_chunk(gpu), 2048);
 }
 
 } // namespace

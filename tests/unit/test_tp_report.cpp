@@ -30,6 +30,7 @@ Catalog catalog() {
               "dense_tflops": {"bf16": 1000}, "scale_up_link": "nv", "scale_up_domain": 8,
               "achievable_mfu": 0.5, "reference": true, "source": "s"}]})",
                  "test.json");
+  c.overlay_text(test::engine_overlay, "engines.json");
   return c;
 }
 

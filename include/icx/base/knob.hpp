@@ -23,6 +23,7 @@ enum class Knob {
   disaggregate,
   dispatch_dtype,
   domain,
+  engine,
   ep_mode,
   gpu,
   gpus,
@@ -57,7 +58,7 @@ enum class Knob {
 };
 
 /// A knob's own name: what a sentence writes when no front end has handed its spelling over.
-constexpr std::array<EnumName<Knob>, 39> enum_names(Knob /*unused*/) {
+constexpr std::array<EnumName<Knob>, 40> enum_names(Knob /*unused*/) {
   return {{{Knob::act_dtype, "act-dtype"},
            {Knob::algo, "algo"},
            {Knob::batch, "batch"},
@@ -66,6 +67,7 @@ constexpr std::array<EnumName<Knob>, 39> enum_names(Knob /*unused*/) {
            {Knob::disaggregate, "disaggregate"},
            {Knob::dispatch_dtype, "dispatch-dtype"},
            {Knob::domain, "domain"},
+           {Knob::engine, "engine"},
            {Knob::ep_mode, "ep-mode"},
            {Knob::gpu, "gpu"},
            {Knob::gpus, "gpus"},

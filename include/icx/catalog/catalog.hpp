@@ -1,5 +1,5 @@
 // The hardware and model catalog: links (icx/catalog/link.hpp), GPUs, models, dtypes,
-// systems, storage and loaders, each with its source.
+// systems, storage, loaders and serving engines, each with its source.
 // The shipped catalog is embedded in the binary; user files overlay it (same id replaces,
 // new id adds).
 #pragma once
@@ -279,6 +279,33 @@ struct Loader : Entry {
   bool operator==(const Loader&) const = default;
 };
 
+/// The batch limits an engine's scheduler starts with on one class of GPUs, when nothing on
+/// the command line sets them.
+struct SchedulerTier {
+  std::string name;
+  /// The tier applies to GPUs with at least this much HBM (none: every GPU)…
+  Bytes min_hbm;
+  /// …whose id contains none of these (GPUs the engine keeps on a smaller tier).
+  std::vector<std::string> except;
+  /// Sequences one scheduler runs at once.
+  std::int64_t max_batch = 0;
+  /// Prompt tokens one step prefills beside its decodes (chunked prefill).
+  std::int64_t prefill_chunk = 0;
+  bool operator==(const SchedulerTier&) const = default;
+};
+
+/// A serving engine: the version its figures describe, the all-reduce implementation its
+/// tensor-parallel layers call (an --impl name, checked where the wire model is known), and
+/// its scheduler's defaults by GPU.
+struct Engine : Entry {
+  std::string version;
+  std::string implementation;
+  /// At least one tier applies to every GPU; of the tiers that apply, the one with the most
+  /// memory wins (icx/serving/engine.hpp).
+  std::vector<SchedulerTier> scheduler;
+  bool operator==(const Engine&) const = default;
+};
+
 /// Every entry of a catalog, section by section, in document order.
 struct CatalogEntries {
   std::vector<Link> links;
@@ -288,6 +315,7 @@ struct CatalogEntries {
   std::vector<System> systems;
   std::vector<StorageTier> storage;
   std::vector<Loader> loaders;
+  std::vector<Engine> engines;
 };
 
 /// The ids and aliases of one section, case folded, to the position of their entry.
@@ -302,6 +330,7 @@ struct CatalogNames {
   NameIndex systems;
   NameIndex storage;
   NameIndex loaders;
+  NameIndex engines;
 };
 
 class Catalog {
@@ -323,6 +352,7 @@ public:
   [[nodiscard]] const System& system(std::string_view query) const;
   [[nodiscard]] const StorageTier& storage(std::string_view query) const;
   [[nodiscard]] const Loader& loader(std::string_view query) const;
+  [[nodiscard]] const Engine& engine(std::string_view query) const;
 
   [[nodiscard]] std::span<const Link> links() const { return entries_.links; }
   [[nodiscard]] std::span<const Gpu> gpus() const { return entries_.gpus; }
@@ -331,6 +361,7 @@ public:
   [[nodiscard]] std::span<const System> systems() const { return entries_.systems; }
   [[nodiscard]] std::span<const StorageTier> storage_tiers() const { return entries_.storage; }
   [[nodiscard]] std::span<const Loader> loaders() const { return entries_.loaders; }
+  [[nodiscard]] std::span<const Engine> engines() const { return entries_.engines; }
 
 private:
   void check_references() const;

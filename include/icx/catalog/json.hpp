@@ -34,6 +34,7 @@ void to_json(nlohmann::ordered_json& json, const System& system);
 void to_json(nlohmann::ordered_json& json, const StorageTier& tier);
 void to_json(nlohmann::ordered_json& json, const HostSide& host);
 void to_json(nlohmann::ordered_json& json, const Loader& loader);
+void to_json(nlohmann::ordered_json& json, const Engine& engine);
 
 /// One optional kernel of a set (EngineAllReduce, ExpertParallelKernels): its key in a catalog
 /// file and the member that holds it.
@@ -64,5 +65,6 @@ template <> inline constexpr std::string_view catalog_section<Dtype> = "dtypes";
 template <> inline constexpr std::string_view catalog_section<System> = "systems";
 template <> inline constexpr std::string_view catalog_section<StorageTier> = "storage";
 template <> inline constexpr std::string_view catalog_section<Loader> = "loaders";
+template <> inline constexpr std::string_view catalog_section<Engine> = "engines";
 
 } // namespace icx

@@ -16,25 +16,15 @@
 
 namespace icx {
 
-/// Prefill tokens one engine step takes beside its decodes when nothing says: vLLM V1's
-/// --max-num-batched-tokens default for its OpenAI server, 8192 on GPUs with at least
-/// 70 GiB that are not A100s, 2048 on the others (vllm/engine/arg_utils.py,
-/// get_batch_defaults).
-constexpr std::int64_t large_prefill_chunk = 8192;
-constexpr std::int64_t small_prefill_chunk = 2048;
-constexpr double large_chunk_min_hbm_gib = 70;
-
-/// vLLM's default chunk on `gpu` (the rule above).
-std::int64_t default_prefill_chunk(const Gpu& gpu);
-
 /// A steady load: Poisson arrivals at `rate` requests per second over the whole cluster, each
 /// with `input` prompt tokens and `output` generated tokens.
 struct Load {
   double rate = 0;
   std::int64_t input = 0;
   std::int64_t output = 0;
-  /// Prompt tokens one step prefills beside its decodes (chunked prefill).
-  std::int64_t prefill_chunk = large_prefill_chunk;
+  /// Prompt tokens one step prefills beside its decodes (chunked prefill); the engine's
+  /// scheduler tier gives the default (icx/serving/engine.hpp).
+  std::int64_t prefill_chunk = 0;
 };
 
 /// The three workloads a load needs from one request: one prompt's prefill, a decode step at

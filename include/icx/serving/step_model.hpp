@@ -7,6 +7,7 @@
 #include <optional>
 #include <vector>
 
+#include "icx/base/limits.hpp"
 #include "icx/base/units.hpp"
 #include "icx/catalog/catalog.hpp"
 #include "icx/memory/hbm.hpp"
@@ -17,12 +18,6 @@
 #include "icx/wire/expert_parallel.hpp"
 
 namespace icx {
-
-/// The most sequences one engine scheduler runs at once: vLLM's --max-num-seqs default of 256
-/// (its V0 engine everywhere; V1 on GPUs under 70 GiB and A100s, where larger GPUs get 1024;
-/// vllm/engine/arg_utils.py); the throughput objective's batch stops there unless --max-batch
-/// says otherwise.
-constexpr std::int64_t default_max_batch = 256;
 
 /// Tokens in the prompt a prefill pass processes, and the context a decode step attends to,
 /// when none is given: the 4,096-token prefill of the headline table.
@@ -38,9 +33,11 @@ struct StepSettings {
   /// Decode: tokens already in each sequence's KV cache.
   std::int64_t context = 0;
   /// Sequences in flight across the cluster; absent: as many as each replica's memory holds,
-  /// up to `max_batch` per replica.
+  /// up to the engine's scheduler limit per replica.
   std::optional<std::int64_t> batch;
-  std::int64_t max_batch = default_max_batch;
+  /// The serving engine (the catalog's "engines"); absent: default_engine
+  /// (icx/serving/engine.hpp).
+  const Engine* engine = nullptr;
   /// What crosses the wire. In a request, absent: the weights' dtype when it is 16 bits or
   /// wider, else bf16 (serving engines keep activations in BF16, FP16 for an FP16 model).
   const Dtype* act_dtype = nullptr;
@@ -67,6 +64,8 @@ struct StepSettings {
 
 /// A step's settings resolved for one model, its weights and a GPU's compute.
 struct Workload : StepSettings {
+  /// Most sequences one engine scheduler runs at once.
+  std::int64_t max_batch = limits::max_tokens;
   const Model* model = nullptr;
   /// The weights as stored.
   const Dtype* dtype = nullptr;
@@ -85,6 +84,9 @@ struct Workload : StepSettings {
 /// What a request asks of the step model beyond the model and the cluster; absent parts take
 /// the defaults workload_for names.
 struct ServingRequest : StepSettings {
+  /// Most sequences one engine scheduler runs at once; absent: the engine's scheduler tier on
+  /// the GPU.
+  std::optional<std::int64_t> max_batch;
   /// Fraction of dense peak; absent: the GPU's catalog figure.
   std::optional<double> utilization;
   /// Fraction of HBM bandwidth; absent: the GPU's catalog figure, else 1.
@@ -110,7 +112,7 @@ ServingRequest with_default_dtypes(const Catalog& catalog, const Dtype& weights,
 
 /// The workload `request` describes for `model` with weights in `dtype` on `gpu`; without a
 /// batch, the latency objective runs one sequence and the throughput objective as many as
-/// memory holds.
+/// memory holds, up to the request's max_batch or else its engine's on the GPU.
 Workload workload_for(const Catalog& catalog, const Model& model, const Dtype& dtype,
                       const Gpu& gpu, const ServingRequest& request);
 

@@ -185,7 +185,7 @@ std::vector<Command> add_commands(CLI::App& app) {
           setup_report(app),    setup_collective(app), setup_coldstart(app), setup_offload(app),
           setup_calibrate(app), setup_validate(app),   setup_links(app),     setup_gpus(app),
           setup_models(app),    setup_systems(app),    setup_storage(app),   setup_loaders(app),
-          setup_dtypes(app),    setup_topo(app)};
+          setup_engines(app),   setup_dtypes(app),     setup_topo(app)};
 }
 
 int run(int argc, char** argv) {

@@ -11,6 +11,7 @@
 #include "icx/base/units_format.hpp"
 #include "icx/catalog/json.hpp"
 #include "icx/util/table.hpp"
+#include "icx/words/engine.hpp"
 #include "options/common.hpp"
 #include "output/json.hpp"
 #include "output/output.hpp"
@@ -230,6 +231,23 @@ Command setup_loaders(CLI::App& app) {
                  format_rate(l.cold.node),         format_seconds(l.overhead)};
        }},
       "icx loaders");
+}
+
+Command setup_engines(CLI::App& app) {
+  return setup_listing<Engine>(
+      app,
+      {"engines",
+       "List the serving engines '--engine' names, with their scheduler defaults by GPU",
+       [](const Catalog& c) { return c.engines(); },
+       {{"version", Align::left},
+        {"all-reduce", Align::left},
+        {"max batch", Align::left},
+        {"prefill chunk", Align::left}},
+       [](const Engine& e) -> std::vector<std::string> {
+         return {e.version, e.implementation, scheduler_default_text(e, &SchedulerTier::max_batch),
+                 scheduler_default_text(e, &SchedulerTier::prefill_chunk)};
+       }},
+      "icx engines");
 }
 
 } // namespace icx::cli

@@ -85,7 +85,7 @@ CollectiveReport report_for(const Catalog& catalog, const CollectiveOptions& opt
                             std::vector<Bytes> sizes) {
   CollectiveReportRequest request{
       parse_collective(options.op, ""), parse_algorithm(options.algo), gpus, std::move(sizes), {}};
-  request.setup = parse_run_setup(catalog, options.setup);
+  request.setup = parse_run_setup(catalog, options.setup, Implementation::nccl);
   const Fabric fabric = parse_fabric(catalog, options.fabric, options.wire, gpus);
   if (gpus > fabric.gpus_per_node) {
     check_across(fabric, request);
@@ -224,7 +224,7 @@ Command setup_collective(CLI::App& app) {
       ->type_name("ALGO")
       ->default_str("auto");
   add_fabric_options(*sub, options->fabric);
-  add_run_setup_options(*sub, options->setup, Implementation::nccl);
+  add_run_setup_options(*sub, options->setup, "nccl");
   sub->add_option("--measured", options->measured,
                   "An nccl-tests log of this operation and group: its busbw beside each size "
                   "and its points on the --plot chart")

@@ -18,6 +18,7 @@ Command setup_models(CLI::App& app);
 Command setup_dtypes(CLI::App& app);
 Command setup_storage(CLI::App& app);
 Command setup_loaders(CLI::App& app);
+Command setup_engines(CLI::App& app);
 Command setup_coldstart(CLI::App& app);
 Command setup_offload(CLI::App& app);
 Command setup_collective(CLI::App& app);

@@ -6,7 +6,7 @@ namespace icx::cli {
 
 namespace {
 
-constexpr std::array<EnumName<Knob>, 39> flags{{
+constexpr std::array<EnumName<Knob>, 40> flags{{
     {Knob::act_dtype, "--act-dtype"},
     {Knob::algo, "--algo"},
     {Knob::batch, "--batch"},
@@ -15,6 +15,7 @@ constexpr std::array<EnumName<Knob>, 39> flags{{
     {Knob::disaggregate, "--disaggregate"},
     {Knob::dispatch_dtype, "--dispatch-dtype"},
     {Knob::domain, "--domain"},
+    {Knob::engine, "--engine"},
     {Knob::ep_mode, "--ep-mode"},
     {Knob::gpu, "--gpu"},
     {Knob::gpus, "--gpus"},

@@ -11,15 +11,15 @@
 
 namespace icx::cli {
 
-void add_run_setup_options(CLI::App& sub, RunSetupOptions& options, Implementation default_impl) {
-  options.impl = std::string(to_string(default_impl));
+void add_run_setup_options(CLI::App& sub, RunSetupOptions& options,
+                           const std::string& default_text) {
   sub.add_option("--impl", options.impl,
                  "Who runs an all-reduce: nccl (as nccl-tests), custom (the engines' one-shot "
                  "or two-shot kernel, the faster; one-shot or two-shot by name), multimem "
                  "(symmetric-memory multicast on NVSwitch), vllm or sglang (that engine's "
                  "choice by size; NCCL where the wire has no figures for its kernels)")
       ->type_name("IMPL")
-      ->default_str(options.impl);
+      ->default_str(default_text);
   sub.add_option("--pcie-topology", options.topology,
                  "How GPUs on a PCIe wire reach each other: host (through one CPU's root "
                  "complex), switch (under PCIe switches) or dual-socket (across the socket "
@@ -27,11 +27,12 @@ void add_run_setup_options(CLI::App& sub, RunSetupOptions& options, Implementati
       ->type_name("TOPOLOGY");
 }
 
-RunSetup parse_run_setup(const Catalog& catalog, const RunSetupOptions& options) {
-  const auto implementation = implementation_from_name(options.impl);
+RunSetup parse_run_setup(const Catalog& catalog, const RunSetupOptions& options,
+                         Implementation fallback) {
+  const auto implementation = options.impl ? implementation_from_name(*options.impl) : fallback;
   if (!implementation) {
     throw UsageError(fmt::format(
-        "--impl: {}", unknown_name("implementation", options.impl, names<Implementation>())));
+        "--impl: {}", unknown_name("implementation", *options.impl, names<Implementation>())));
   }
   if (!options.topology.empty()) {
     std::set<std::string> known;

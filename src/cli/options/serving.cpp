@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "icx/base/limits.hpp"
+#include "icx/serving/engine.hpp"
 #include "options/common.hpp"
 
 namespace icx::cli {
@@ -47,10 +48,15 @@ void add_serving_options(CLI::App& app, ServingOptions& o) {
 }
 
 void add_engine_options(CLI::App& app, ServingOptions& o) {
+  app.add_option("--engine", o.engine,
+                 "The serving engine whose scheduler defaults and all-reduces are assumed ('icx "
+                 "engines' lists them)")
+      ->type_name("ID")
+      ->default_str(std::string(default_engine));
   app.add_option("--max-batch", o.max_batch,
-                 "Most sequences one replica schedules (vLLM's --max-num-seqs)")
+                 "Most sequences one engine scheduler runs at once (vLLM's --max-num-seqs, "
+                 "SGLang's --max-running-requests); default: the engine's for the GPU")
       ->type_name("N")
-      ->default_str(std::to_string(default_max_batch))
       ->transform(whole_number(1, limits::max_tokens));
   app.add_option("--act-dtype", o.act_dtype,
                  "What crosses the wire; default: the weights' dtype if 16-bit or wider, else "
@@ -68,7 +74,7 @@ void add_engine_options(CLI::App& app, ServingOptions& o) {
       ->type_name("FRACTION")
       ->transform(decimal_number(limits::utilisation));
   add_reserve_option(app, o.reserve);
-  add_run_setup_options(app, o.setup, ServingRequest{}.setup.implementation);
+  add_run_setup_options(app, o.setup, "the engine's (icx engines)");
 }
 
 namespace {
@@ -104,7 +110,10 @@ ServingRequest serving_request(const Catalog& catalog, const ServingOptions& o,
   r.utilization = utilization;
   r.hbm_fraction = o.hbm_fraction;
   r.memory_reserve = o.reserve;
-  r.setup = parse_run_setup(catalog, o.setup);
+  r.engine = &for_flag("--engine", [&]() -> const Engine& {
+    return catalog.engine(o.engine.value_or(std::string(default_engine)));
+  });
+  r.setup = parse_run_setup(catalog, o.setup, engine_implementation(*r.engine));
   return r;
 }
 

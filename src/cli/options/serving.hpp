@@ -21,7 +21,8 @@ struct ServingOptions {
   std::optional<std::int64_t> tokens;
   std::optional<std::int64_t> batch;
   std::optional<std::int64_t> context;
-  std::int64_t max_batch = default_max_batch;
+  std::optional<std::int64_t> max_batch;
+  std::optional<std::string> engine;
   Objective objective = Objective::latency;
   std::string act_dtype;
   std::string kv_dtype;
@@ -32,7 +33,8 @@ struct ServingOptions {
 };
 
 /// --phase, --tokens, --batch, --context, --objective, --act-dtype, --kv-dtype, --overlap,
-/// --hbm-fraction, --max-batch, --reserve, --impl (default vllm) and --pcie-topology.
+/// --hbm-fraction, --engine, --max-batch, --reserve, --impl (default: the engine's) and
+/// --pcie-topology.
 void add_serving_options(CLI::App& app, ServingOptions& options);
 
 /// -b,--batch N, sequences: one spelling, type name and range for every command that takes
@@ -44,8 +46,8 @@ CLI::Option* add_batch_option(CLI::App& app, std::optional<std::int64_t>& batch,
 CLI::Option* add_context_option(CLI::App& app, std::optional<std::int64_t>& context,
                                 const std::string& help);
 
-/// --max-batch, --act-dtype, --kv-dtype, --overlap, --hbm-fraction, --reserve, --impl and
-/// --pcie-topology: what the engine does, for commands whose load decides the step (plan).
+/// --engine, --max-batch, --act-dtype, --kv-dtype, --overlap, --hbm-fraction, --reserve, --impl
+/// and --pcie-topology: what the engine does, for commands whose load decides the step (plan).
 void add_engine_options(CLI::App& app, ServingOptions& options);
 
 /// The request the flags describe for weights in `dtype` (--mfu given as `utilization`).

@@ -1,0 +1,28 @@
+// The serving engine a request runs on (the catalog's "engines"): its scheduler's defaults on
+// a GPU and the all-reduce implementation its tensor-parallel layers call.
+#pragma once
+
+#include <string_view>
+
+#include "icx/catalog/catalog.hpp"
+#include "icx/wire/collectives.hpp"
+
+namespace icx {
+
+/// The engine a request runs on when none is named: the one the published serving
+/// measurements most often ran.
+constexpr std::string_view default_engine = "vllm";
+
+/// `engine`, or the catalog's default_engine when it is absent.
+const Engine& engine_of(const Catalog& catalog, const Engine* engine);
+
+/// The tier of `engine`'s scheduler that applies to `gpu`: of those whose memory floor the
+/// GPU reaches and whose exceptions its id does not contain, the one with the highest floor.
+const SchedulerTier& scheduler_tier(const Engine& engine, const Gpu& gpu);
+
+/// The --impl `engine` runs all-reduces with. Throws InputError naming the catalog file and
+/// the names that would be valid when its "impl" is not one (the catalog reader does not know
+/// the wire's names).
+Implementation engine_implementation(const Engine& engine);
+
+} // namespace icx

@@ -1,0 +1,74 @@
+// Reading a catalog engine: its version, its all-reduce implementation and its scheduler's
+// defaults by GPU class.
+#include <algorithm>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "base/json_reader.hpp"
+#include "catalog/parse.hpp"
+#include "icx/base/limits.hpp"
+#include "icx/base/units.hpp"
+
+namespace icx::detail {
+
+namespace {
+
+/// One tier of "scheduler": the GPUs it applies to and its two limits.
+SchedulerTier read_tier(ObjectReader& reader, const std::string& name) {
+  SchedulerTier tier;
+  tier.name = name;
+  if (reader.has("min_hbm_GiB")) {
+    tier.min_hbm = Bytes::of(reader.positive("min_hbm_GiB", limits::capacity_GB) * gibi);
+  }
+  tier.except = reader.text_list("except");
+  constexpr int most = static_cast<int>(limits::max_tokens);
+  tier.max_batch = reader.whole("max_batch", 1, most);
+  tier.prefill_chunk = reader.whole("prefill_chunk", 1, most);
+  reader.finish();
+  return tier;
+}
+
+/// Every GPU must fall in some tier, and no GPU in two of the same memory: exactly one tier
+/// applies to all GPUs, and no two tiers start at the same memory.
+void check_tiers(ObjectReader& reader, const std::vector<SchedulerTier>& tiers) {
+  const auto fallbacks = std::ranges::count_if(
+      tiers, [](const SchedulerTier& t) { return t.min_hbm.value() == 0 && t.except.empty(); });
+  if (fallbacks != 1) {
+    reader.fail("scheduler", fmt::format("{} tiers apply to every GPU (no min_hbm_GiB, no "
+                                         "except); exactly one must",
+                                         fallbacks));
+  }
+  for (std::size_t i = 0; i < tiers.size(); ++i) {
+    for (std::size_t j = i + 1; j < tiers.size(); ++j) {
+      if (tiers[i].min_hbm == tiers[j].min_hbm) {
+        reader.fail("scheduler", fmt::format("tiers '{}' and '{}' start at the same memory; "
+                                             "give each its own min_hbm_GiB",
+                                             tiers[i].name, tiers[j].name));
+      }
+    }
+  }
+}
+
+} // namespace
+
+Engine read_engine(ObjectReader& reader, const std::string& origin) {
+  Engine engine;
+  read_entry(reader, engine, origin);
+  engine.version = reader.text("version");
+  check_printable(reader, "version", engine.version);
+  engine.implementation = reader.text("impl");
+  const nlohmann::json& tiers = reader.object("scheduler");
+  for (const auto& [name, value] : tiers.items()) {
+    if (!value.is_object()) {
+      ObjectReader(tiers, reader.pointer_to("scheduler"), origin)
+          .fail(name, "expected an object with max_batch and prefill_chunk");
+    }
+    ObjectReader tier(value, reader.pointer_to("scheduler") / name, origin);
+    engine.scheduler.push_back(read_tier(tier, name));
+  }
+  check_tiers(reader, engine.scheduler);
+  return engine;
+}
+
+} // namespace icx::detail

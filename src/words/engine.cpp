@@ -1,0 +1,55 @@
+#include "icx/words/engine.hpp"
+
+#include <algorithm>
+#include <vector>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "icx/base/units.hpp"
+#include "icx/serving/engine.hpp"
+
+namespace icx {
+
+std::string engine_text(const Engine& engine) {
+  return fmt::format("{} {}", engine.name, engine.version);
+}
+
+std::string scheduler_default_text(const Engine& engine, std::int64_t SchedulerTier::*field,
+                                   std::string_view unit) {
+  std::vector<const SchedulerTier*> tiers;
+  for (const SchedulerTier& tier : engine.scheduler) {
+    tiers.push_back(&tier);
+  }
+  std::ranges::sort(tiers, [](const SchedulerTier* a, const SchedulerTier* b) {
+    return a->min_hbm > b->min_hbm;
+  });
+  const bool same = std::ranges::all_of(
+      tiers, [&](const SchedulerTier* t) { return t->*field == tiers.front()->*field; });
+  const std::string first_unit = unit.empty() ? "" : fmt::format(" {}", unit);
+  if (same) {
+    return fmt::format("{}{}", tiers.front()->*field, first_unit);
+  }
+  std::vector<std::string> parts;
+  for (const SchedulerTier* tier : tiers) {
+    const std::string tier_unit = parts.empty() ? first_unit : std::string();
+    if (tier->min_hbm.value() == 0 && tier->except.empty()) {
+      parts.push_back(fmt::format("{}{} on the others", tier->*field, tier_unit));
+    } else {
+      parts.push_back(fmt::format(
+          "{}{} on GPUs of at least {:g} GiB{}", tier->*field, tier_unit,
+          tier->min_hbm.value() / gibi,
+          tier->except.empty() ? "" : fmt::format(" except {}", fmt::join(tier->except, ", "))));
+    }
+  }
+  return fmt::format("{}", fmt::join(parts, ", "));
+}
+
+std::string engine_defaults_text(const Engine& engine, const Gpu& gpu) {
+  const SchedulerTier& tier = scheduler_tier(engine, gpu);
+  return fmt::format("{}, whose defaults on {} are {} sequences per scheduler and prefill chunks "
+                     "of {} tokens",
+                     engine_text(engine), gpu.id, tier.max_batch, tier.prefill_chunk);
+}
+
+} // namespace icx

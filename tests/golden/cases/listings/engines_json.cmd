@@ -1,0 +1,2 @@
+args: engines --json
+exit: 0

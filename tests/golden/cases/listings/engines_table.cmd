@@ -1,0 +1,2 @@
+args: engines
+exit: 0

@@ -1,0 +1,2 @@
+args: tp --model 70b --wire nvlink4 --engine tgi
+exit: 2

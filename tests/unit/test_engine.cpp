@@ -1,0 +1,145 @@
+// The catalog's serving engines: read and checked, written back, their scheduler tier on a
+// GPU, and the defaults a workload takes from them.
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "icx/catalog/catalog.hpp"
+#include "icx/catalog/json.hpp"
+#include "icx/serving/engine.hpp"
+#include "icx/serving/step_model.hpp"
+#include "icx/util/input_error.hpp"
+#include "icx/words/engine.hpp"
+#include "test_fixtures.hpp"
+
+namespace icx {
+namespace {
+
+/// An engine entry with `scheduler` as its tiers.
+std::string engine_with(const std::string& scheduler, const std::string& impl = "vllm") {
+  return R"({"engines": [{"id": "e", "name": "E", "version": "2", "impl": ")" + impl +
+         R"(", "scheduler": )" + scheduler + R"(, "source": "s"}]})";
+}
+
+const std::string two_tiers = R"({"small": {"max_batch": 8, "prefill_chunk": 512},
+  "big": {"min_hbm_GiB": 70, "except": ["a100"], "max_batch": 64, "prefill_chunk": 4096}})";
+
+TEST(ShippedEngines, VllmTiersFollowItsGpuRule) {
+  // vLLM's get_batch_defaults (OpenAI server): 1024 sequences and 8192-token chunks from 70 GiB
+  // unless the GPU is an A100, 256 and 2048 below.
+  const Catalog catalog = Catalog::shipped();
+  const Engine& vllm = catalog.engine("vllm");
+  for (const char* big : {"h100-sxm", "h200", "b200", "mi300x"}) {
+    SCOPED_TRACE(big);
+    const SchedulerTier& tier = scheduler_tier(vllm, catalog.gpu(big));
+    EXPECT_EQ(tier.max_batch, 1024);
+    EXPECT_EQ(tier.prefill_chunk, 8192);
+  }
+  for (const char* small : {"a100-sxm", "l40s", "a30"}) {
+    SCOPED_TRACE(small);
+    const SchedulerTier& tier = scheduler_tier(vllm, catalog.gpu(small));
+    EXPECT_EQ(tier.max_batch, 256);
+    EXPECT_EQ(tier.prefill_chunk, 2048);
+  }
+  EXPECT_EQ(engine_implementation(vllm), Implementation::vllm);
+}
+
+TEST(ShippedEngines, SglangChunkGrowsWithMemory) {
+  // SGLang's --chunked-prefill-size: 2048 below 35 GiB, 4096 below 60, 8192 below 160, 16384.
+  const Catalog catalog = Catalog::shipped();
+  const Engine& sglang = catalog.engine("sglang");
+  EXPECT_EQ(scheduler_tier(sglang, catalog.gpu("a30")).prefill_chunk, 2048);      // 24 GB
+  EXPECT_EQ(scheduler_tier(sglang, catalog.gpu("l40s")).prefill_chunk, 4096);     // 48 GB
+  EXPECT_EQ(scheduler_tier(sglang, catalog.gpu("h100-sxm")).prefill_chunk, 8192); // 80 GB
+  EXPECT_EQ(scheduler_tier(sglang, catalog.gpu("h200")).prefill_chunk, 8192);     // 141 GB
+  EXPECT_EQ(scheduler_tier(sglang, catalog.gpu("b200")).prefill_chunk, 16384);    // 180 GB
+  EXPECT_EQ(engine_implementation(sglang), Implementation::sglang);
+  EXPECT_EQ(&catalog.engine("tensorrt-llm"), &catalog.engine("trtllm"));
+}
+
+TEST(Engines, TheTierWithTheHighestFloorThatAppliesWins) {
+  Catalog catalog;
+  catalog.overlay_text(engine_with(two_tiers), "e.json");
+  const Engine& e = catalog.engine("e");
+  Gpu gpu = test::make_gpu("nvlink4", 8);
+  gpu.id = "h100";
+  gpu.hbm_capacity = Bytes::of(80e9); // 74.5 GiB
+  EXPECT_EQ(scheduler_tier(e, gpu).name, "big");
+  gpu.hbm_capacity = Bytes::of(70.0 * gibi - 1);
+  EXPECT_EQ(scheduler_tier(e, gpu).name, "small");
+  gpu.hbm_capacity = Bytes::of(80e9);
+  gpu.id = "a100-sxm";
+  EXPECT_EQ(scheduler_tier(e, gpu).name, "small");
+  EXPECT_EQ(scheduler_default_text(e, &SchedulerTier::max_batch),
+            "64 on GPUs of at least 70 GiB except a100, 8 on the others");
+}
+
+TEST(Engines, WorkloadTakesTheEnginesLimitUnlessGiven) {
+  Catalog catalog = Catalog::shipped();
+  const Gpu& h100 = catalog.gpu("h100-sxm");
+  const Model& model = catalog.model("70b");
+  const Dtype& bf16 = catalog.dtype("bf16");
+  ServingRequest request;
+  request.objective = Objective::throughput;
+  EXPECT_EQ(workload_for(catalog, model, bf16, h100, request).max_batch, 1024);
+  EXPECT_EQ(workload_for(catalog, model, bf16, catalog.gpu("l40s"), request).max_batch, 256);
+  request.engine = &catalog.engine("sglang");
+  EXPECT_EQ(workload_for(catalog, model, bf16, h100, request).max_batch, 2048);
+  request.max_batch = 48;
+  EXPECT_EQ(workload_for(catalog, model, bf16, h100, request).max_batch, 48);
+}
+
+TEST(Engines, WritesWhatItReads) {
+  Catalog catalog;
+  catalog.overlay_text(engine_with(two_tiers), "e.json");
+  nlohmann::ordered_json written;
+  written["engines"] = catalog.engines();
+  Catalog again;
+  again.overlay_text(written.dump(), "again.json");
+  const Engine& a = catalog.engine("e");
+  const Engine& b = again.engine("e");
+  EXPECT_EQ(a.version, b.version);
+  EXPECT_EQ(a.implementation, b.implementation);
+  EXPECT_EQ(a.scheduler, b.scheduler);
+}
+
+TEST(Engines, ErrorsNameThePointer) {
+  const Catalog empty;
+  EXPECT_EQ(test::catalog_error(empty, engine_with(R"({"a": {"max_batch": 1, "prefill_chunk": 1},
+    "b": {"max_batch": 2, "prefill_chunk": 2}})")),
+            "user.json: /engines/0/scheduler: 2 tiers apply to every GPU (no min_hbm_GiB, no "
+            "except); exactly one must");
+  EXPECT_EQ(test::catalog_error(empty, engine_with(R"({"a": {"min_hbm_GiB": 10, "max_batch": 1,
+    "prefill_chunk": 1}})")),
+            "user.json: /engines/0/scheduler: 0 tiers apply to every GPU (no min_hbm_GiB, no "
+            "except); exactly one must");
+  EXPECT_EQ(test::catalog_error(empty, engine_with(R"({"a": {"max_batch": 1, "prefill_chunk": 1},
+    "b": {"except": ["x"], "max_batch": 2, "prefill_chunk": 2}})")),
+            "user.json: /engines/0/scheduler: tiers 'a' and 'b' start at the same memory; give "
+            "each its own min_hbm_GiB");
+  EXPECT_EQ(test::catalog_error(empty, engine_with(R"({"a": 3})")),
+            "user.json: /engines/0/scheduler/a: expected an object with max_batch and "
+            "prefill_chunk");
+  const std::string zero =
+      test::catalog_error(empty, engine_with(R"({"a": {"max_batch": 0, "prefill_chunk": 1}})"));
+  EXPECT_NE(zero.find("/engines/0/scheduler/a/max_batch"), std::string::npos) << zero;
+  const std::string extra = test::catalog_error(
+      empty, engine_with(R"({"a": {"max_batch": 1, "prefill_chunk": 1, "chunk": 2}})"));
+  EXPECT_NE(extra.find("/engines/0/scheduler/a/chunk"), std::string::npos) << extra;
+}
+
+TEST(Engines, AnUnknownImplementationIsRefusedWhereItIsUsed) {
+  Catalog catalog;
+  catalog.overlay_text(engine_with(two_tiers, "mpi"), "e.json");
+  try {
+    (void)engine_implementation(catalog.engine("e"));
+    FAIL() << "expected an InputError";
+  } catch (const InputError& error) {
+    EXPECT_EQ(std::string(error.what()),
+              "e.json: engine 'e': impl 'mpi' is not one of: nccl, custom, one-shot, two-shot, "
+              "multimem, vllm, sglang");
+  }
+}
+
+} // namespace
+} // namespace icx
