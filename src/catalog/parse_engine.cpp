@@ -68,6 +68,11 @@ Engine read_engine(ObjectReader& reader, const std::string& origin) {
     engine.scheduler.push_back(read_tier(tier, name));
   }
   check_tiers(reader, engine.scheduler);
+  ObjectReader costs(reader.object("costs"), reader.pointer_to("costs"), origin);
+  engine.costs.step = Seconds::of(costs.positive("step_us", limits::engine_cost_us) * micro);
+  engine.costs.layer = Seconds::of(costs.positive("layer_us", limits::engine_cost_us) * micro);
+  engine.costs.request = Seconds::of(costs.positive("request_us", limits::engine_cost_us) * micro);
+  costs.finish();
   return engine;
 }
 

@@ -158,7 +158,8 @@ std::vector<std::string> legend_lines(const TpReport& report) {
   lines.push_back(step_line(report));
   const Engine* engine = request.serving.engine;
   if (engine != nullptr) {
-    lines.push_back(fmt::format("engine: {} ({})", engine_text(*engine), Knob::engine));
+    lines.push_back(fmt::format("engine: {}: {} ({})", engine_text(*engine),
+                                engine_costs_text(*engine), Knob::engine));
   }
   if (!request.serving.batch && request.serving.objective == Objective::throughput) {
     lines.push_back(
@@ -210,16 +211,17 @@ void derive_step(const TpReport& report, const TpWire& w, Derivations& d) {
   const StepTime& step = w.judged->placement.step;
   d.push_back({fmt::format("step on {}", w.link->id),
                fmt::format("{} of operations ({} compute, {} memory alone) + {} exposed "
-                           "all-reduce",
+                           "all-reduce{}",
                            format_seconds(step.work.seconds), format_seconds(step.work.compute),
-                           format_seconds(step.work.memory), format_seconds(step.exposed_comm)),
+                           format_seconds(step.work.memory), format_seconds(step.exposed_comm),
+                           layer_gaps_term(step)),
                step.stage.value(), format_seconds(step.stage)});
-  d.push_back(
-      {fmt::format("{} on {}", report.request.phase() == Phase::prefill ? "TTFT" : "TPOT",
-                   w.link->id),
-       fmt::format("{} stage{} + {} of sends", w.judged->placement.layout.pp,
-                   w.judged->placement.layout.pp == 1 ? "" : "s", format_seconds(step.pipeline)),
-       step.latency.value(), format_seconds(step.latency)});
+  d.push_back({fmt::format("{} on {}", report.request.phase() == Phase::prefill ? "TTFT" : "TPOT",
+                           w.link->id),
+               fmt::format("{} stage{} + {} of sends{}", w.judged->placement.layout.pp,
+                           w.judged->placement.layout.pp == 1 ? "" : "s",
+                           format_seconds(step.pipeline), engine_terms(step)),
+               step.latency.value(), format_seconds(step.latency)});
 }
 
 Derivations derive(const TpReport& report) {

@@ -255,12 +255,23 @@ void time_step(const Cluster& cluster, const Workload& w, Placement& p) {
   // Engines run the tensor and expert collectives between the layers' GEMMs: exposed unless
   // the workload says an engine hides some of them.
   step.exposed_comm = step.comm * (1.0 - w.overlap);
-  step.stage = step.work.seconds + step.exposed_comm;
+  // The engine schedules a step once for all its stages and leaves gaps between each stage's
+  // layers; a prompt also pays its per-request time outside the GPUs (an engine-less workload
+  // pays none of them).
+  if (w.engine != nullptr) {
+    const int stage_layers = (w.model->layers + p.layout.pp - 1) / p.layout.pp;
+    step.layer_gaps = w.engine->costs.layer * static_cast<double>(stage_layers);
+    step.engine = w.engine->costs.step;
+    step.request = w.phase == Phase::prefill ? w.engine->costs.request : Seconds{};
+  }
+  step.stage = step.work.seconds + step.exposed_comm + step.layer_gaps;
   // One micro-batch passes the stages one after another.
-  step.latency = step.stage * static_cast<double>(p.layout.pp) + step.pipeline;
+  step.latency =
+      step.stage * static_cast<double>(p.layout.pp) + step.pipeline + step.engine + step.request;
   const double tokens = static_cast<double>(step.batch.total * step.batch.tokens_per_sequence);
   step.tokens_per_second_per_gpu =
-      tokens / ((step.stage + slowest_send) * static_cast<double>(p.layout.pp)).value() /
+      tokens /
+      ((step.stage + slowest_send) * static_cast<double>(p.layout.pp) + step.engine).value() /
       cluster.gpus;
   for (StrategyCost& cost : p.strategies) {
     const bool pipeline = cost.strategy == Strategy::pipeline;

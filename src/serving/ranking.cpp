@@ -286,6 +286,9 @@ Json ranked_layout_json(const RankedLayout& r, Phase phase) {
                {"comm_seconds", json_number(s.comm.value())},
                {"exposed_comm_seconds", json_number(s.exposed_comm.value())},
                {"pipeline_seconds", json_number(s.pipeline.value())},
+               {"layer_gap_seconds", json_number(s.layer_gaps.value())},
+               {"engine_seconds", json_number(s.engine.value())},
+               {"request_seconds", json_number(s.request.value())},
                {"bytes_read_per_gpu", json_number(s.work.read.value())},
                {"terms", terms_json(s.work.terms)}};
   j[phase == Phase::prefill ? "ttft_seconds" : "tpot_seconds"] = json_number(s.latency.value());

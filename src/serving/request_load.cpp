@@ -32,15 +32,17 @@ std::int64_t ceil_count(double value) {
 /// tokens. A prompt's service is its prefill plus one decode step per chunk it rides with;
 /// prompts wait for those ahead of them as in an M/D/1 queue (Poisson arrivals, fixed service),
 /// W = ρ·S / (2·(1 − ρ)); the decode step is stretched by the prefill work sharing the GPUs,
-/// TPOT = step / (1 − ρ). No prefill work hides under a decode step's memory time.
+/// TPOT = step / (1 − ρ). No prefill work hides under a decode step's memory time. The
+/// engine's per-request time adds to TTFT outside the queue: it does not hold the GPUs.
 void time_load(LoadedStep& step, const Load& load) {
   const Seconds decode = step.decode.step.latency;
   const double rho = step.prefill_share;
   const std::int64_t whole_chunks =
       (load.input + load.prefill_chunk - 1) / std::max<std::int64_t>(load.prefill_chunk, 1);
   const auto chunks = static_cast<double>(whole_chunks);
-  step.prefill_service = step.prefill.step.latency + decode * chunks;
-  step.ttft = step.prefill_service + step.prefill_service * (rho / (2 * (1 - rho)));
+  step.prefill_service = step.prefill.step.busy() + decode * chunks;
+  step.ttft = step.prefill.step.request + step.prefill_service +
+              step.prefill_service * (rho / (2 * (1 - rho)));
   step.tpot = decode / (1 - rho);
 }
 
@@ -62,7 +64,8 @@ void price_prefill(LoadedStep& step, const Cluster& cluster, const LoadWorkloads
                    const Layout& layout, const Load& load) {
   const std::int64_t units = schedulers(layout);
   step.prefill = evaluate_layout(cluster, with_batch(workloads.prefill, units), layout);
-  step.prefill_share = load.rate / static_cast<double>(units) * step.prefill.step.stage.value();
+  step.prefill_share = load.rate / static_cast<double>(units) *
+                       (step.prefill.step.stage + step.prefill.step.engine).value();
 }
 
 /// Little's law fixed point: the least batch from one up whose `needed` count it holds, or
@@ -178,10 +181,10 @@ LoadedStep serve_prefill_pool(const Cluster& cluster, const LoadWorkloads& workl
     return step;
   }
   const double rho = step.prefill_share;
-  step.prefill_service = step.prefill.step.latency;
+  step.prefill_service = step.prefill.step.busy();
   step.kv_transfer = kv_transfer_time(cluster, workloads.prefill, layout, setup);
-  step.ttft =
-      step.prefill_service + step.prefill_service * (rho / (2 * (1 - rho))) + step.kv_transfer;
+  step.ttft = step.prefill.step.request + step.prefill_service +
+              step.prefill_service * (rho / (2 * (1 - rho))) + step.kv_transfer;
   step.batch = std::max<std::int64_t>(1, ceil_count(load.rate * step.ttft.value()));
   if (step.batch > step.capacity) {
     step.limit = ServeLimit::memory;

@@ -7,6 +7,7 @@
 #include <fmt/ranges.h>
 
 #include "icx/base/units.hpp"
+#include "icx/base/units_format.hpp"
 #include "icx/serving/engine.hpp"
 
 namespace icx {
@@ -50,6 +51,31 @@ std::string engine_defaults_text(const Engine& engine, const Gpu& gpu) {
   return fmt::format("{}, whose defaults on {} are {} sequences per scheduler and prefill chunks "
                      "of {} tokens",
                      engine_text(engine), gpu.id, tier.max_batch, tier.prefill_chunk);
+}
+
+std::string engine_costs_text(const Engine& engine) {
+  const EngineCosts& c = engine.costs;
+  return fmt::format("{} per step + {} per layer, {} per request (fitted on published serving "
+                     "runs; catalog engine '{}')",
+                     format_seconds(c.step), format_seconds(c.layer), format_seconds(c.request),
+                     engine.id);
+}
+
+std::string layer_gaps_term(const StepTime& step) {
+  return step.layer_gaps.value() > 0
+             ? fmt::format(" + {} of gaps between layers", format_seconds(step.layer_gaps))
+             : std::string();
+}
+
+std::string engine_terms(const StepTime& step) {
+  std::string terms;
+  if (step.engine.value() > 0) {
+    terms += fmt::format(" + {} engine step", format_seconds(step.engine));
+  }
+  if (step.request.value() > 0) {
+    terms += fmt::format(" + {} per request", format_seconds(step.request));
+  }
+  return terms;
 }
 
 } // namespace icx

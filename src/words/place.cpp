@@ -66,12 +66,12 @@ Derivations place_derivations(const Workload& w, const Cluster& cluster, const P
                    format_count(s.work.read.value()), format_rate(cluster.gpu->hbm_bandwidth)),
        s.work.memory.value(), format_seconds(s.work.memory)});
   d.push_back({"stage",
-               fmt::format("{} of operations + {} exposed", format_seconds(s.work.seconds),
-                           format_seconds(s.exposed_comm)),
+               fmt::format("{} of operations + {} exposed{}", format_seconds(s.work.seconds),
+                           format_seconds(s.exposed_comm), layer_gaps_term(s)),
                s.stage.value(), format_seconds(s.stage)});
   d.push_back({w.phase == Phase::prefill ? "TTFT" : "TPOT",
-               fmt::format("pp {} × {} + {} of sends", l.pp, format_seconds(s.stage),
-                           format_seconds(s.pipeline)),
+               fmt::format("pp {} × {} + {} of sends{}", l.pp, format_seconds(s.stage),
+                           format_seconds(s.pipeline), engine_terms(s)),
                s.latency.value(), format_seconds(s.latency)});
   return d;
 }
@@ -81,9 +81,10 @@ namespace {
 /// The engine, who runs its all-reduces, and the topology assumed on each link that has one.
 void add_engine_lines(const Workload& w, const Cluster& cluster, std::vector<std::string>& lines) {
   if (w.engine != nullptr) {
-    lines.push_back(fmt::format("engine: {} ({}; {} and {} override them)",
+    lines.push_back(fmt::format("engine: {} ({}; {} and {} override them); its own time: {}",
                                 engine_defaults_text(*w.engine, *cluster.gpu), Knob::engine,
-                                Knob::max_batch, Knob::prefill_chunk));
+                                Knob::max_batch, Knob::prefill_chunk,
+                                engine_costs_text(*w.engine)));
   }
   lines.push_back(fmt::format("all-reduces run by {} ({})",
                               implementation_text(w.setup.implementation), Knob::impl));

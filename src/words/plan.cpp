@@ -153,7 +153,8 @@ std::vector<std::string> plan_assumptions(const Catalog& catalog, const PlanRequ
                               load.rate, load.input, load.output, Knob::rate, Knob::input,
                               Knob::output));
   const Engine& engine = engine_of(catalog, request.serving.engine);
-  lines.push_back(fmt::format("engine: {} ({})", engine_text(engine), Knob::engine));
+  lines.push_back(fmt::format("engine: {}: {} ({})", engine_text(engine), engine_costs_text(engine),
+                              Knob::engine));
   lines.push_back(fmt::format(
       "chunked prefill: each engine step prefills prompt tokens beside its decodes, up to {} "
       "({})",

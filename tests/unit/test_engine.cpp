@@ -7,6 +7,8 @@
 #include "icx/catalog/catalog.hpp"
 #include "icx/catalog/json.hpp"
 #include "icx/serving/engine.hpp"
+#include "icx/serving/placement.hpp"
+#include "icx/serving/request_load.hpp"
 #include "icx/serving/step_model.hpp"
 #include "icx/util/input_error.hpp"
 #include "icx/words/engine.hpp"
@@ -18,7 +20,8 @@ namespace {
 /// An engine entry with `scheduler` as its tiers.
 std::string engine_with(const std::string& scheduler, const std::string& impl = "vllm") {
   return R"({"engines": [{"id": "e", "name": "E", "version": "2", "impl": ")" + impl +
-         R"(", "scheduler": )" + scheduler + R"(, "source": "s"}]})";
+         R"(", "scheduler": )" + scheduler +
+         R"(, "costs": {"step_us": 500, "layer_us": 10, "request_us": 20000}, "source": "s"}]})";
 }
 
 const std::string two_tiers = R"({"small": {"max_batch": 8, "prefill_chunk": 512},
@@ -139,6 +142,63 @@ TEST(Engines, AnUnknownImplementationIsRefusedWhereItIsUsed) {
               "e.json: engine 'e': impl 'mpi' is not one of: nccl, custom, one-shot, two-shot, "
               "multimem, vllm, sglang");
   }
+}
+
+/// An engine of easy costs: 500 µs per step, 10 µs per layer, 20 ms per request.
+class EngineCostsTest : public ::testing::Test {
+protected:
+  Catalog catalog = Catalog::shipped();
+  const Gpu& h100 = catalog.gpu("h100-sxm");
+  const Model& model = catalog.model("70b"); // 80 layers
+  const Dtype& bf16 = catalog.dtype("bf16");
+  Cluster cluster{&h100, 4, 8, 8, &catalog.link("nvlink4"), &catalog.link("ib-ndr"), 8};
+
+  void SetUp() override { catalog.overlay_text(engine_with(two_tiers), "e.json"); }
+
+  Workload workload(Phase phase, const Engine* engine) const {
+    ServingRequest r;
+    r.phase = phase;
+    r.tokens = 1000;
+    r.context = 1000;
+    r.engine = engine;
+    Workload w = workload_for(catalog, model, bf16, h100, r);
+    w.engine = engine;
+    return w;
+  }
+};
+
+TEST_F(EngineCostsTest, AStepPaysTheEnginesTimeOnTopOfTheKernels) {
+  const Engine& e = catalog.engine("e");
+  for (const Phase phase : {Phase::decode, Phase::prefill}) {
+    SCOPED_TRACE(to_string(phase));
+    const StepTime bare = evaluate_layout(cluster, workload(phase, nullptr), {4, 1, 1, 1}).step;
+    const StepTime with = evaluate_layout(cluster, workload(phase, &e), {4, 1, 1, 1}).step;
+    // 80 layers × 10 µs = 800 µs of gaps in the stage; the step's 500 µs once; a prompt's
+    // 20 ms outside the GPUs.
+    EXPECT_NEAR((with.stage - bare.stage).value(), 800e-6, 1e-12);
+    const double request = phase == Phase::prefill ? 20e-3 : 0;
+    EXPECT_NEAR((with.latency - bare.latency).value(), 800e-6 + 500e-6 + request, 1e-12);
+    EXPECT_NEAR(with.busy().value(), (with.latency - with.request).value(), 1e-15);
+    // Throughput pays the gaps and the step, not the request.
+    const double tokens = phase == Phase::prefill ? 1000 : 1;
+    EXPECT_NEAR(with.tokens_per_second_per_gpu, tokens / (bare.stage.value() + 800e-6 + 500e-6) / 4,
+                1e-6);
+  }
+}
+
+TEST_F(EngineCostsTest, TheRequestCostAddsToTtftOutsideTheQueue) {
+  ServingRequest r;
+  r.engine = &catalog.engine("e");
+  const Load load{2, 1000, 200, 8192};
+  const LoadWorkloads w = load_workloads(catalog, model, bf16, h100, r, load);
+  const LoadedStep s = serve_at_load(cluster, w, {4, 1, 1, 1}, load);
+  ASSERT_EQ(s.limit, ServeLimit::none);
+  const double service = s.prefill_service.value();
+  const double rho = s.prefill_share;
+  EXPECT_NEAR(s.prefill.step.request.value(), 20e-3, 1e-15);
+  // One chunk: the prefill's GPU time plus the decode step it rides with.
+  EXPECT_NEAR(service, s.prefill.step.busy().value() + s.decode.step.latency.value(), 1e-12);
+  EXPECT_NEAR(s.ttft.value(), 20e-3 + service + service * rho / (2 * (1 - rho)), 1e-12);
 }
 
 } // namespace

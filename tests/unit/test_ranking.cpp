@@ -80,7 +80,8 @@ TEST_F(RankingTest, SeventyBDecodeOnOneNodeRanksTp8First) {
   // place --model 70b --system dgx-h100 --gpus 8 --phase decode --batch 32 --context 2048.
   // TP 8 reads 141.1 GB / 8 = 17.6 GB of weights and 32 × 2049 × 40,960 B = 2.7 GB of cache
   // per GPU at 3.35 TB/s × 0.89: 6.8 ms, plus 160 all-reduces of 512 KiB on nvlink4.
-  // TP 4 × DP 2 reads 35.3 GB + 2.7 GB per GPU: 12.7 ms before its all-reduces.
+  // TP 4 × DP 2 reads 35.3 GB + 2.7 GB per GPU: 12.7 ms before its all-reduces. Both pay
+  // vLLM's 741 µs per step + 80 × 19 µs of gaps between layers = 2.26 ms.
   PlaceRequest request;
   request.cluster = system_cluster("dgx-h100", 8);
   request.system = &catalog.system("dgx-h100");
@@ -92,7 +93,7 @@ TEST_F(RankingTest, SeventyBDecodeOnOneNodeRanksTp8First) {
   const RankedLayout& best = report.chosen_layout();
   EXPECT_EQ(best.placement.layout, (Layout{8, 1, 1, 1}));
   EXPECT_GT(best.placement.step.latency.value(), 7e-3);
-  EXPECT_LT(best.placement.step.latency.value(), 13e-3);
+  EXPECT_LT(best.placement.step.latency.value(), 15e-3);
   EXPECT_NE(best.verdict.level, Level::avoid);
   EXPECT_FALSE(best.verdict.compared.has_value());
   const Link& nvlink4 = catalog.link("nvlink4");

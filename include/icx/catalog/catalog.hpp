@@ -294,12 +294,28 @@ struct SchedulerTier {
   bool operator==(const SchedulerTier&) const = default;
 };
 
+/// What an engine spends beside the GPUs' kernels, fitted on published serving runs
+/// (tools/fit/fit_engines.py).
+struct EngineCosts {
+  /// Per engine step, prefill or decode: scheduling, sampling, launching the step (a
+  /// CUDA-graph replay in decode).
+  Seconds step;
+  /// Per layer of a stage and step: the gaps between a layer's kernels, which the kernel
+  /// curves (each kernel timed alone) do not hold.
+  Seconds layer;
+  /// Per request, outside the GPUs' steps: the HTTP server, tokenizing the prompt, returning
+  /// the first token. In a request's TTFT, not in the GPUs' time.
+  Seconds request;
+  bool operator==(const EngineCosts&) const = default;
+};
+
 /// A serving engine: the version its figures describe, the all-reduce implementation its
-/// tensor-parallel layers call (an --impl name, checked where the wire model is known), and
-/// its scheduler's defaults by GPU.
+/// tensor-parallel layers call (an --impl name, checked where the wire model is known), its
+/// scheduler's defaults by GPU and its own costs.
 struct Engine : Entry {
   std::string version;
   std::string implementation;
+  EngineCosts costs;
   /// At least one tier applies to every GPU; of the tiers that apply, the one with the most
   /// memory wins (icx/serving/engine.hpp).
   std::vector<SchedulerTier> scheduler;

@@ -86,16 +86,25 @@ struct StepTime {
   /// The stage's tensor and expert collectives, and the part of them not hidden (--overlap).
   Seconds comm;
   Seconds exposed_comm;
-  /// max(compute, memory) + exposed communication of one stage.
+  /// The engine's gaps between the stage's layers (EngineCosts::layer × its layers).
+  Seconds layer_gaps;
+  /// The operations one after another + exposed communication + the layer gaps of one stage.
   Seconds stage;
   /// The activation sends between stages along one micro-batch's path.
   Seconds pipeline;
-  /// What a request sees, TTFT or TPOT: the stages one after another plus their sends.
+  /// The engine's own time in the step (EngineCosts::step), once per pass through the stages.
+  Seconds engine;
+  /// Prefill: the engine's time per request outside the GPUs' steps (EngineCosts::request).
+  Seconds request;
+  /// What a request sees, TTFT or TPOT: the stages one after another plus their sends, the
+  /// engine's step and, for a prefill, its per-request time.
   Seconds latency;
   /// Tokens the cluster produces (decode) or prefills per second, per GPU: with one
   /// micro-batch per stage in flight, one micro-batch leaves the pipeline every stage time
   /// plus the slowest send (a stage's GPUs send its activations before the next micro-batch).
   double tokens_per_second_per_gpu = 0;
+  /// The latency less the per-request time: how long the step holds the GPUs.
+  [[nodiscard]] Seconds busy() const { return latency - request; }
 };
 
 /// The stage's exposed tensor and expert collectives as a share of the stage (0 without a

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "icx/catalog/catalog.hpp"
+#include "icx/serving/placement.hpp"
 
 namespace icx {
 
@@ -22,5 +23,17 @@ std::string scheduler_default_text(const Engine& engine, std::int64_t SchedulerT
 /// The engine's defaults on one GPU: "vLLM … 0.9 and later, whose defaults on h100-sxm are 1024
 /// sequences per scheduler and prefill chunks of 8192 tokens".
 std::string engine_defaults_text(const Engine& engine, const Gpu& gpu);
+
+/// The engine's costs as an assumption reads them: "741 µs per step + 19 µs per layer, 5.76 ms
+/// per request, fitted on published serving runs".
+std::string engine_costs_text(const Engine& engine);
+
+/// What the engine adds to a stage, for a formula: " + 1.52 ms of gaps between layers"; empty
+/// when nothing.
+std::string layer_gaps_term(const StepTime& step);
+
+/// What the engine adds to a latency, for a formula: " + 741 µs engine step + 5.76 ms per
+/// request"; empty when nothing.
+std::string engine_terms(const StepTime& step);
 
 } // namespace icx

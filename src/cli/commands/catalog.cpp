@@ -237,14 +237,22 @@ Command setup_engines(CLI::App& app) {
   return setup_listing<Engine>(
       app,
       {"engines",
-       "List the serving engines '--engine' names, with their scheduler defaults by GPU",
+       "List the serving engines '--engine' names: their fitted costs and scheduler defaults",
        [](const Catalog& c) { return c.engines(); },
        {{"version", Align::left},
         {"all-reduce", Align::left},
+        {"per step", Align::right},
+        {"per layer", Align::right},
+        {"per request", Align::right},
         {"max batch", Align::left},
         {"prefill chunk", Align::left}},
        [](const Engine& e) -> std::vector<std::string> {
-         return {e.version, e.implementation, scheduler_default_text(e, &SchedulerTier::max_batch),
+         return {e.version,
+                 e.implementation,
+                 format_seconds(e.costs.step),
+                 format_seconds(e.costs.layer),
+                 format_seconds(e.costs.request),
+                 scheduler_default_text(e, &SchedulerTier::max_batch),
                  scheduler_default_text(e, &SchedulerTier::prefill_chunk)};
        }},
       "icx engines");

@@ -49,8 +49,8 @@ void add_serving_options(CLI::App& app, ServingOptions& o) {
 
 void add_engine_options(CLI::App& app, ServingOptions& o) {
   app.add_option("--engine", o.engine,
-                 "The serving engine whose scheduler defaults and all-reduces are assumed ('icx "
-                 "engines' lists them)")
+                 "The serving engine whose own costs (per step, layer and request), scheduler "
+                 "defaults and all-reduces are assumed ('icx engines' lists them)")
       ->type_name("ID")
       ->default_str(std::string(default_engine));
   app.add_option("--max-batch", o.max_batch,

@@ -1,0 +1,186 @@
+#!/usr/bin/env python3
+"""Fits each serving engine's own costs (data/catalog/engines.json "costs") to the fit rows of
+data/measurements/serving.csv and reports the error on every row, fit and held-out.
+
+The GPUs' part of a step comes from icx itself (icx place on the row's GPU, model, dtype and
+tensor-parallel layout at batch 1, or at the row's batch), priced with every engine's costs at
+zero; what an engine adds is then, for a model of L layers,
+  TPOT = kernels of one decode step at the mean context (prompt + half the output)
+         + step_us + L x layer_us
+  TTFT = kernels of the prompt's prefill + step_us + L x layer_us + request_us
+and, for an offline benchmark_latency row (no server: no request_us),
+  latency = prefill + output x decode step, each with its engine costs.
+step_us and layer_us are the non-negative least-squares fit of the fit rows' relative TPOT
+residuals; request_us is the median of measured TTFT - the rest of the TTFT. Only GPUs with
+measured kernel curves (h100-sxm, b200) are fitted on, so the residual is the engine's and not
+the kernel model's. Rows are split fit / held-out by source (the `use` column); `outside` rows
+(concurrency above 1: a closed loop that icx does not price yet) are not used.
+
+Usage: python3 tools/fit/fit_engines.py BUILD_DIR/icx
+"""
+import csv
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+AMD = {"mi300x", "mi325x", "mi355x"}
+
+
+def rows():
+    with open(os.path.join(ROOT, "data", "measurements", "serving.csv"), newline="") as f:
+        return [r for r in csv.DictReader(f) if r["use"] != "outside"]
+
+
+def layers_by_model():
+    with open(os.path.join(ROOT, "data", "catalog", "models.json")) as f:
+        return {m["id"]: m["layers"] for m in json.load(f)["models"]}
+
+
+def zero_cost_catalog():
+    """The shipped engines with their costs at zero, as a --catalog overlay."""
+    with open(os.path.join(ROOT, "data", "catalog", "engines.json")) as f:
+        engines = json.load(f)
+    for engine in engines["engines"]:
+        engine["costs"] = {"step_us": 0, "layer_us": 0, "request_us": 0}
+    out = tempfile.NamedTemporaryFile("w", suffix=".json", delete=False)
+    json.dump(engines, out)
+    out.close()
+    return out.name
+
+
+def icx_seconds(icx, overlay, row, phase, batch):
+    """icx's TTFT (prefill) or TPOT (decode) of the row's layout at `batch`, in seconds."""
+    args = [icx, "place", "--model", row["model"], "--gpus", row["gpus"], "--gpu", row["gpu"],
+            "--tp", row["tp"], "--dtype", row["dtype"], "--engine", row["engine"],
+            "--phase", phase, "--batch", str(batch), "--json", "--catalog", overlay]
+    if row["ep"]:
+        args += ["--ep", row["ep"]]
+    if phase == "prefill":
+        args += ["--tokens", row["input"]]
+    else:
+        args += ["--context", str(int(row["input"]) + int(row["output"]) // 2)]
+    out = subprocess.run(args, capture_output=True, text=True)
+    if out.returncode != 0:
+        sys.exit(f"{' '.join(args)}: {out.stderr.strip()}")
+    doc = json.loads(out.stdout)
+    return doc["ttft_seconds" if phase == "prefill" else "tpot_seconds"]
+
+
+def kernels(icx, overlay, row):
+    batch = int(row["batch"] or row["concurrency"] or 1)
+    return {"ttft": icx_seconds(icx, overlay, row, "prefill", batch),
+            "tpot": icx_seconds(icx, overlay, row, "decode", batch), "batch": batch}
+
+
+def measured(row):
+    """Measured TTFT and TPOT (s) where the row gives them, and an offline run's latency."""
+    ms = lambda key: float(row[key]) / 1e3 if row[key] else None
+    offline = row["tool"] in ("benchmark_latency.py", "trtllm-bench") and row["e2e_s"]
+    return {"ttft": ms("ttft_ms"), "tpot": ms("tpot_ms"),
+            "latency": float(row["e2e_s"]) if offline else None}
+
+
+def least_squares(points):
+    """(a, b) >= 0 minimising the sum over points (x, r, m) of ((a + b x - r) / m)^2: the
+    residual r of a row with x layers, relative to its measured time m."""
+    def cost(ab):
+        return sum(((ab[0] + ab[1] * x - r) / m) ** 2 for x, r, m in points)
+
+    def solve(free_a, free_b):
+        s11 = sum(1 / m ** 2 for _, _, m in points)
+        s1x = sum(x / m ** 2 for x, _, m in points)
+        sxx = sum(x * x / m ** 2 for x, _, m in points)
+        s1r = sum(r / m ** 2 for _, r, m in points)
+        sxr = sum(x * r / m ** 2 for x, r, m in points)
+        if free_a and free_b:
+            det = s11 * sxx - s1x * s1x
+            if det > 0:
+                return ((s1r * sxx - sxr * s1x) / det, (sxr * s11 - s1r * s1x) / det)
+            free_b = False
+        if free_a:
+            return (max(0.0, s1r / s11), 0.0)
+        return (0.0, max(0.0, sxr / sxx))
+
+    a, b = solve(True, True)
+    if a < 0 or b < 0:
+        a, b = min([solve(True, False), solve(False, True)], key=cost)
+    return a, b
+
+
+def fit(engine, data):
+    fit_rows = [d for d in data if d["row"]["engine"] == engine and d["row"]["use"] == "fit"]
+    points = [(d["layers"], d["measured"]["tpot"] - d["kernels"]["tpot"], d["measured"]["tpot"])
+              for d in fit_rows if d["measured"]["tpot"] is not None]
+    if not points:
+        return None
+    step, layer = least_squares(points)
+    requests = [d["measured"]["ttft"] - d["kernels"]["ttft"] - step - layer * d["layers"]
+                for d in fit_rows if d["measured"]["ttft"] is not None]
+    request = max(0.0, statistics.median(requests)) if requests else 0.0
+    return {"step": step, "layer": layer, "request": request, "rows": len(fit_rows)}
+
+
+def predicted(d, costs):
+    k = d["kernels"]
+    output = int(d["row"]["output"])
+    step = costs["step"] + costs["layer"] * d["layers"] if costs else 0.0
+    request = costs["request"] if costs else 0.0
+    return {"ttft": k["ttft"] + step + request, "tpot": k["tpot"] + step,
+            "latency": k["ttft"] + step + output * (k["tpot"] + step)}
+
+
+def report(data, costs):
+    groups = {}
+    print(f"{'engine':7} {'use':8} {'gpu':9} {'model':15} {'tp':>2} {'in':>6} {'out':>5} "
+          f"{'b':>3} {'metric':7} {'measured':>9} {'kernels':>9} {'with costs':>10}")
+    for d in data:
+        r = d["row"]
+        c = costs.get(r["engine"])
+        with_costs, bare = predicted(d, c), predicted(d, None)
+        for metric, value in d["measured"].items():
+            if value is None:
+                continue
+            err_bare = bare[metric] / value - 1
+            err = with_costs[metric] / value - 1
+            vendor = "amd" if r["gpu"] in AMD else "nvidia"
+            groups.setdefault((r["engine"], r["use"], vendor, metric), []).append((err_bare, err))
+            print(f"{r['engine']:7} {r['use']:8} {r['gpu']:9} {r['model']:15} {r['tp']:>2} "
+                  f"{r['input']:>6} {r['output']:>5} {d['kernels']['batch']:>3} {metric:7} "
+                  f"{value * 1e3:9.2f} {err_bare:+9.1%} {err:+10.1%}")
+    print("\nmedian |error| (signed median) before -> after the engine costs:")
+    for key in sorted(groups):
+        errs = groups[key]
+        before = statistics.median(abs(e[0]) for e in errs)
+        after = statistics.median(abs(e[1]) for e in errs)
+        signed = statistics.median(e[1] for e in errs)
+        print(f"  {' '.join(key):32} n={len(errs):2}  {before:6.1%} -> {after:6.1%}  "
+              f"({signed:+.1%})")
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    icx = sys.argv[1]
+    overlay = zero_cost_catalog()
+    layers = layers_by_model()
+    try:
+        data = [{"row": r, "kernels": kernels(icx, overlay, r), "measured": measured(r),
+                 "layers": layers[r["model"]]} for r in rows()]
+    finally:
+        os.unlink(overlay)
+    costs = {}
+    for engine in sorted({d["row"]["engine"] for d in data}):
+        c = fit(engine, data)
+        if c:
+            costs[engine] = c
+            print(f"{engine}: step_us {c['step'] * 1e6:.0f}, layer_us {c['layer'] * 1e6:.1f}, "
+                  f"request_us {c['request'] * 1e6:.0f} ({c['rows']} fit rows)")
+    report(data, costs)
+
+
+if __name__ == "__main__":
+    main()
