@@ -13,8 +13,15 @@ and, for an offline benchmark_latency row (no server: no request_us),
 step_us and layer_us are the non-negative least-squares fit of the fit rows' relative TPOT
 residuals; request_us is the median of measured TTFT - the rest of the TTFT. Only GPUs with
 measured kernel curves (h100-sxm, b200) are fitted on, so the residual is the engine's and not
-the kernel model's. Rows are split fit / held-out by source (the `use` column); `outside` rows
-(concurrency above 1: a closed loop that icx does not price yet) are not used.
+the kernel model's. Rows are split fit / held-out by source (the `use` column).
+
+A row at a concurrency C above 1 is a closed loop: C clients, each sending its next request
+when the last one ends. icx prices it as its steady load (icx place --rate --batch C): the
+rate at which C requests in flight turn over, rate = C / (TTFT + (output - 1) x TPOT), found by
+iterating from a guess; its TTFT, TPOT and output tokens/s (rate x output) are compared, with
+the engines' costs at zero and with the shipped ones. An engine's TP t with expert parallel e
+(TensorRT-LLM's moe_expert_parallel_size: the experts split e ways, each e-th tensor split
+t / e ways) is icx's TP t / e x EP e on the same t GPUs.
 
 Usage: python3 tools/fit/fit_engines.py BUILD_DIR/icx
 """
@@ -52,13 +59,18 @@ def zero_cost_catalog():
     return out.name
 
 
+def layout_args(row):
+    """--tp and --ep of the row's layout, in icx's terms (see above)."""
+    if not row["ep"]:
+        return ["--tp", row["tp"]]
+    return ["--tp", str(int(row["tp"]) // int(row["ep"])), "--ep", row["ep"]]
+
+
 def icx_seconds(icx, overlay, row, phase, batch):
     """icx's TTFT (prefill) or TPOT (decode) of the row's layout at `batch`, in seconds."""
     args = [icx, "place", "--model", row["model"], "--gpus", row["gpus"], "--gpu", row["gpu"],
-            "--tp", row["tp"], "--dtype", row["dtype"], "--engine", row["engine"],
+            *layout_args(row), "--dtype", row["dtype"], "--engine", row["engine"],
             "--phase", phase, "--batch", str(batch), "--json", "--catalog", overlay]
-    if row["ep"]:
-        args += ["--ep", row["ep"]]
     if phase == "prefill":
         args += ["--tokens", row["input"]]
     else:
@@ -70,18 +82,52 @@ def icx_seconds(icx, overlay, row, phase, batch):
     return doc["ttft_seconds" if phase == "prefill" else "tpot_seconds"]
 
 
+def closed_loop(icx, overlay, row):
+    """TTFT, TPOT (s) and output tokens/s of the steady load that keeps the row's concurrency
+    in flight; `overlay` None prices with the shipped engines' costs."""
+    concurrency = int(row["concurrency"])
+    output = int(row["output"])
+    rate = concurrency / (output * 0.02)  # a guess: 20 ms per output token
+    load = None
+    for _ in range(30):
+        args = [icx, "place", "--model", row["model"], "--gpus", row["gpus"], "--gpu", row["gpu"],
+                *layout_args(row), "--dtype", row["dtype"], "--engine", row["engine"],
+                "--rate", f"{rate:.6g}", "--input", row["input"], "--output", row["output"],
+                "--batch", str(concurrency), "--json"]
+        if overlay:
+            args += ["--catalog", overlay]
+        out = subprocess.run(args, capture_output=True, text=True)
+        if out.returncode != 0:
+            sys.exit(f"{' '.join(args)}: {out.stderr.strip()}")
+        load = json.loads(out.stdout)["load"]
+        if load["limit"] != "none":
+            return None
+        turnover = concurrency / (load["ttft_seconds"] + (output - 1) * load["tpot_seconds"])
+        if abs(turnover / rate - 1) < 1e-4:
+            break
+        rate = 0.5 * (rate + turnover)
+    return {"ttft": load["ttft_seconds"], "tpot": load["tpot_seconds"],
+            "tokens": rate * output}
+
+
 def kernels(icx, overlay, row):
     batch = int(row["batch"] or row["concurrency"] or 1)
     return {"ttft": icx_seconds(icx, overlay, row, "prefill", batch),
             "tpot": icx_seconds(icx, overlay, row, "decode", batch), "batch": batch}
 
 
+def is_closed_loop(row):
+    return bool(row["concurrency"]) and int(row["concurrency"]) > 1
+
+
 def measured(row):
-    """Measured TTFT and TPOT (s) where the row gives them, and an offline run's latency."""
+    """Measured TTFT and TPOT (s) where the row gives them, an offline run's latency, and a
+    closed loop's output tokens/s."""
     ms = lambda key: float(row[key]) / 1e3 if row[key] else None
     offline = row["tool"] in ("benchmark_latency.py", "trtllm-bench") and row["e2e_s"]
+    tokens = float(row["output_tok_s"]) if is_closed_loop(row) and row["output_tok_s"] else None
     return {"ttft": ms("ttft_ms"), "tpot": ms("tpot_ms"),
-            "latency": float(row["e2e_s"]) if offline else None}
+            "latency": float(row["e2e_s"]) if offline else None, "tokens": tokens}
 
 
 def least_squares(points):
@@ -112,7 +158,8 @@ def least_squares(points):
 
 
 def fit(engine, data):
-    fit_rows = [d for d in data if d["row"]["engine"] == engine and d["row"]["use"] == "fit"]
+    fit_rows = [d for d in data if d["row"]["engine"] == engine and d["row"]["use"] == "fit"
+                and not is_closed_loop(d["row"])]
     points = [(d["layers"], d["measured"]["tpot"] - d["kernels"]["tpot"], d["measured"]["tpot"])
               for d in fit_rows if d["measured"]["tpot"] is not None]
     if not points:
@@ -125,6 +172,8 @@ def fit(engine, data):
 
 
 def predicted(d, costs):
+    if "loop" in d:
+        return d["loop"][1 if costs else 0] or {}
     k = d["kernels"]
     output = int(d["row"]["output"])
     step = costs["step"] + costs["layer"] * d["layers"] if costs else 0.0
@@ -142,15 +191,16 @@ def report(data, costs):
         c = costs.get(r["engine"])
         with_costs, bare = predicted(d, c), predicted(d, None)
         for metric, value in d["measured"].items():
-            if value is None:
+            if value is None or metric not in with_costs or metric not in bare:
                 continue
             err_bare = bare[metric] / value - 1
             err = with_costs[metric] / value - 1
             vendor = "amd" if r["gpu"] in AMD else "nvidia"
             groups.setdefault((r["engine"], r["use"], vendor, metric), []).append((err_bare, err))
+            shown = value if metric == "tokens" else value * 1e3
             print(f"{r['engine']:7} {r['use']:8} {r['gpu']:9} {r['model']:15} {r['tp']:>2} "
                   f"{r['input']:>6} {r['output']:>5} {d['kernels']['batch']:>3} {metric:7} "
-                  f"{value * 1e3:9.2f} {err_bare:+9.1%} {err:+10.1%}")
+                  f"{shown:9.2f} {err_bare:+9.1%} {err:+10.1%}")
     print("\nmedian |error| (signed median) before -> after the engine costs:")
     for key in sorted(groups):
         errs = groups[key]
@@ -168,8 +218,15 @@ def main():
     overlay = zero_cost_catalog()
     layers = layers_by_model()
     try:
-        data = [{"row": r, "kernels": kernels(icx, overlay, r), "measured": measured(r),
-                 "layers": layers[r["model"]]} for r in rows()]
+        data = []
+        for r in rows():
+            d = {"row": r, "measured": measured(r), "layers": layers[r["model"]]}
+            if is_closed_loop(r):
+                d["loop"] = (closed_loop(icx, overlay, r), closed_loop(icx, None, r))
+                d["kernels"] = {"batch": int(r["concurrency"])}
+            else:
+                d["kernels"] = kernels(icx, overlay, r)
+            data.append(d)
     finally:
         os.unlink(overlay)
     costs = {}

@@ -1,0 +1,83 @@
+// The shipped engine costs against the published serving runs they were fitted to
+// (data/measurements/serving.csv, use=fit; tools/fit/fit_engines.py): a concurrency-1 decode
+// step and prompt on each run's GPUs, kernels and collectives by icx, plus the engine's costs.
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "icx/catalog/catalog.hpp"
+#include "icx/serving/placement.hpp"
+#include "icx/serving/step_model.hpp"
+#include "test_fixtures.hpp"
+
+namespace icx {
+namespace {
+
+// Columns of serving.csv (its first ones hold no commas; the quoted source comes last).
+enum Column {
+  engine,
+  version,
+  gpu,
+  gpus,
+  tp,
+  ep,
+  model,
+  dtype,
+  input,
+  output,
+  concurrency,
+  batch,
+  ttft_ms,
+  tpot_ms
+};
+constexpr int use_column = 18;
+
+double median(std::vector<double> values) {
+  std::ranges::sort(values);
+  const std::size_t n = values.size();
+  return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+/// TTFT or TPOT of one sequence on the row's GPUs, in seconds.
+double predicted(const Catalog& catalog, const std::vector<std::string>& row, Phase phase) {
+  const Gpu& g = catalog.gpu(row[gpu]);
+  const int n = std::stoi(row[gpus]);
+  ServingRequest r;
+  r.phase = phase;
+  r.tokens = std::stoll(row[input]);
+  r.context = std::stoll(row[input]) + std::stoll(row[output]) / 2;
+  r.engine = &catalog.engine(row[engine]);
+  r.batch = 1;
+  r.setup.implementation = Implementation::vllm;
+  const Workload w =
+      workload_for(catalog, catalog.model(row[model]), catalog.dtype(row[dtype]), g, r);
+  const Cluster cluster{&g, n, n, n, &catalog.link(g.scale_up_link), &catalog.link("ib-ndr"), n};
+  return evaluate_layout(cluster, w, {std::stoi(row[tp]), 1, 1, 1}).step.latency.value();
+}
+
+TEST(EngineFit, VllmCostsReproduceTheRunsTheyWereFittedTo) {
+  // The fit (tools/fit/fit_engines.py) reaches a median |error| of 2.3 % on TPOT and 6.1 % on
+  // TTFT over these 11 runs; the bounds leave room for rounding the costs, not for drift.
+  const Catalog catalog = Catalog::shipped();
+  std::vector<double> tpot;
+  std::vector<double> ttft;
+  for (const std::vector<std::string>& row : test::measurement_rows("serving.csv")) {
+    if (row[engine] != "vllm" || row[use_column] != "fit") {
+      continue;
+    }
+    SCOPED_TRACE(row[gpu] + " " + row[model] + " TP " + row[tp] + " " + row[input]);
+    tpot.push_back(
+        std::abs(predicted(catalog, row, Phase::decode) / (std::stod(row[tpot_ms]) / 1e3) - 1));
+    ttft.push_back(
+        std::abs(predicted(catalog, row, Phase::prefill) / (std::stod(row[ttft_ms]) / 1e3) - 1));
+  }
+  ASSERT_EQ(tpot.size(), 11U);
+  EXPECT_LT(median(tpot), 0.05);
+  EXPECT_LT(median(ttft), 0.10);
+}
+
+} // namespace
+} // namespace icx
