@@ -174,7 +174,12 @@ void to_json(Json& json, const Gpu& gpu) {
   if (gpu.achievable_hbm_fraction) {
     json["achievable_hbm_fraction"] = json_number(*gpu.achievable_hbm_fraction);
   }
-  for (const auto& [dtype, c] : gpu.gemm) {
+  if (!gpu.curves_from.empty()) {
+    json["curves_from"] = gpu.curves_from;
+  }
+  // A borrower's curves are its lender's: written once, there.
+  const bool own_curves = gpu.curves_from.empty();
+  for (const auto& [dtype, c] : own_curves ? gpu.gemm : decltype(gpu.gemm){}) {
     json["gemm"][dtype] = {{"compute_fraction", json_number(c.compute_fraction)},
                            {"half_weights_M", in_unit(c.half_weights, mega)},
                            {"memory_fraction", json_number(c.memory_fraction)},
@@ -182,7 +187,7 @@ void to_json(Json& json, const Gpu& gpu) {
                            {"floor_us", in_unit(c.floor.value(), micro)},
                            {"launch_us", in_unit(c.launch.value(), micro)}};
   }
-  for (const auto& [dtype, c] : gpu.moe) {
+  for (const auto& [dtype, c] : own_curves ? gpu.moe : decltype(gpu.moe){}) {
     json["moe"][dtype] = {{"compute_fraction", json_number(c.compute_fraction)},
                           {"half_tokens", json_number(c.half_tokens)},
                           {"memory_fraction", json_number(c.memory_fraction)},
@@ -190,7 +195,7 @@ void to_json(Json& json, const Gpu& gpu) {
                           {"launch_us", in_unit(c.launch.value(), micro)},
                           {"route_ns", in_unit(c.per_entry.value(), nano)}};
   }
-  if (const auto& a = gpu.attention) {
+  if (const auto& a = gpu.attention; a && own_curves) {
     json["attention"] = {{"prefill",
                           {{"compute_fraction", json_number(a->compute_fraction)},
                            {"half_tokens", json_number(a->half_tokens)},

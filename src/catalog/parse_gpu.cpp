@@ -113,6 +113,15 @@ Gpu read_gpu(ObjectReader& reader, const std::string& origin) {
   if (reader.has("achievable_hbm_fraction")) {
     gpu.achievable_hbm_fraction = reader.fraction("achievable_hbm_fraction");
   }
+  if (reader.has("curves_from")) {
+    gpu.curves_from = reader.text("curves_from");
+    for (const char* own : {"gemm", "moe", "attention"}) {
+      if (reader.has(own)) {
+        reader.fail(own, "the GPU takes its curves from curves_from; give its own or borrow, "
+                         "not both");
+      }
+    }
+  }
   read_curves(reader, gpu, origin, "gemm", read_gemm_curve, gpu.gemm);
   read_curves(reader, gpu, origin, "moe", read_moe_curve, gpu.moe);
   read_attention_curve(reader, gpu, origin);

@@ -91,16 +91,20 @@ std::string describe_pricing(const Workload& workload, int gpus) {
   const std::string rate =
       fmt::format("{} ({}) × {} utilisation", format_flops_rate(workload.rate.peak),
                   workload.rate.peak_dtype, workload.rate.utilization);
+  // A GPU priced by another's curves says whose.
+  const std::string whose =
+      gpu.curves_from.empty() ? std::string("its") : fmt::format("{}'s", gpu.curves_from);
   std::vector<std::string> parts;
-  parts.push_back(gemm ? fmt::format("GEMMs by its measured {} GEMM curve", workload.dtype->id)
-                       : fmt::format("GEMMs at {}", rate));
+  parts.push_back(gemm
+                      ? fmt::format("GEMMs by {} measured {} GEMM curve", whose, workload.dtype->id)
+                      : fmt::format("GEMMs at {}", rate));
   if (workload.model != nullptr && workload.model->is_moe()) {
     parts.push_back(
         workload.gemm_curves && gpu.moe.contains(workload.dtype->id)
-            ? fmt::format("routed experts by its measured {} MoE kernel", workload.dtype->id)
+            ? fmt::format("routed experts by {} measured {} MoE kernel", whose, workload.dtype->id)
             : std::string("routed experts as grouped GEMMs"));
   }
-  parts.push_back(attention ? std::string("attention by its measured attention kernels")
+  parts.push_back(attention ? fmt::format("attention by {} measured attention kernels", whose)
                             : fmt::format("attention at {}", rate));
   return fmt::format("{} × {}: {} (catalog gpu '{}'; {} U prices every operation at U × {})",
                      gpu.id, gpus, fmt::join(parts, ", "), gpu.id, Knob::mfu,

@@ -42,7 +42,7 @@ TEST(Moe, ARankWithNoTokensStillLaunchesItsKernel) {
 
 TEST(Moe, NoCurveNoTime) {
   const Catalog catalog = Catalog::shipped();
-  EXPECT_FALSE(moe_time(catalog.gpu("h200"), catalog.dtype("fp8"), {256, 32, 7168, 2048, 256}));
+  EXPECT_FALSE(moe_time(catalog.gpu("a100-sxm"), catalog.dtype("fp8"), {256, 32, 7168, 2048, 256}));
 }
 
 /// One row of data/measurements/kernels/moe.csv.

@@ -104,6 +104,10 @@ struct Gpu : Entry {
   std::map<std::string, MoeCurve, std::less<>> moe;
   /// Fitted attention curve; absent: attention is priced at achievable_mfu and the HBM fraction.
   std::optional<AttentionCurve> attention;
+  /// Another GPU whose measured curves (gemm, moe, attention) this one is priced by, each a
+  /// fraction of this GPU's own peak and HBM bandwidth: a GPU of the same die whose own
+  /// kernel tables are not fitted, an assumption its source names. Empty: its own curves.
+  std::string curves_from;
   /// The GPU assumed when nothing names one and no GPU uses the wire as its scale-up link.
   bool reference = false;
   bool operator==(const Gpu&) const = default;
@@ -381,6 +385,8 @@ public:
 
 private:
   void check_references() const;
+  /// Copies each curves_from GPU's curves from the GPU it names. Throws CatalogError.
+  void borrow_curves();
   /// Why a system's host side is inconsistent (a link that is not a host link, an unknown
   /// storage tier); empty when it is not.
   [[nodiscard]] std::string host_side_problem(const HostSide& host) const;
