@@ -144,16 +144,22 @@ TEST(Engines, AnUnknownImplementationIsRefusedWhereItIsUsed) {
   }
 }
 
-/// An engine of easy costs: 500 µs per step, 10 µs per layer, 20 ms per request.
+/// The shipped catalog with engine "e" of easy costs: 500 µs per step, 10 µs per layer, 20 ms
+/// per request.
+Catalog with_engine_e() {
+  Catalog catalog = Catalog::shipped();
+  catalog.overlay_text(engine_with(two_tiers), "e.json");
+  return catalog;
+}
+
 class EngineCostsTest : public ::testing::Test {
 protected:
-  Catalog catalog = Catalog::shipped();
+  // Built whole before the references below are taken: an overlay moves the entries.
+  Catalog catalog = with_engine_e();
   const Gpu& h100 = catalog.gpu("h100-sxm");
   const Model& model = catalog.model("70b"); // 80 layers
   const Dtype& bf16 = catalog.dtype("bf16");
   Cluster cluster{&h100, 4, 8, 8, &catalog.link("nvlink4"), &catalog.link("ib-ndr"), 8};
-
-  void SetUp() override { catalog.overlay_text(engine_with(two_tiers), "e.json"); }
 
   Workload workload(Phase phase, const Engine* engine) const {
     ServingRequest r;
