@@ -251,7 +251,7 @@ void Catalog::borrow_curves() {
                                      gpu.origin, gpu.id, gpu.curves_from));
     }
     const Gpu& from = entries_.gpus[at->second];
-    if (!from.curves_from.empty() || &from == &gpu) {
+    if (!from.curves_from.empty()) { // a chain, or the GPU itself
       throw CatalogError(fmt::format("{}: gpu '{}': curves_from '{}' borrows its own curves; "
                                      "name a GPU with curves of its own",
                                      gpu.origin, gpu.id, gpu.curves_from));

@@ -159,6 +159,41 @@ void to_json(Json& json, const Link& link) {
   }
 }
 
+namespace {
+
+/// A GPU's own measured curves: "gemm" and "moe" by dtype, and "attention".
+void write_curves(Json& json, const Gpu& gpu) {
+  for (const auto& [dtype, c] : gpu.gemm) {
+    json["gemm"][dtype] = {{"compute_fraction", json_number(c.compute_fraction)},
+                           {"half_weights_M", in_unit(c.half_weights, mega)},
+                           {"memory_fraction", json_number(c.memory_fraction)},
+                           {"knee", json_number(c.knee)},
+                           {"floor_us", in_unit(c.floor.value(), micro)},
+                           {"launch_us", in_unit(c.launch.value(), micro)}};
+  }
+  for (const auto& [dtype, c] : gpu.moe) {
+    json["moe"][dtype] = {{"compute_fraction", json_number(c.compute_fraction)},
+                          {"half_tokens", json_number(c.half_tokens)},
+                          {"memory_fraction", json_number(c.memory_fraction)},
+                          {"knee", json_number(c.knee)},
+                          {"launch_us", in_unit(c.launch.value(), micro)},
+                          {"route_ns", in_unit(c.per_entry.value(), nano)}};
+  }
+  if (const auto& a = gpu.attention) {
+    json["attention"] = {{"prefill",
+                          {{"compute_fraction", json_number(a->compute_fraction)},
+                           {"half_tokens", json_number(a->half_tokens)},
+                           {"half_head_dim", json_number(a->half_head_dim)},
+                           {"launch_us", in_unit(a->prefill_launch.value(), micro)}}},
+                         {"decode",
+                          {{"memory_fraction", json_number(a->memory_fraction)},
+                           {"sequence_ns", in_unit(a->per_sequence.value(), nano)},
+                           {"launch_us", in_unit(a->decode_launch.value(), micro)}}}};
+  }
+}
+
+} // namespace
+
 void to_json(Json& json, const Gpu& gpu) {
   json = entry_head(gpu);
   json["hbm_GB"] = in_unit(gpu.hbm_capacity.value(), giga);
@@ -174,37 +209,11 @@ void to_json(Json& json, const Gpu& gpu) {
   if (gpu.achievable_hbm_fraction) {
     json["achievable_hbm_fraction"] = json_number(*gpu.achievable_hbm_fraction);
   }
+  // A borrower's curves are its lender's: written once, there.
   if (!gpu.curves_from.empty()) {
     json["curves_from"] = gpu.curves_from;
-  }
-  // A borrower's curves are its lender's: written once, there.
-  const bool own_curves = gpu.curves_from.empty();
-  for (const auto& [dtype, c] : own_curves ? gpu.gemm : decltype(gpu.gemm){}) {
-    json["gemm"][dtype] = {{"compute_fraction", json_number(c.compute_fraction)},
-                           {"half_weights_M", in_unit(c.half_weights, mega)},
-                           {"memory_fraction", json_number(c.memory_fraction)},
-                           {"knee", json_number(c.knee)},
-                           {"floor_us", in_unit(c.floor.value(), micro)},
-                           {"launch_us", in_unit(c.launch.value(), micro)}};
-  }
-  for (const auto& [dtype, c] : own_curves ? gpu.moe : decltype(gpu.moe){}) {
-    json["moe"][dtype] = {{"compute_fraction", json_number(c.compute_fraction)},
-                          {"half_tokens", json_number(c.half_tokens)},
-                          {"memory_fraction", json_number(c.memory_fraction)},
-                          {"knee", json_number(c.knee)},
-                          {"launch_us", in_unit(c.launch.value(), micro)},
-                          {"route_ns", in_unit(c.per_entry.value(), nano)}};
-  }
-  if (const auto& a = gpu.attention; a && own_curves) {
-    json["attention"] = {{"prefill",
-                          {{"compute_fraction", json_number(a->compute_fraction)},
-                           {"half_tokens", json_number(a->half_tokens)},
-                           {"half_head_dim", json_number(a->half_head_dim)},
-                           {"launch_us", in_unit(a->prefill_launch.value(), micro)}}},
-                         {"decode",
-                          {{"memory_fraction", json_number(a->memory_fraction)},
-                           {"sequence_ns", in_unit(a->per_sequence.value(), nano)},
-                           {"launch_us", in_unit(a->decode_launch.value(), micro)}}}};
+  } else {
+    write_curves(json, gpu);
   }
   if (gpu.reference) {
     json["reference"] = true;

@@ -32,8 +32,7 @@ SchedulerTier read_tier(ObjectReader& reader, const std::string& name) {
 /// Every GPU must fall in some tier, and no GPU in two of the same memory: exactly one tier
 /// applies to all GPUs, and no two tiers start at the same memory.
 void check_tiers(ObjectReader& reader, const std::vector<SchedulerTier>& tiers) {
-  const auto fallbacks = std::ranges::count_if(
-      tiers, [](const SchedulerTier& t) { return t.min_hbm.value() == 0 && t.except.empty(); });
+  const auto fallbacks = std::ranges::count_if(tiers, &SchedulerTier::applies_to_every_gpu);
   if (fallbacks != 1) {
     reader.fail("scheduler", fmt::format("{} tiers apply to every GPU (no min_hbm_GiB, no "
                                          "except); exactly one must",

@@ -123,11 +123,9 @@ std::string step_line(const TpReport& report) {
 
 /// The scheduler limit of `serving`: the one given, else the engine's by GPU.
 std::string max_batch_text(const ServingRequest& serving) {
-  if (serving.max_batch) {
-    return fmt::format("{} sequences", *serving.max_batch);
-  }
   return serving.engine != nullptr
-             ? scheduler_default_text(*serving.engine, &SchedulerTier::max_batch, "sequences")
+             ? scheduler_setting_text(*serving.engine, &SchedulerTier::max_batch, serving.max_batch,
+                                      "sequences")
              : std::string("the engine's limit");
 }
 

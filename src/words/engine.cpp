@@ -34,7 +34,7 @@ std::string scheduler_default_text(const Engine& engine, std::int64_t SchedulerT
   std::vector<std::string> parts;
   for (const SchedulerTier* tier : tiers) {
     const std::string tier_unit = parts.empty() ? first_unit : std::string();
-    if (tier->min_hbm.value() == 0 && tier->except.empty()) {
+    if (tier->applies_to_every_gpu()) {
       parts.push_back(fmt::format("{}{} on the others", tier->*field, tier_unit));
     } else {
       parts.push_back(fmt::format(
@@ -44,6 +44,11 @@ std::string scheduler_default_text(const Engine& engine, std::int64_t SchedulerT
     }
   }
   return fmt::format("{}", fmt::join(parts, ", "));
+}
+
+std::string scheduler_setting_text(const Engine& engine, std::int64_t SchedulerTier::*field,
+                                   std::optional<std::int64_t> given, std::string_view unit) {
+  return given ? fmt::format("{} {}", *given, unit) : scheduler_default_text(engine, field, unit);
 }
 
 std::string engine_defaults_text(const Engine& engine, const Gpu& gpu) {

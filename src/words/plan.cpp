@@ -158,23 +158,20 @@ std::vector<std::string> plan_assumptions(const Catalog& catalog, const PlanRequ
   lines.push_back(fmt::format(
       "chunked prefill: each engine step prefills prompt tokens beside its decodes, up to {} "
       "({})",
-      request.prefill_chunk
-          ? fmt::format("{} tokens", *request.prefill_chunk)
-          : scheduler_default_text(engine, &SchedulerTier::prefill_chunk, "tokens") +
-                ", the engine's defaults",
+      scheduler_setting_text(engine, &SchedulerTier::prefill_chunk, request.prefill_chunk,
+                             "tokens") +
+          (request.prefill_chunk ? "" : ", the engine's defaults"),
       Knob::prefill_chunk));
   lines.emplace_back("prefill and decode share the GPUs: a decode step slows by the prefill's "
                      "share of their time, none of it hidden under the step's memory reads; "
                      "prompts wait for those ahead as in an M/D/1 queue");
-  lines.push_back(
-      fmt::format("requests in flight = rate × (TTFT + output × TPOT) (Little's "
-                  "law), each holding its KV cache at full length; an engine "
-                  "scheduler runs at most {} ({}); decode runs at the mean "
-                  "context, prompt + half the output",
-                  request.serving.max_batch
-                      ? fmt::format("{} sequences", *request.serving.max_batch)
-                      : scheduler_default_text(engine, &SchedulerTier::max_batch, "sequences"),
-                  Knob::max_batch));
+  lines.push_back(fmt::format("requests in flight = rate × (TTFT + output × TPOT) (Little's "
+                              "law), each holding its KV cache at full length; an engine "
+                              "scheduler runs at most {} ({}); decode runs at the mean "
+                              "context, prompt + half the output",
+                              scheduler_setting_text(engine, &SchedulerTier::max_batch,
+                                                     request.serving.max_batch, "sequences"),
+                              Knob::max_batch));
   lines.push_back(fmt::format("all-reduces run by {} ({}); activations cross the wire in "
                               "{} ({}); collectives are not hidden behind compute "
                               "unless {} says",

@@ -41,7 +41,7 @@ constexpr Bounds half_tokens{1e-3, 1e9};
 constexpr Bounds half_head_dim{1e-3, 1e6};
 /// A routed-expert curve's cost per routing entry in ns: none to 1 ms.
 constexpr Bounds route_ns{0.0, 1e6};
-/// An engine's own cost per step or per request in µs: none to 10 s.
+/// An engine's own cost per step, per layer or per request in µs: none to 10 s.
 constexpr Bounds engine_cost_us{0.0, 1e7};
 /// A curve's blend exponent between two bounds: 1 (their sum) to 64 (within 1 % of the longer).
 constexpr Bounds knee{1.0, 64.0};

@@ -283,8 +283,7 @@ struct Loader : Entry {
   bool operator==(const Loader&) const = default;
 };
 
-/// The batch limits an engine's scheduler starts with on one class of GPUs, when nothing on
-/// the command line sets them.
+/// The limits an engine's scheduler starts with on one class of GPUs, when no flag sets them.
 struct SchedulerTier {
   std::string name;
   /// The tier applies to GPUs with at least this much HBM (none: every GPU)…
@@ -295,6 +294,8 @@ struct SchedulerTier {
   std::int64_t max_batch = 0;
   /// Prompt tokens one step prefills beside its decodes (chunked prefill).
   std::int64_t prefill_chunk = 0;
+  /// No memory floor and no exceptions: the tier every GPU falls back to.
+  [[nodiscard]] bool applies_to_every_gpu() const { return min_hbm.value() == 0 && except.empty(); }
   bool operator==(const SchedulerTier&) const = default;
 };
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -11,7 +12,7 @@
 
 namespace icx {
 
-/// e.g. "vLLM (V1 engine, OpenAI-compatible server) 0.9 and later".
+/// e.g. "vLLM (V1 engine, OpenAI-compatible server) 0.9".
 std::string engine_text(const Engine& engine);
 
 /// One of `engine`'s scheduler defaults across its tiers, the largest floor first, `unit` after
@@ -20,7 +21,12 @@ std::string engine_text(const Engine& engine);
 std::string scheduler_default_text(const Engine& engine, std::int64_t SchedulerTier::*field,
                                    std::string_view unit = "");
 
-/// The engine's defaults on one GPU: "vLLM … 0.9 and later, whose defaults on h100-sxm are 1024
+/// A scheduler setting as a sentence gives it: "`given` `unit`" when the user set it, else
+/// scheduler_default_text's tiers.
+std::string scheduler_setting_text(const Engine& engine, std::int64_t SchedulerTier::*field,
+                                   std::optional<std::int64_t> given, std::string_view unit);
+
+/// The engine's defaults on one GPU: "vLLM … 0.9, whose defaults on h100-sxm are 1024
 /// sequences per scheduler and prefill chunks of 8192 tokens".
 std::string engine_defaults_text(const Engine& engine, const Gpu& gpu);
 
