@@ -1,6 +1,8 @@
 #include "icx/reports/tp.hpp"
 
 #include <algorithm>
+#include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -14,6 +16,7 @@
 #include "icx/wire/comm_time.hpp"
 #include "icx/words/engine.hpp"
 #include "icx/words/ranking.hpp"
+#include "icx/words/step.hpp"
 #include "icx/words/verdict.hpp"
 
 namespace icx {
@@ -216,16 +219,15 @@ void derive_step(const TpReport& report, const TpWire& w, Derivations& d) {
                step.stage.value(), format_seconds(step.stage)});
   d.push_back({fmt::format("{} on {}", report.request.phase() == Phase::prefill ? "TTFT" : "TPOT",
                            w.link->id),
-               fmt::format("{} stage{} + {} of sends{}", w.judged->placement.layout.pp,
-                           w.judged->placement.layout.pp == 1 ? "" : "s",
-                           format_seconds(step.pipeline), engine_terms(step)),
-               step.latency.value(), format_seconds(step.latency)});
+               latency_formula(step, w.judged->placement.layout.pp), step.latency.value(),
+               format_seconds(step.latency)});
 }
 
 Derivations derive(const TpReport& report) {
   const TensorParallelTraffic& traffic = report.traffic;
   Derivations d;
   derive_traffic(report, d);
+  std::vector<std::pair<const Gpu*, int>> kernels_shown;
   for (const TpWire& w : report.wires) {
     d.push_back({fmt::format("headline on {}", w.link->id),
                  fmt::format("{} B / {}", format_count(traffic.per_pass.value()),
@@ -241,6 +243,13 @@ Derivations derive(const TpReport& report) {
                    w.expected->value(), format_seconds(*w.expected)});
     }
     if (w.judged) {
+      // A group's kernels depend on its GPU and size alone: each pair's once.
+      const std::pair<const Gpu*, int> group{w.gpu, w.gpus};
+      if (std::find(kernels_shown.begin(), kernels_shown.end(), group) == kernels_shown.end()) {
+        kernels_shown.push_back(group);
+        add_operation_terms(d, w.judged->placement.step, *w.gpu,
+                            fmt::format("{} × {}: ", w.gpus, w.gpu->id));
+      }
       derive_step(report, w, d);
     }
   }

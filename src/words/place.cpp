@@ -8,6 +8,7 @@
 #include "icx/wire/expert_parallel.hpp"
 #include "icx/wire/strategies.hpp"
 #include "icx/words/engine.hpp"
+#include "icx/words/step.hpp"
 #include "icx/words/verdict.hpp"
 
 namespace icx {
@@ -50,28 +51,8 @@ Derivations place_derivations(const Workload& w, const Cluster& cluster, const P
                fmt::format("{} B per token × sequences × length, per stage and KV split",
                            format_count(kv_bytes_per_token(*w.model, *w.kv_dtype).value())),
                p.memory.kv_per_gpu.value(), format_count(p.memory.kv_per_gpu.value()) + " B"});
-  for (const StepTerm& term : s.work.terms) {
-    d.push_back({fmt::format("{} per stage", to_string(term.op)),
-                 fmt::format("{} FLOP, {} B: {}-bound", format_count(term.flops.value()),
-                             format_count(term.read.value()), to_string(term.bound)),
-                 term.seconds.value(), format_seconds(term.seconds)});
-  }
-  d.push_back(
-      {"compute per stage",
-       fmt::format("{} FLOP, each operation alone at its rate", format_count(s.work.flops.value())),
-       s.work.compute.value(), format_seconds(s.work.compute)});
-  d.push_back(
-      {"memory per stage",
-       fmt::format("{} B, each operation alone at its share of {}",
-                   format_count(s.work.read.value()), format_rate(cluster.gpu->hbm_bandwidth)),
-       s.work.memory.value(), format_seconds(s.work.memory)});
-  d.push_back({"stage",
-               fmt::format("{} of operations + {} exposed{}", format_seconds(s.work.seconds),
-                           format_seconds(s.exposed_comm), layer_gaps_term(s)),
-               s.stage.value(), format_seconds(s.stage)});
-  d.push_back({w.phase == Phase::prefill ? "TTFT" : "TPOT",
-               fmt::format("pp {} × {} + {} of sends{}", l.pp, format_seconds(s.stage),
-                           format_seconds(s.pipeline), engine_terms(s)),
+  add_step_terms(d, s, *cluster.gpu, "");
+  d.push_back({w.phase == Phase::prefill ? "TTFT" : "TPOT", latency_formula(s, l.pp),
                s.latency.value(), format_seconds(s.latency)});
   return d;
 }

@@ -13,6 +13,7 @@
 #include "icx/wire/collectives.hpp"
 #include "icx/wire/strategies.hpp"
 #include "icx/words/engine.hpp"
+#include "icx/words/step.hpp"
 
 namespace icx::detail {
 
@@ -200,16 +201,21 @@ std::vector<std::string> plan_assumptions(const Catalog& catalog, const PlanRequ
 namespace {
 
 /// Both phases on the same GPUs: the load model's chain (icx/serving/request_load.hpp).
-void shared_chain(Derivations& d, const LoadedStep& s, const Load& load, std::int64_t chunk) {
+void shared_chain(Derivations& d, const LoadedStep& s, const Load& load, const PlanCandidate& c) {
   const int schedulers = s.layout.dp * s.layout.ep;
-  d.push_back({"prefill of one prompt", fmt::format("{} tokens, alone on the layout", load.input),
-               s.prefill.step.latency.value(), format_seconds(s.prefill.step.latency)});
+  const std::int64_t chunk = c.prefill_chunk;
+  add_step_terms(d, s.prefill.step, *c.cluster.gpu, "prefill: ");
+  d.push_back({fmt::format("prefill of one prompt of {} tokens", load.input),
+               latency_formula(s.prefill.step, s.layout.pp), s.prefill.step.latency.value(),
+               format_seconds(s.prefill.step.latency)});
   d.push_back({"prefill share",
                fmt::format("{:g}/s ÷ {} schedulers × {} stage time", load.rate, schedulers,
                            format_seconds(s.prefill.step.stage)),
                s.prefill_share, fmt::format("{:.1f} %", s.prefill_share * 100)});
-  d.push_back({"decode step", fmt::format("{} requests in flight", s.batch),
-               s.decode.step.latency.value(), format_seconds(s.decode.step.latency)});
+  add_step_terms(d, s.decode.step, *c.cluster.gpu, "decode: ");
+  d.push_back({fmt::format("decode step of {} requests in flight", s.batch),
+               latency_formula(s.decode.step, s.layout.pp), s.decode.step.latency.value(),
+               format_seconds(s.decode.step.latency)});
   d.push_back(
       {"TPOT",
        fmt::format("{} ÷ (1 − {:.3f})", format_seconds(s.decode.step.latency), s.prefill_share),
@@ -231,13 +237,15 @@ void shared_chain(Derivations& d, const LoadedStep& s, const Load& load, std::in
 }
 
 /// Separate pools: the prefill pool's TTFT with the KV transfer, the decode pool's TPOT.
-void split_chain(Derivations& d, const Disaggregated& pools, const Load& load) {
+void split_chain(Derivations& d, const Disaggregated& pools, const Load& load, const Gpu& gpu) {
   const LoadedStep& p = pools.prefill;
   const LoadedStep& s = pools.decode;
   const int schedulers = p.layout.dp * p.layout.ep;
-  d.push_back({"prefill of one prompt",
-               fmt::format("{} tokens on the prefill pool's {}", load.input, layout_name(p.layout)),
-               p.prefill.step.latency.value(), format_seconds(p.prefill.step.latency)});
+  add_step_terms(d, p.prefill.step, gpu, "prefill: ");
+  d.push_back({fmt::format("prefill of one prompt of {} tokens on the prefill pool's {}",
+                           load.input, layout_name(p.layout)),
+               latency_formula(p.prefill.step, p.layout.pp), p.prefill.step.latency.value(),
+               format_seconds(p.prefill.step.latency)});
   d.push_back({"prefill share",
                fmt::format("{:g}/s ÷ {} schedulers × {} stage time", load.rate, schedulers,
                            format_seconds(p.prefill.step.stage)),
@@ -248,10 +256,11 @@ void split_chain(Derivations& d, const Disaggregated& pools, const Load& load) {
                fmt::format("S + ρ·S / (2(1 − ρ)) + transfer, S = {}, ρ = {:.3f}",
                            format_seconds(p.prefill.step.latency), p.prefill_share),
                p.ttft.value(), format_seconds(p.ttft)});
-  d.push_back({"TPOT",
-               fmt::format("decode step of the decode pool's {} at {} requests",
+  add_step_terms(d, s.decode.step, gpu, "decode: ");
+  d.push_back({fmt::format("TPOT: a decode step of the decode pool's {} at {} requests",
                            layout_name(s.layout), s.batch),
-               s.tpot.value(), format_seconds(s.tpot)});
+               latency_formula(s.decode.step, s.layout.pp), s.tpot.value(),
+               format_seconds(s.tpot)});
   d.push_back({"requests decoding",
                fmt::format("⌈{:g}/s × {} × {}⌉", load.rate, load.output, format_seconds(s.tpot)),
                static_cast<double>(s.batch), fmt::format("{}", s.batch)});
@@ -284,9 +293,9 @@ Derivations plan_derivations(const PlanReport& report) {
   d.push_back({"candidate", fmt::format("{} × {}, {}", nodes_text(c.nodes), c.system->id, layout),
                static_cast<double>(gpus), fmt::format("{} GPUs", gpus)});
   if (c.disaggregated) {
-    split_chain(d, *c.disaggregated, load);
+    split_chain(d, *c.disaggregated, load, *c.cluster.gpu);
   } else {
-    shared_chain(d, s, load, c.prefill_chunk);
+    shared_chain(d, s, load, c);
   }
   if (const std::optional<double> hourly = c.cost_per_hour()) {
     d.push_back(

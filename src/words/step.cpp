@@ -1,0 +1,41 @@
+#include "icx/words/step.hpp"
+
+#include <fmt/format.h>
+
+#include "icx/base/units_format.hpp"
+#include "icx/words/engine.hpp"
+
+namespace icx {
+
+void add_operation_terms(Derivations& d, const StepTime& step, const Gpu& gpu,
+                         std::string_view label) {
+  for (const StepTerm& term : step.work.terms) {
+    d.push_back({fmt::format("{}{} per stage", label, to_string(term.op)),
+                 fmt::format("{} FLOP, {} B: {}-bound", format_count(term.flops.value()),
+                             format_count(term.read.value()), to_string(term.bound)),
+                 term.seconds.value(), format_seconds(term.seconds)});
+  }
+  d.push_back({fmt::format("{}compute per stage", label),
+               fmt::format("{} FLOP, each operation alone at its rate",
+                           format_count(step.work.flops.value())),
+               step.work.compute.value(), format_seconds(step.work.compute)});
+  d.push_back({fmt::format("{}memory per stage", label),
+               fmt::format("{} B, each operation alone at its share of {}",
+                           format_count(step.work.read.value()), format_rate(gpu.hbm_bandwidth)),
+               step.work.memory.value(), format_seconds(step.work.memory)});
+}
+
+void add_step_terms(Derivations& d, const StepTime& step, const Gpu& gpu, std::string_view label) {
+  add_operation_terms(d, step, gpu, label);
+  d.push_back({fmt::format("{}stage", label),
+               fmt::format("{} of operations + {} exposed{}", format_seconds(step.work.seconds),
+                           format_seconds(step.exposed_comm), layer_gaps_term(step)),
+               step.stage.value(), format_seconds(step.stage)});
+}
+
+std::string latency_formula(const StepTime& step, int pp) {
+  return fmt::format("pp {} × {} + {} of sends{}", pp, format_seconds(step.stage),
+                     format_seconds(step.pipeline), engine_terms(step));
+}
+
+} // namespace icx
