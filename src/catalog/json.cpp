@@ -187,7 +187,8 @@ void write_curves(Json& json, const Gpu& gpu) {
                            {"launch_us", in_unit(a->prefill_launch.value(), micro)}}},
                          {"decode",
                           {{"memory_fraction", json_number(a->memory_fraction)},
-                           {"sequence_ns", in_unit(a->per_sequence.value(), nano)},
+                           {"head_ns", in_unit(a->per_head.value(), nano)},
+                           {"fp8_cache_scale", a->fp8_cache_scale},
                            {"launch_us", in_unit(a->decode_launch.value(), micro)}}}};
   }
 }

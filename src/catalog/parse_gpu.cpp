@@ -86,7 +86,8 @@ void read_attention_curve(ObjectReader& reader, Gpu& gpu, const std::string& ori
   curve.prefill_launch = Seconds::of(prefill.positive("launch_us", limits::latency_us) * micro);
   prefill.finish();
   curve.memory_fraction = decode.fraction("memory_fraction");
-  curve.per_sequence = Seconds::of(decode.positive("sequence_ns", limits::latency_us) * nano);
+  curve.per_head = Seconds::of(decode.positive("head_ns", limits::latency_us) * nano);
+  curve.fp8_cache_scale = decode.fraction("fp8_cache_scale");
   curve.decode_launch = Seconds::of(decode.positive("launch_us", limits::latency_us) * micro);
   decode.finish();
   gpu.attention = curve;

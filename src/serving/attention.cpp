@@ -22,11 +22,14 @@ GemmTime prefill_attention_time(const AttentionCurve& curve, FlopsPerSecond peak
   return t;
 }
 
-GemmTime decode_attention_time(const AttentionCurve& curve, BytesPerSecond hbm, Bytes kv,
-                               double sequences) {
+GemmTime decode_attention_time(const AttentionCurve& curve, BytesPerSecond hbm,
+                               const DecodeAttention& layer) {
+  // Below 2 bytes per element: an 8-bit cache (fp8), which the engines' kernels dequantise.
+  constexpr double sixteen_bit = 2;
+  const double scale = layer.cache_bytes_per_element < sixteen_bit ? curve.fp8_cache_scale : 1.0;
   GemmTime t;
-  t.memory = kv / (hbm * curve.memory_fraction);
-  const Seconds fixed = curve.decode_launch + curve.per_sequence * sequences;
+  t.memory = layer.kv / (hbm * (curve.memory_fraction * scale));
+  const Seconds fixed = curve.decode_launch + curve.per_head * (layer.sequences * layer.heads);
   t.seconds = t.memory + fixed;
   t.bound = fixed > t.memory ? GemmBound::floor : GemmBound::memory;
   return t;

@@ -37,6 +37,11 @@ int kv_split(const Model& model, int tp) {
   return model.kv_heads > 0 ? std::min(tp, model.kv_heads) : tp;
 }
 
+/// Query heads on each GPU of a tensor group: split across the group, at least one each.
+double heads_per_gpu(const Model& model, int tp) {
+  return static_cast<double>(model.attention_heads) / std::min(tp, model.attention_heads);
+}
+
 /// Tokens each sequence occupies in the KV cache by the end of the pass.
 std::int64_t kv_length(const Workload& w) {
   return w.phase == Phase::prefill ? w.tokens : w.context + 1;
@@ -261,7 +266,9 @@ StepTerm attention_term(const Gpu& gpu, const Workload& w, const Layout& layout,
       w.phase == Phase::prefill
           ? prefill_attention_time(*gpu.attention, *peak, term.flops / layers,
                                    static_cast<double>(w.tokens), (width.key + width.value) / 2)
-          : decode_attention_time(*gpu.attention, gpu.hbm_bandwidth, term.read / layers, rank_seqs);
+          : decode_attention_time(*gpu.attention, gpu.hbm_bandwidth,
+                                  {term.read / layers, rank_seqs, heads_per_gpu(model, layout.tp),
+                                   w.kv_dtype->bytes_per_element});
   term.seconds = one.seconds * layers;
   term.compute = one.compute * layers;
   term.memory = one.memory * layers;

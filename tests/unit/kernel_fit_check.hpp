@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include "icx/catalog/catalog.hpp"
 #include "icx/util/statistics.hpp"
 
 namespace icx::test {
@@ -20,6 +21,12 @@ using KernelErrors = std::map<std::pair<std::string, std::string>, std::vector<d
 
 /// The engine whose rows the curves were fitted to (tools/fit/kernel_fit.py FITTED_ENGINE).
 inline const std::string fitted_engine = "vllm";
+
+/// The engine a row's error is kept under: its own, or for a GPU that borrows its curves
+/// (curves_from) "vllm on h100-sxm's curves", a held-out check of that assumption.
+inline std::string engine_label(const Gpu& gpu, const std::string& engine) {
+  return gpu.curves_from.empty() ? engine : engine + " on " + gpu.curves_from + "'s curves";
+}
 
 inline void expect_fit_and_held_out(const KernelErrors& errors, double fit_bound,
                                     double held_out_bound) {

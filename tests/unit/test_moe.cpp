@@ -105,10 +105,12 @@ TEST(Moe, TheShippedCurvesFollowTheMeasuredKernels) {
                          static_cast<double>(r.tokens * r.topk)};
     const auto t = moe_time(catalog.gpu(r.gpu), catalog.dtype(r.dtype), shape);
     ASSERT_TRUE(t) << r.gpu << " " << r.dtype;
-    errors[{r.gpu + " " + r.dtype, r.engine}].push_back(
+    errors[{r.gpu + " " + r.dtype, test::engine_label(catalog.gpu(r.gpu), r.engine)}].push_back(
         std::abs(t->seconds.value() / r.seconds - 1));
   }
-  ASSERT_EQ(errors.size(), 12U);
+  // h100-sxm, h200 and b200, bf16 and fp8, three engines each. The H200's rows check the curves
+  // it borrows from the H100 (curves_from), held out: within 10 % for vLLM.
+  ASSERT_EQ(errors.size(), 18U);
   test::expect_fit_and_held_out(errors, 0.10, 0.30);
 }
 

@@ -58,16 +58,16 @@ TEST(StepTerms, GroupedGemmsLaunchOnce) {
 }
 
 TEST(StepTerms, WithoutACurveTheLongerBound) {
-  // a100-sxm has no curve: 4096 tokens through 8192 × 8192 at 156 TFLOP/s (312 × 0.5) take
-  // 2 × 4096 × 8192² / 156e12 = 3.524 ms of compute against 268,435,456 B at 2,039 GB/s ×
-  // 0.85 = 154.9 µs of memory.
+  // a30 has no curve: 4096 tokens through 8192 × 8192 at 82.5 TFLOP/s (165 × 0.5) take
+  // 2 × 4096 × 8192² / 82.5e12 = 6.664 ms of compute against 268,435,456 B at 933 GB/s ×
+  // 0.85 = 338.5 µs of memory.
   const Catalog catalog = Catalog::shipped();
-  const Gpu& gpu = catalog.gpu("a100-sxm");
-  const GemmPricing pricing{&gpu, &catalog.dtype("bf16"), FlopsPerSecond::of(156e12), 0.85, true};
+  const Gpu& gpu = catalog.gpu("a30");
+  const GemmPricing pricing{&gpu, &catalog.dtype("bf16"), FlopsPerSecond::of(82.5e12), 0.85, true};
   const StepTerm t = price_gemms(pricing, StepOp::mlp_up, {4096, 8192, 8192}, 1);
   EXPECT_EQ(t.bound, GemmBound::compute);
-  EXPECT_NEAR(t.seconds.value(), 2.0 * 4096 * 8192 * 8192 / 156e12, 1e-12);
-  EXPECT_NEAR(t.memory.value(), 268435456.0 / (2039e9 * 0.85), 1e-12);
+  EXPECT_NEAR(t.seconds.value(), 2.0 * 4096 * 8192 * 8192 / 82.5e12, 1e-12);
+  EXPECT_NEAR(t.memory.value(), 268435456.0 / (933e9 * 0.85), 1e-12);
 }
 
 TEST(StepTerms, MfuSetsAsideTheCurves) {

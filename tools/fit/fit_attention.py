@@ -13,7 +13,10 @@ width d on one GPU:
             (short prompts and narrow heads fill the tensor cores less)
   decode, each sequence with c tokens cached in the KV dtype (w bytes):
     bytes = b c g d × 2 (keys and values) × w
-    time  = launch + b × sequence_ns + bytes / (HBM bandwidth × memory_fraction)
+    time  = launch + b h × head_ns + bytes / (HBM bandwidth × memory_fraction × scale)
+            (head_ns: what each sequence's query head costs beyond its reads; scale is
+             fp8_cache_scale for an 8-bit cache, which the kernel dequantises, else 1; a GPU
+             without 8-bit rows keeps 1)
 
 Usage: python3 tools/fit/fit_attention.py [--check data/catalog/gpus.json]
 """
@@ -21,17 +24,17 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from kernel_fit import catalog_gpus, dtype_bytes, fit_all  # noqa: E402
+from kernel_fit import catalog_gpus, dtype_bytes, fit_all, kernel_rows  # noqa: E402
 
 ROUNDING = {"compute_fraction": 3, "half_tokens": 0, "half_head_dim": 1, "launch_us": 1,
-            "memory_fraction": 3, "sequence_ns": 1}
+            "memory_fraction": 3, "head_ns": 2, "fp8_cache_scale": 3}
 PREFILL = {"params": ["compute_fraction", "half_tokens", "half_head_dim", "launch_us"],
            "start": [0.8, 1000.0, 50.0, 10.0], "steps": [0.05, 500.0, 20.0, 5.0],
            "lower": [0.05, 0.0, 0.0, 0.0], "upper": [1.0, 20000.0, 1000.0, 200.0],
            "rounding": ROUNDING}
-DECODE = {"params": ["memory_fraction", "sequence_ns", "launch_us"],
-          "start": [0.8, 20.0, 10.0], "steps": [0.05, 10.0, 5.0],
-          "lower": [0.05, 0.0, 0.0], "upper": [1.0, 1000.0, 200.0],
+DECODE = {"params": ["memory_fraction", "head_ns", "launch_us", "fp8_cache_scale"],
+          "start": [0.8, 2.0, 10.0, 0.7], "steps": [0.05, 1.0, 5.0, 0.1],
+          "lower": [0.05, 0.0, 0.0, 0.05], "upper": [1.0, 1000.0, 200.0, 1.5],
           "rounding": ROUNDING}
 
 
@@ -44,11 +47,25 @@ def predict_prefill(p, row, gpu):
 
 
 def predict_decode(p, row, gpu, widths):
-    memory_fraction, sequence_ns, launch_us = p
-    b, c, g, d = (float(row[k]) for k in ("batch", "context", "kv_heads", "head_dim"))
-    moved = b * c * g * d * 2 * widths[row["kv_dtype"]]
-    bandwidth = gpu["hbm_bandwidth_GBps"] * 1e9 * memory_fraction
-    return launch_us * 1e-6 + b * sequence_ns * 1e-9 + moved / bandwidth
+    memory_fraction, head_ns, launch_us, fp8_cache_scale = p
+    b, c, h, g, d = (float(row[k]) for k in ("batch", "context", "heads", "kv_heads", "head_dim"))
+    width = widths[row["kv_dtype"]]
+    moved = b * c * g * d * 2 * width
+    scale = fp8_cache_scale if width < 2 else 1.0
+    bandwidth = gpu["hbm_bandwidth_GBps"] * 1e9 * memory_fraction * scale
+    return launch_us * 1e-6 + b * h * head_ns * 1e-9 + moved / bandwidth
+
+
+def decode_spec(gpu, widths):
+    """DECODE, with fp8_cache_scale held at 1 for a GPU without rows of an 8-bit cache."""
+    rows = [r for r in kernel_rows("attention.csv") if r["gpu"] == gpu and r["phase"] == "decode"]
+    if any(widths[r["kv_dtype"]] < 2 for r in rows):
+        return DECODE
+    last = len(DECODE["params"]) - 1
+    pinned = {k: list(v) for k, v in DECODE.items() if isinstance(v, list)}
+    for k in ("start", "lower", "upper"):
+        pinned[k][last] = 1.0
+    return {**DECODE, **pinned}
 
 
 def main():
@@ -58,9 +75,9 @@ def main():
         gpu = gpus[key[0]]
         if key[1] == "prefill":
             return (lambda p, r: predict_prefill(p, r, gpu)), PREFILL
-        return (lambda p, r: predict_decode(p, r, gpu, widths)), DECODE
+        return (lambda p, r: predict_decode(p, r, gpu, widths)), decode_spec(key[0], widths)
 
-    return fit_all("attention.csv", ("gpu", "phase"), curve_for, "attention", 0.15)
+    return fit_all("attention.csv", ("gpu", "phase"), curve_for, "attention", 0.10)
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -66,6 +66,10 @@ def check_shipped(fitted, path, section):
     with open(path) as f:
         shipped = {g["id"]: g for g in json.load(f)["gpus"]}
     for (gpu, key), figures in fitted.items():
+        if "curves_from" in shipped[gpu]:
+            print(f"{gpu} {section} {key}: the catalog prices it by {shipped[gpu]['curves_from']}'s "
+                  "curves (curves_from); its own fit is printed above")
+            continue
         have = shipped[gpu].get(section, {}).get(key, {})
         for name, value in figures.items():
             if not math.isclose(have.get(name, math.nan), value, rel_tol=0.02, abs_tol=0.05):
@@ -100,7 +104,8 @@ def fit_curve(label, mine, model, spec):
 
 
 def fit_all(rows_file, columns, curve_for, section, bound):
-    """Fits one curve per distinct (gpu, `columns[1]`) of data/measurements/kernels/rows_file:
+    """Fits one curve per distinct (gpu, `columns[1]`) of data/measurements/kernels/rows_file
+    that has rows of the fitted engine:
     curve_for(key) gives its (model, spec); prints a table of the errors, checks the catalog
     under --check (`section`), and returns the exit status (finish)."""
     data = kernel_rows(rows_file)
@@ -108,6 +113,10 @@ def fit_all(rows_file, columns, curve_for, section, bound):
     print(f"{'gpu':10} {columns[1]:7} {'rows':>5} {'median |error|':>17}  held-out rows (engines)")
     for key in sorted({tuple(r[c] for c in columns) for r in data}):
         mine = [r for r in data if tuple(r[c] for c in columns) == key]
+        if not any(r["engine"] == FITTED_ENGINE for r in mine):
+            print(f"{key[0]:10} {key[1]:7} {0:5} not fitted: no {FITTED_ENGINE} rows, "
+                  f"{len(mine)} rows of other engines")
+            continue
         model, spec = curve_for(key)
         fitted[key], error = fit_curve(f"{key[0]:10} {key[1]:7}", mine, model, spec)
         worst = max(worst, error)

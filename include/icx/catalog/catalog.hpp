@@ -65,15 +65,15 @@ struct MoeCurve {
 struct AttentionCurve {
   /// Prefill: the fraction of the 16-bit dense peak long prompts with wide heads approach.
   double compute_fraction = 0;
-  /// Prompt tokens at which the prefill fraction halves.
+  /// The prompt tokens and the head width at which the prefill fraction halves.
   double half_tokens = 0;
-  /// Head width at which the prefill fraction halves.
   double half_head_dim = 0;
   Seconds prefill_launch;
-  /// Decode: the fraction of HBM bandwidth the KV cache is read at.
+  /// Decode: the fraction of HBM bandwidth a 16-bit KV cache is read at.
   double memory_fraction = 0;
-  /// Decode time each sequence of the batch adds beyond its reads.
-  Seconds per_sequence;
+  Seconds per_head; ///< what each query head of each sequence adds beyond its reads
+  /// The share of `memory_fraction` an 8-bit cache is read at: the kernel dequantises it.
+  double fp8_cache_scale = 1;
   Seconds decode_launch;
   bool operator==(const AttentionCurve&) const = default;
 };

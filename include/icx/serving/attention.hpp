@@ -22,11 +22,22 @@ std::optional<FlopsPerSecond> attention_peak(const Gpu& gpu);
 GemmTime prefill_attention_time(const AttentionCurve& curve, FlopsPerSecond peak, Flops flops,
                                 double tokens, double head_width);
 
-/// A decode layer reading `kv` bytes of cache for `sequences` sequences: memory = kv / (HBM ×
-/// memory_fraction), plus the per-sequence cost × sequences and the launch. `floor` when the
-/// fixed parts outweigh the read. The curve was measured with one layer's cache read again and
+/// One decode layer's cache, as decode_attention_time reads it.
+struct DecodeAttention {
+  /// The bytes of cache the layer reads.
+  Bytes kv;
+  double sequences = 0;
+  /// Query heads on the GPU.
+  double heads = 0;
+  /// Bytes per element of the cache: below 2, an 8-bit cache the kernel dequantises.
+  double cache_bytes_per_element = 2;
+};
+
+/// A decode layer: memory = kv / (HBM × memory_fraction, × fp8_cache_scale for an 8-bit
+/// cache), plus the per-head cost × sequences × heads and the launch. `floor` when the fixed
+/// parts outweigh the read. The curve was measured with one layer's cache read again and
 /// again, so a small cache may have sat in L2; a step reads each layer's cache once.
-GemmTime decode_attention_time(const AttentionCurve& curve, BytesPerSecond hbm, Bytes kv,
-                               double sequences);
+GemmTime decode_attention_time(const AttentionCurve& curve, BytesPerSecond hbm,
+                               const DecodeAttention& layer);
 
 } // namespace icx
