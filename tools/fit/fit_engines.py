@@ -19,7 +19,9 @@ A row at a concurrency C above 1 is a closed loop: C clients, each sending its n
 when the last one ends. icx prices it as its steady load (icx place --rate --batch C): the
 rate at which C requests in flight turn over, rate = C / (TTFT + (output - 1) x TPOT), found by
 iterating from a guess; its TTFT, TPOT and output tokens/s (rate x output) are compared, with
-the engines' costs at zero and with the shipped ones. An engine's TP t with expert parallel e
+the engines' costs at zero and with the shipped ones. Its output tokens/s at the measured TPOT
+("tokens@tpot", the capacity a fleet is sized by) is icx's closed loop with as many clients as
+keep icx's TPOT within the measured one (with the shipped costs). An engine's TP t with expert parallel e
 (TensorRT-LLM's moe_expert_parallel_size: the experts split e ways, each e-th tensor split
 t / e ways) is icx's TP t / e x EP e on the same t GPUs.
 
@@ -82,10 +84,10 @@ def icx_seconds(icx, overlay, row, phase, batch):
     return doc["ttft_seconds" if phase == "prefill" else "tpot_seconds"]
 
 
-def closed_loop(icx, overlay, row):
+def closed_loop(icx, overlay, row, concurrency=None):
     """TTFT, TPOT (s) and output tokens/s of the steady load that keeps the row's concurrency
-    in flight; `overlay` None prices with the shipped engines' costs."""
-    concurrency = int(row["concurrency"])
+    (or `concurrency`) in flight; `overlay` None prices with the shipped engines' costs."""
+    concurrency = concurrency or int(row["concurrency"])
     output = int(row["output"])
     rate = concurrency / (output * 0.02)  # a guess: 20 ms per output token
     load = None
@@ -110,6 +112,35 @@ def closed_loop(icx, overlay, row):
             "tokens": rate * output}
 
 
+def at_measured_tpot(icx, row, tpot):
+    """Output tokens/s of the closed loop whose TPOT, priced with the shipped costs, is the
+    row's measured `tpot`: the most clients (bisected) whose TPOT stays within it, and the
+    tokens/s interpolated to the target between that count and the next. 0 when one client
+    already misses it."""
+    def loop(c):
+        return closed_loop(icx, None, row, c)
+
+    low = loop(1)
+    if low is None or low["tpot"] > tpot:
+        return 0.0
+    lo, hi = 1, 2
+    high = loop(hi)
+    while high is not None and high["tpot"] <= tpot and hi < 65536:
+        lo, low, hi = hi, high, hi * 2
+        high = loop(hi)
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        m = loop(mid)
+        if m is not None and m["tpot"] <= tpot:
+            lo, low = mid, m
+        else:
+            hi, high = mid, m
+    if high is None or high["tpot"] <= low["tpot"]:
+        return low["tokens"]
+    share = (tpot - low["tpot"]) / (high["tpot"] - low["tpot"])
+    return low["tokens"] + share * (high["tokens"] - low["tokens"])
+
+
 def kernels(icx, overlay, row):
     batch = int(row["batch"] or row["concurrency"] or 1)
     return {"ttft": icx_seconds(icx, overlay, row, "prefill", batch),
@@ -127,7 +158,8 @@ def measured(row):
     offline = row["tool"] in ("benchmark_latency.py", "trtllm-bench") and row["e2e_s"]
     tokens = float(row["output_tok_s"]) if is_closed_loop(row) and row["output_tok_s"] else None
     return {"ttft": ms("ttft_ms"), "tpot": ms("tpot_ms"),
-            "latency": float(row["e2e_s"]) if offline else None, "tokens": tokens}
+            "latency": float(row["e2e_s"]) if offline else None, "tokens": tokens,
+            "tokens@tpot": tokens if tokens and row["tpot_ms"] else None}
 
 
 def least_squares(points):
@@ -173,7 +205,10 @@ def fit(engine, data):
 
 def predicted(d, costs):
     if "loop" in d:
-        return d["loop"][1 if costs else 0] or {}
+        loop = dict(d["loop"][1 if costs else 0] or {})
+        if costs and "tokens@tpot" in d:
+            loop["tokens@tpot"] = d["tokens@tpot"]
+        return loop
     k = d["kernels"]
     output = int(d["row"]["output"])
     step = costs["step"] + costs["layer"] * d["layers"] if costs else 0.0
@@ -191,20 +226,20 @@ def report(data, costs):
         c = costs.get(r["engine"])
         with_costs, bare = predicted(d, c), predicted(d, None)
         for metric, value in d["measured"].items():
-            if value is None or metric not in with_costs or metric not in bare:
+            if value is None or metric not in with_costs:
                 continue
-            err_bare = bare[metric] / value - 1
+            err_bare = bare[metric] / value - 1 if metric in bare else float("nan")
             err = with_costs[metric] / value - 1
             vendor = "amd" if r["gpu"] in AMD else "nvidia"
             groups.setdefault((r["engine"], r["use"], vendor, metric), []).append((err_bare, err))
-            shown = value if metric == "tokens" else value * 1e3
+            shown = value if metric.startswith("tokens") else value * 1e3
             print(f"{r['engine']:7} {r['use']:8} {r['gpu']:9} {r['model']:15} {r['tp']:>2} "
                   f"{r['input']:>6} {r['output']:>5} {d['kernels']['batch']:>3} {metric:7} "
                   f"{shown:9.2f} {err_bare:+9.1%} {err:+10.1%}")
     print("\nmedian |error| (signed median) before -> after the engine costs:")
     for key in sorted(groups):
         errs = groups[key]
-        before = statistics.median(abs(e[0]) for e in errs)
+        before = statistics.median(abs(e[0]) for e in errs)  # nan: priced with costs only
         after = statistics.median(abs(e[1]) for e in errs)
         signed = statistics.median(e[1] for e in errs)
         print(f"  {' '.join(key):32} n={len(errs):2}  {before:6.1%} -> {after:6.1%}  "
@@ -224,6 +259,8 @@ def main():
             if is_closed_loop(r):
                 d["loop"] = (closed_loop(icx, overlay, r), closed_loop(icx, None, r))
                 d["kernels"] = {"batch": int(r["concurrency"])}
+                if d["measured"]["tokens@tpot"]:
+                    d["tokens@tpot"] = at_measured_tpot(icx, r, d["measured"]["tpot"])
             else:
                 d["kernels"] = kernels(icx, overlay, r)
             data.append(d)
