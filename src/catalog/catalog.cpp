@@ -108,6 +108,7 @@ void Catalog::overlay_text(std::string_view text, const std::string& origin) {
                              merge(into, from);
                              names = check_unique_names(into, kind);
                            });
+  next.complete_engine_curves();
   next.borrow_curves();
   next.check_references();
   *this = std::move(next);
@@ -161,6 +162,13 @@ void check_gpu_references(const Catalog& catalog, const CatalogNames& names, con
     if (!known(names.dtypes, dtype)) {
       throw CatalogError(fmt::format("{}: gpu '{}': dense_tflops names unknown dtype '{}'",
                                      gpu.origin, gpu.id, dtype));
+    }
+  }
+  // By id: the key is what a workload's engine is looked up by.
+  for (const auto& [engine, curves] : gpu.engine_curves) {
+    if (std::ranges::find(catalog.engines(), engine, &Engine::id) == catalog.engines().end()) {
+      throw CatalogError(fmt::format("{}: gpu '{}': engine_curves '{}' is not a catalog engine id",
+                                     gpu.origin, gpu.id, engine));
     }
   }
 }
@@ -239,47 +247,6 @@ void check_system_references(const Catalog& catalog, const CatalogNames& names,
 }
 
 } // namespace
-
-void Catalog::borrow_curves() {
-  for (Gpu& gpu : entries_.gpus) {
-    if (gpu.curves_from.empty()) {
-      continue;
-    }
-    const auto at = names_.gpus.find(fold_case(gpu.curves_from));
-    if (at == names_.gpus.end()) {
-      throw CatalogError(fmt::format("{}: gpu '{}': curves_from '{}' is not a known gpu id",
-                                     gpu.origin, gpu.id, gpu.curves_from));
-    }
-    const Gpu& from = entries_.gpus[at->second];
-    if (!from.curves_from.empty()) { // a chain, or the GPU itself
-      throw CatalogError(fmt::format("{}: gpu '{}': curves_from '{}' borrows its own curves; "
-                                     "name a GPU with curves of its own",
-                                     gpu.origin, gpu.id, gpu.curves_from));
-    }
-    // Each curve scales a peak of this GPU's own.
-    const auto missing_peak = [&](const std::string& dtype) {
-      return !gpu.dense_peak.contains(dtype);
-    };
-    std::vector<std::string> needed;
-    for (const auto& [dtype, curve] : from.gemm) {
-      needed.push_back(dtype);
-    }
-    for (const auto& [dtype, curve] : from.moe) {
-      needed.push_back(dtype);
-    }
-    if (from.attention) {
-      needed.emplace_back(attention_peak_dtype);
-    }
-    if (const auto lacking = std::ranges::find_if(needed, missing_peak); lacking != needed.end()) {
-      throw CatalogError(fmt::format("{}: gpu '{}': curves_from '{}' has a {} curve, and "
-                                     "dense_tflops has no {} peak to scale it",
-                                     gpu.origin, gpu.id, gpu.curves_from, *lacking, *lacking));
-    }
-    gpu.gemm = from.gemm;
-    gpu.moe = from.moe;
-    gpu.attention = from.attention;
-  }
-}
 
 void Catalog::check_references() const {
   // Dtypes may come from a later file only if nothing refers to them yet; the shipped

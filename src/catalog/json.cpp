@@ -161,9 +161,26 @@ void to_json(Json& json, const Link& link) {
 
 namespace {
 
-/// A GPU's own measured curves: "gemm" and "moe" by dtype, and "attention".
-void write_curves(Json& json, const Gpu& gpu) {
-  for (const auto& [dtype, c] : gpu.gemm) {
+/// Whether `defaults` holds `curve` for `dtype`: what another engine takes when it gives none.
+template <typename Curve>
+bool is_default(const std::map<std::string, Curve, std::less<>>* defaults, const std::string& dtype,
+                const Curve& curve) {
+  if (defaults == nullptr) {
+    return false;
+  }
+  const auto it = defaults->find(dtype);
+  return it != defaults->end() && it->second == curve;
+}
+
+/// One engine's measured curves: "gemm" and "moe" by dtype, and "attention"; with `defaults`
+/// (the default engine's, which another engine's missing dtypes and attention take), a curve
+/// equal to theirs is left out.
+void write_curves(Json& json, const KernelCurves& curves, const KernelCurves* defaults) {
+  const bool all = defaults == nullptr;
+  for (const auto& [dtype, c] : curves.gemm) {
+    if (is_default(all ? nullptr : &defaults->gemm, dtype, c)) {
+      continue;
+    }
     json["gemm"][dtype] = {{"compute_fraction", json_number(c.compute_fraction)},
                            {"half_weights_M", in_unit(c.half_weights, mega)},
                            {"memory_fraction", json_number(c.memory_fraction)},
@@ -171,7 +188,10 @@ void write_curves(Json& json, const Gpu& gpu) {
                            {"floor_us", in_unit(c.floor.value(), micro)},
                            {"launch_us", in_unit(c.launch.value(), micro)}};
   }
-  for (const auto& [dtype, c] : gpu.moe) {
+  for (const auto& [dtype, c] : curves.moe) {
+    if (is_default(all ? nullptr : &defaults->moe, dtype, c)) {
+      continue;
+    }
     json["moe"][dtype] = {{"compute_fraction", json_number(c.compute_fraction)},
                           {"half_tokens", json_number(c.half_tokens)},
                           {"memory_fraction", json_number(c.memory_fraction)},
@@ -179,7 +199,7 @@ void write_curves(Json& json, const Gpu& gpu) {
                           {"launch_us", in_unit(c.launch.value(), micro)},
                           {"route_ns", in_unit(c.per_entry.value(), nano)}};
   }
-  if (const auto& a = gpu.attention) {
+  if (const auto& a = curves.attention; a && (all || a != defaults->attention)) {
     json["attention"] = {{"prefill",
                           {{"compute_fraction", json_number(a->compute_fraction)},
                            {"half_tokens", json_number(a->half_tokens)},
@@ -214,7 +234,14 @@ void to_json(Json& json, const Gpu& gpu) {
   if (!gpu.curves_from.empty()) {
     json["curves_from"] = gpu.curves_from;
   } else {
-    write_curves(json, gpu);
+    write_curves(json, gpu.curves, nullptr);
+    for (const auto& [engine, curves] : gpu.engine_curves) {
+      Json own = Json::object();
+      write_curves(own, curves, &gpu.curves);
+      if (!own.empty()) { // an engine whose every curve is the default's reads back as none
+        json["engine_curves"][engine] = std::move(own);
+      }
+    }
   }
   if (gpu.reference) {
     json["reference"] = true;

@@ -63,9 +63,10 @@ void read_curves(ObjectReader& reader, const Gpu& gpu, const std::string& origin
   }
 }
 
-/// The GPU's attention curve (icx/catalog/catalog.hpp AttentionCurve): a prefill and a decode
+/// The GPU's attention curve (icx/catalog/curves.hpp AttentionCurve): a prefill and a decode
 /// object, every figure required; a curve needs the 16-bit peak the prefill scales.
-void read_attention_curve(ObjectReader& reader, Gpu& gpu, const std::string& origin) {
+void read_attention_curve(ObjectReader& reader, const Gpu& gpu, const std::string& origin,
+                          KernelCurves& out) {
   if (!reader.has("attention")) {
     return;
   }
@@ -86,11 +87,41 @@ void read_attention_curve(ObjectReader& reader, Gpu& gpu, const std::string& ori
   curve.prefill_launch = Seconds::of(prefill.positive("launch_us", limits::latency_us) * micro);
   prefill.finish();
   curve.memory_fraction = decode.fraction("memory_fraction");
-  curve.per_head = Seconds::of(decode.positive("head_ns", limits::latency_us) * nano);
+  curve.per_head = Seconds::of(decode.positive("head_ns", limits::route_ns) * nano);
   curve.fp8_cache_scale = decode.fraction("fp8_cache_scale");
   curve.decode_launch = Seconds::of(decode.positive("launch_us", limits::latency_us) * micro);
   decode.finish();
-  gpu.attention = curve;
+  out.attention = curve;
+}
+
+/// One engine's curves from `reader` (the GPU's object, or one of its engine_curves).
+void read_kernel_curves(ObjectReader& reader, const Gpu& gpu, const std::string& origin,
+                        KernelCurves& out) {
+  read_curves(reader, gpu, origin, "gemm", read_gemm_curve, out.gemm);
+  read_curves(reader, gpu, origin, "moe", read_moe_curve, out.moe);
+  read_attention_curve(reader, gpu, origin, out);
+}
+
+/// Other engines' curves by engine id, each with at least one section; the ids are checked
+/// against the catalog's engines once every file is read.
+void read_engine_curves(ObjectReader& reader, Gpu& gpu, const std::string& origin) {
+  if (!reader.has("engine_curves")) {
+    return;
+  }
+  const nlohmann::json::json_pointer at = reader.pointer_to("engine_curves");
+  const nlohmann::json& engines = reader.object("engine_curves");
+  ObjectReader each(engines, at, origin);
+  for (const auto& [engine, value] : engines.items()) {
+    ObjectReader one(each.object(engine), at / engine, origin);
+    KernelCurves curves;
+    read_kernel_curves(one, gpu, origin, curves);
+    if (curves.empty()) {
+      each.fail(engine, "expected at least one of gemm, moe and attention");
+    }
+    one.finish();
+    gpu.engine_curves[engine] = curves;
+  }
+  each.finish();
 }
 
 } // namespace
@@ -116,16 +147,15 @@ Gpu read_gpu(ObjectReader& reader, const std::string& origin) {
   }
   if (reader.has("curves_from")) {
     gpu.curves_from = reader.text("curves_from");
-    for (const char* own : {"gemm", "moe", "attention"}) {
+    for (const char* own : {"gemm", "moe", "attention", "engine_curves"}) {
       if (reader.has(own)) {
         reader.fail(own, "the GPU takes its curves from curves_from; give its own or borrow, "
                          "not both");
       }
     }
   }
-  read_curves(reader, gpu, origin, "gemm", read_gemm_curve, gpu.gemm);
-  read_curves(reader, gpu, origin, "moe", read_moe_curve, gpu.moe);
-  read_attention_curve(reader, gpu, origin);
+  read_kernel_curves(reader, gpu, origin, gpu.curves);
+  read_engine_curves(reader, gpu, origin);
   gpu.reference = reader.flag_or("reference", false);
   return gpu;
 }

@@ -3,9 +3,9 @@
 
 namespace icx {
 
-std::optional<FlopsPerSecond> attention_peak(const Gpu& gpu) {
+std::optional<FlopsPerSecond> attention_peak(const Gpu& gpu, const KernelCurves& curves) {
   const auto peak = gpu.dense_peak.find(attention_peak_dtype);
-  if (!gpu.attention || peak == gpu.dense_peak.end()) {
+  if (!curves.attention || peak == gpu.dense_peak.end()) {
     return std::nullopt;
   }
   return peak->second;

@@ -15,10 +15,11 @@ double blend(double a, double b, double q) {
   return larger * std::pow(std::pow(a / larger, q) + std::pow(b / larger, q), 1.0 / q);
 }
 
-std::optional<GemmTime> gemm_time(const Gpu& gpu, const Dtype& dtype, const GemmShape& shape) {
-  const auto curve = gpu.gemm.find(dtype.id);
+std::optional<GemmTime> gemm_time(const Gpu& gpu, const KernelCurves& curves, const Dtype& dtype,
+                                  const GemmShape& shape) {
+  const auto curve = curves.gemm.find(dtype.id);
   const auto peak = gpu.dense_peak.find(dtype.id);
-  if (curve == gpu.gemm.end() || peak == gpu.dense_peak.end()) {
+  if (curve == curves.gemm.end() || peak == gpu.dense_peak.end()) {
     return std::nullopt;
   }
   const GemmCurve& c = curve->second;

@@ -11,10 +11,11 @@ constexpr double gated_matrices = 3;
 
 } // namespace
 
-std::optional<GemmTime> moe_time(const Gpu& gpu, const Dtype& dtype, const MoeShape& shape) {
-  const auto curve = gpu.moe.find(dtype.id);
+std::optional<GemmTime> moe_time(const Gpu& gpu, const KernelCurves& curves, const Dtype& dtype,
+                                 const MoeShape& shape) {
+  const auto curve = curves.moe.find(dtype.id);
   const auto peak = gpu.dense_peak.find(dtype.id);
-  if (curve == gpu.moe.end() || peak == gpu.dense_peak.end()) {
+  if (curve == curves.moe.end() || peak == gpu.dense_peak.end()) {
     return std::nullopt;
   }
   const MoeCurve& c = curve->second;

@@ -228,7 +228,8 @@ StepTerm experts_term(const GemmPricing& pricing, const Workload& w, const Layou
   const double hidden = up ? weight.k : weight.n;
   const double width = shape.n * shape.k / hidden / (up ? 2 : 1);
   const MoeShape fused_shape{routed, run, hidden, width, routed};
-  if (const auto fused = moe_time(*pricing.gpu, *pricing.dtype, fused_shape)) {
+  if (const auto fused =
+          moe_time(*pricing.gpu, pricing.engine_curves(), *pricing.dtype, fused_shape)) {
     const double share = up ? 2.0 / 3 : 1.0 / 3;
     term.seconds = fused->seconds * share;
     term.compute = fused->compute * share;
@@ -254,7 +255,12 @@ StepTerm attention_term(const Gpu& gpu, const Workload& w, const Layout& layout,
     term.read = kv_bytes_per_token(model, *w.kv_dtype) * static_cast<double>(w.context) *
                 rank_seqs * share / kv_split(model, layout.tp);
   }
-  const std::optional<FlopsPerSecond> peak = attention_peak(gpu);
+  const AttentionCurve* curve = nullptr;
+  const KernelCurves& curves = gpu.curves_for(w.engine);
+  const std::optional<FlopsPerSecond> peak = attention_peak(gpu, curves);
+  if (peak) {
+    curve = &*curves.attention;
+  }
   const HeadWidths width = head_widths(model, w.phase);
   // A model known by its shape alone has no heads to price a kernel by.
   const bool heads = model.attention_heads > 0 && width.key > 0 && width.value > 0;
@@ -264,9 +270,9 @@ StepTerm attention_term(const Gpu& gpu, const Workload& w, const Layout& layout,
   const double layers = model.layers * share;
   const GemmTime one =
       w.phase == Phase::prefill
-          ? prefill_attention_time(*gpu.attention, *peak, term.flops / layers,
+          ? prefill_attention_time(*curve, *peak, term.flops / layers,
                                    static_cast<double>(w.tokens), (width.key + width.value) / 2)
-          : decode_attention_time(*gpu.attention, gpu.hbm_bandwidth,
+          : decode_attention_time(*curve, gpu.hbm_bandwidth,
                                   {term.read / layers, rank_seqs, heads_per_gpu(model, layout.tp),
                                    w.kv_dtype->bytes_per_element});
   term.seconds = one.seconds * layers;
@@ -282,8 +288,12 @@ StageWork stage_work(const Gpu& gpu, const Workload& workload, const Layout& lay
                      const StepBatch& batch) {
   const Model& model = *workload.model;
   const double share = stage_share(model, layout);
-  const GemmPricing pricing{&gpu, workload.dtype, workload.rate.achieved(), workload.hbm_fraction,
-                            workload.gemm_curves};
+  const GemmPricing pricing{&gpu,
+                            workload.dtype,
+                            workload.rate.achieved(),
+                            workload.hbm_fraction,
+                            workload.gemm_curves,
+                            &gpu.curves_for(workload.engine)};
   // The shared weights run the rank's own sequences (data-parallel attention), the experts
   // the whole micro-batch, the LM head one row per sequence (the prompt's last token).
   const auto rank_seqs = static_cast<double>(batch.per_rank);

@@ -138,9 +138,9 @@ StepTerm price_gemms(const GemmPricing& pricing, StepOp op, const GemmShape& sha
   term.read = Bytes::of(
       ((n * k + m * k) * pricing.dtype->bytes_per_element + m * n * gemm_activation_bytes) * count);
   if (pricing.curves) {
-    if (const auto one = gemm_time(*pricing.gpu, *pricing.dtype, shape)) {
+    if (const auto one = gemm_time(*pricing.gpu, pricing.engine_curves(), *pricing.dtype, shape)) {
       // One grouped kernel: the launch is paid once, the rest once per GEMM.
-      const Seconds launch = pricing.gpu->gemm.find(pricing.dtype->id)->second.launch;
+      const Seconds launch = pricing.engine_curves().gemm.find(pricing.dtype->id)->second.launch;
       term.seconds = (one->seconds - launch) * count + launch;
       term.compute = one->compute * count;
       term.memory = one->memory * count;

@@ -83,8 +83,9 @@ std::string describe_rate(const ComputeRate& rate, int gpus) {
 
 std::string describe_pricing(const Workload& workload, int gpus) {
   const Gpu& gpu = *workload.rate.gpu;
-  const bool gemm = workload.gemm_curves && gpu.gemm.contains(workload.dtype->id);
-  const bool attention = workload.gemm_curves && attention_peak(gpu).has_value();
+  const KernelCurves& curves = gpu.curves_for(workload.engine);
+  const bool gemm = workload.gemm_curves && curves.gemm.contains(workload.dtype->id);
+  const bool attention = workload.gemm_curves && attention_peak(gpu, curves).has_value();
   if (!gemm && !attention) {
     return describe_rate(workload.rate, gpus);
   }
@@ -100,15 +101,18 @@ std::string describe_pricing(const Workload& workload, int gpus) {
                       : fmt::format("GEMMs at {}", rate));
   if (workload.model != nullptr && workload.model->is_moe()) {
     parts.push_back(
-        workload.gemm_curves && gpu.moe.contains(workload.dtype->id)
+        workload.gemm_curves && curves.moe.contains(workload.dtype->id)
             ? fmt::format("routed experts by {} measured {} MoE kernel", whose, workload.dtype->id)
             : std::string("routed experts as grouped GEMMs"));
   }
   parts.push_back(attention ? fmt::format("attention by {} measured attention kernels", whose)
                             : fmt::format("attention at {}", rate));
-  return fmt::format("{} × {}: {} (catalog gpu '{}'; {} U prices every operation at U × {})",
-                     gpu.id, gpus, fmt::join(parts, ", "), gpu.id, Knob::mfu,
-                     format_flops_rate(workload.rate.peak));
+  // An engine with curves of its own on this GPU says so: they are its kernels' times.
+  const bool own = workload.engine != nullptr && gpu.engine_curves.contains(workload.engine->id);
+  return fmt::format("{} × {}: {}{} (catalog gpu '{}'; {} U prices every operation at U × {})",
+                     gpu.id, gpus, fmt::join(parts, ", "),
+                     own ? fmt::format(", {}'s own curves where fitted", workload.engine->id) : "",
+                     gpu.id, Knob::mfu, format_flops_rate(workload.rate.peak));
 }
 
 } // namespace icx

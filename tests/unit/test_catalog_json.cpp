@@ -33,6 +33,8 @@ Json document_of(const Catalog& catalog) {
   section(catalog.models());
   section(catalog.systems());
   section(catalog.storage_tiers());
+  section(catalog.loaders());
+  section(catalog.engines());
   return document;
 }
 
@@ -56,6 +58,8 @@ TEST(CatalogJson, EveryShippedEntryReadsBackUnchanged) {
   expect_same(shipped.dtypes(), read.dtypes());
   expect_same(shipped.systems(), read.systems());
   expect_same(shipped.storage_tiers(), read.storage_tiers());
+  expect_same(shipped.loaders(), read.loaders());
+  expect_same(shipped.engines(), read.engines());
   EXPECT_EQ(read.links().front().origin, "written");
 }
 

@@ -34,7 +34,7 @@ PREFILL = {"params": ["compute_fraction", "half_tokens", "half_head_dim", "launc
            "rounding": ROUNDING}
 DECODE = {"params": ["memory_fraction", "head_ns", "launch_us", "fp8_cache_scale"],
           "start": [0.8, 2.0, 10.0, 0.7], "steps": [0.05, 1.0, 5.0, 0.1],
-          "lower": [0.05, 0.0, 0.0, 0.05], "upper": [1.0, 1000.0, 200.0, 1.5],
+          "lower": [0.05, 0.0, 0.0, 0.05], "upper": [1.0, 1000.0, 200.0, 1.0],
           "rounding": ROUNDING}
 
 

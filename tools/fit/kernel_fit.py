@@ -62,18 +62,25 @@ def median_error(predict, p, data):
 
 
 def check_shipped(fitted, path, section):
-    """Exits non-zero unless every fitted figure matches gpus[id][section][key] in `path`."""
+    """Exits non-zero unless every fitted figure matches the catalog in `path`: the fitted
+    engine's at gpus[id][section][key], another engine's at gpus[id]["engine_curves"][engine]
+    [section][key]."""
     with open(path) as f:
         shipped = {g["id"]: g for g in json.load(f)["gpus"]}
-    for (gpu, key), figures in fitted.items():
+    for (gpu, key, engine), figures in fitted.items():
         if "curves_from" in shipped[gpu]:
-            print(f"{gpu} {section} {key}: the catalog prices it by {shipped[gpu]['curves_from']}'s "
-                  "curves (curves_from); its own fit is printed above")
+            print(f"{gpu} {section} {key} {engine}: the catalog prices it by "
+                  f"{shipped[gpu]['curves_from']}'s curves (curves_from); its own fit is above")
             continue
-        have = shipped[gpu].get(section, {}).get(key, {})
+        entry = shipped[gpu]
+        if engine != FITTED_ENGINE:
+            entry = entry.get("engine_curves", {}).get(engine, {})
+        have = entry.get(section, {}).get(key, {}) if section != "attention" else \
+            entry.get(section, {}).get(key, {})
         for name, value in figures.items():
             if not math.isclose(have.get(name, math.nan), value, rel_tol=0.02, abs_tol=0.05):
-                sys.exit(f"{gpu} {section} {key} {name}: catalog {have.get(name)}, fit {value}")
+                sys.exit(f"{gpu} {section} {key} {engine} {name}: catalog {have.get(name)}, "
+                         f"fit {value}")
     print(f"{path}: every fitted {section} figure matches")
 
 
@@ -85,39 +92,45 @@ def finish(fitted, section, worst, bound):
     return 0 if worst <= bound else 1
 
 
-def fit_curve(label, mine, model, spec):
-    """Fits `model` to the fitted engine's rows of `mine` from spec's start, steps and bounds,
-    rounds each parameter to spec["rounding"][name] places, prints the error on the fitted rows
-    and on each held-out engine's, and returns (figures by name, fitted median |error|)."""
-    fit_rows = [r for r in mine if r["engine"] == FITTED_ENGINE]
-    p = pattern_search(lambda q: log_loss(model, q, fit_rows), spec["start"], spec["steps"],
+def fit_curve(label, rows, model, spec):
+    """Fits `model` to `rows` from spec's start, steps and bounds, rounds each parameter to
+    spec["rounding"][name] places, and returns (figures by name, median |error| on the rows)."""
+    p = pattern_search(lambda q: log_loss(model, q, rows), spec["start"], spec["steps"],
                        spec["lower"], spec["upper"])
     figures = {n: round(v, spec["rounding"][n]) for n, v in zip(spec["params"], p)}
-    p = [figures[n] for n in spec["params"]]
-    fit_error = median_error(model, p, fit_rows)
-    held = ", ".join(
-        f"{e} {median_error(model, p, [r for r in mine if r['engine'] == e]):.1%}"
-        for e in sorted({r["engine"] for r in mine} - {FITTED_ENGINE}))
-    print(f"{label:18} {len(fit_rows):5} fit {fit_error:13.1%}  held out: {held}")
-    print("           " + json.dumps(figures))
-    return figures, fit_error
+    return figures, median_error(model, [figures[n] for n in spec["params"]], rows)
 
 
 def fit_all(rows_file, columns, curve_for, section, bound):
-    """Fits one curve per distinct (gpu, `columns[1]`) of data/measurements/kernels/rows_file
-    that has rows of the fitted engine:
-    curve_for(key) gives its (model, spec); prints a table of the errors, checks the catalog
-    under --check (`section`), and returns the exit status (finish)."""
+    """Fits one curve per distinct (gpu, `columns[1]`) and engine of
+    data/measurements/kernels/rows_file: the fitted engine's (vLLM's) is the GPU's default,
+    each other engine's its own (engine_curves) where it prices that engine's rows better. curve_for(key) gives its (model, spec); prints
+    each curve's error on its engine's rows and the default curve's on the same rows, checks
+    the catalog under --check (`section`), and returns the exit status (finish)."""
     data = kernel_rows(rows_file)
     fitted, worst = {}, 0.0
-    print(f"{'gpu':10} {columns[1]:7} {'rows':>5} {'median |error|':>17}  held-out rows (engines)")
+    print(f"{'gpu':10} {columns[1]:7} {'engine':7} {'rows':>5} {'median |error|':>15}  "
+          f"{'by the ' + FITTED_ENGINE + ' curve':>18}")
     for key in sorted({tuple(r[c] for c in columns) for r in data}):
         mine = [r for r in data if tuple(r[c] for c in columns) == key]
-        if not any(r["engine"] == FITTED_ENGINE for r in mine):
-            print(f"{key[0]:10} {key[1]:7} {0:5} not fitted: no {FITTED_ENGINE} rows, "
-                  f"{len(mine)} rows of other engines")
-            continue
         model, spec = curve_for(key)
-        fitted[key], error = fit_curve(f"{key[0]:10} {key[1]:7}", mine, model, spec)
-        worst = max(worst, error)
+        default = None
+        engines = sorted({r["engine"] for r in mine}, key=lambda e: (e != FITTED_ENGINE, e))
+        for engine in engines:
+            rows = [r for r in mine if r["engine"] == engine]
+            figures, error = fit_curve(key, rows, model, spec)
+            if engine == FITTED_ENGINE:
+                default = [figures[n] for n in spec["params"]]
+            by_default = f"{median_error(model, default, rows):18.1%}" if default else ""
+            # Another engine's own curve is kept where it prices its rows better than the
+            # default's; the exit status holds the default curves to `bound`.
+            kept = engine == FITTED_ENGINE or (default and error < median_error(model, default,
+                                                                                  rows))
+            print(f"{key[0]:10} {key[1]:7} {engine:7} {len(rows):5} {error:15.1%}  {by_default}"
+                  f"{'' if kept else '  (not kept: the default curve is closer)'}")
+            if kept:
+                print("           " + json.dumps(figures))
+                fitted[key + (engine,)] = figures
+            if engine == FITTED_ENGINE:
+                worst = max(worst, error)
     return finish(fitted, section, worst, bound)

@@ -34,12 +34,15 @@ struct Bounds {
 constexpr Bounds bandwidth_GBps{1e-3, 1e6};
 /// Latencies in µs: 1 ns to 1 s.
 constexpr Bounds latency_us{1e-3, 1e6};
-/// A GEMM curve's weight count at which its compute fraction halves, in millions of elements.
-constexpr Bounds half_weights_M{1e-6, 1e6};
-/// An attention curve's half points: prompt tokens, head width.
-constexpr Bounds half_tokens{1e-3, 1e9};
-constexpr Bounds half_head_dim{1e-3, 1e6};
-/// A routed-expert curve's cost per routing entry in ns: none to 1 ms.
+/// A GEMM curve's weight count at which its compute fraction halves, in millions of elements:
+/// none (every width reaches the fraction) to 10¹².
+constexpr Bounds half_weights_M{0.0, 1e6};
+/// A curve's half points (prompt tokens, tokens per expert, head width): none (the fraction
+/// holds from the first) up.
+constexpr Bounds half_tokens{0.0, 1e9};
+constexpr Bounds half_head_dim{0.0, 1e6};
+/// A routed-expert curve's cost per routing entry, and an attention curve's per query head,
+/// in ns: none to 1 ms.
 constexpr Bounds route_ns{0.0, 1e6};
 /// An engine's own cost per step, per layer or per request in µs: none to 10 s.
 constexpr Bounds engine_cost_us{0.0, 1e7};

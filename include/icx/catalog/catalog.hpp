@@ -16,71 +16,12 @@
 
 #include "icx/base/enum_names.hpp"
 #include "icx/base/units.hpp"
+#include "icx/catalog/curves.hpp"
 #include "icx/catalog/link.hpp"
 
 namespace icx {
 
-/// The time of one GEMM, C[m×n] = A[m×k] · W[n×k]ᵀ, on a GPU in one dtype, as a curve fitted
-/// to measured kernel times (tools/fit/fit_gemm.py): the compute bound at a fraction of dense
-/// peak that falls for narrow GEMMs, the memory bound at a fraction of HBM bandwidth, blended
-/// by `knee`, never under `floor`, plus `launch` per call.
-struct GemmCurve {
-  /// Fraction of dense peak a GEMM wide enough to fill the GPU reaches.
-  double compute_fraction = 0;
-  /// Weight elements (n·k) at which the compute fraction is half of `compute_fraction`.
-  double half_weights = 0;
-  /// Fraction of HBM bandwidth the GEMM's reads and writes reach.
-  double memory_fraction = 0;
-  /// Blend exponent of the two bounds: 1 adds them, a large one takes the longer.
-  double knee = 1;
-  Seconds floor;
-  Seconds launch;
-  bool operator==(const GemmCurve&) const = default;
-};
-
-/// The time of one layer's routed experts on one rank as one fused kernel (gate and up
-/// projections, activation, down projection of every expert the rank runs), fitted to measured
-/// kernel times (tools/fit/fit_moe.py; the formula in icx/serving/moe.hpp): the compute bound
-/// at a fraction of dense peak that falls when each expert gets few tokens, the weights and
-/// activations at a fraction of HBM bandwidth, blended by `knee`, plus a launch and a cost per
-/// routing entry the kernel sorts.
-struct MoeCurve {
-  /// Fraction of dense peak experts with many tokens each approach.
-  double compute_fraction = 0;
-  /// Tokens per expert at which that fraction halves.
-  double half_tokens = 0;
-  double memory_fraction = 0;
-  /// Blend exponent of the two bounds: 1 adds them, a large one takes the longer.
-  double knee = 1;
-  Seconds launch;
-  /// Per token-expert entry the kernel routes (its sort and gather).
-  Seconds per_entry;
-  bool operator==(const MoeCurve&) const = default;
-};
-
-/// The time of one layer's attention kernel on a GPU, fitted to measured kernel times
-/// (tools/fit/fit_attention.py; the formula in icx/serving/attention.hpp): a prefill's score
-/// products at a fraction of the 16-bit dense peak that falls for short prompts and narrow
-/// heads, a decode step's KV-cache read at a fraction of HBM bandwidth, each plus a launch.
-struct AttentionCurve {
-  /// Prefill: the fraction of the 16-bit dense peak long prompts with wide heads approach.
-  double compute_fraction = 0;
-  /// The prompt tokens and the head width at which the prefill fraction halves.
-  double half_tokens = 0;
-  double half_head_dim = 0;
-  Seconds prefill_launch;
-  /// Decode: the fraction of HBM bandwidth a 16-bit KV cache is read at.
-  double memory_fraction = 0;
-  Seconds per_head; ///< what each query head of each sequence adds beyond its reads
-  /// The share of `memory_fraction` an 8-bit cache is read at: the kernel dequantises it.
-  double fp8_cache_scale = 1;
-  Seconds decode_launch;
-  bool operator==(const AttentionCurve&) const = default;
-};
-
-/// The dtype whose dense peak an attention curve scales: engines compute attention in 16 bits
-/// whatever the weights' dtype.
-inline constexpr std::string_view attention_peak_dtype = "bf16";
+struct Engine;
 
 struct Gpu : Entry {
   Bytes hbm_capacity;
@@ -97,17 +38,17 @@ struct Gpu : Entry {
   /// Fraction of the datasheet HBM bandwidth a memory-bound kernel reaches (published
   /// streaming benchmarks); absent: none published, the datasheet figure is used as is.
   std::optional<double> achievable_hbm_fraction;
-  /// Fitted GEMM curves by dtype id; a dtype without one is priced at achievable_mfu.
-  std::map<std::string, GemmCurve, std::less<>> gemm;
-  /// Fitted routed-expert curves by the experts' dtype id; a dtype without one prices the
-  /// experts as grouped GEMMs by `gemm`.
-  std::map<std::string, MoeCurve, std::less<>> moe;
-  /// Fitted attention curve; absent: attention is priced at achievable_mfu and the HBM fraction.
-  std::optional<AttentionCurve> attention;
-  /// Another GPU whose measured curves (gemm, moe, attention) this one is priced by, each a
+  /// The curves of the default engine's kernels (vLLM's); none: priced at achievable_mfu.
+  KernelCurves curves;
+  /// Other engines' curves by engine id, each dtype's and the attention the engine's own or
+  /// else `curves`'s (completed after every overlay).
+  std::map<std::string, KernelCurves, std::less<>> engine_curves;
+  /// Another GPU whose measured curves (every engine's) this one is priced by, each a
   /// fraction of this GPU's own peak and HBM bandwidth: a GPU of the same die whose own
   /// kernel tables are not fitted, an assumption its source names. Empty: its own curves.
   std::string curves_from;
+  /// The curves `engine`'s kernels run by: its own, else the default engine's.
+  [[nodiscard]] const KernelCurves& curves_for(const Engine* engine) const;
   /// The GPU assumed when nothing names one and no GPU uses the wire as its scale-up link.
   bool reference = false;
   bool operator==(const Gpu&) const = default;
@@ -388,6 +329,8 @@ private:
   void check_references() const;
   /// Copies each curves_from GPU's curves from the GPU it names. Throws CatalogError.
   void borrow_curves();
+  /// Gives each engine's curves the default engine's dtypes and attention it does not have.
+  void complete_engine_curves();
   /// Why a system's host side is inconsistent (a link that is not a host link, an unknown
   /// storage tier); empty when it is not.
   [[nodiscard]] std::string host_side_problem(const HostSide& host) const;

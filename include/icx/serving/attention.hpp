@@ -10,9 +10,14 @@
 
 namespace icx {
 
-/// The 16-bit dense peak a GPU's attention curve scales; absent without a curve (the catalog
-/// refuses a curve without the peak).
-std::optional<FlopsPerSecond> attention_peak(const Gpu& gpu);
+/// The 16-bit dense peak a GPU's attention curve in `curves` scales; absent without a curve
+/// (the catalog refuses a curve without the peak).
+std::optional<FlopsPerSecond> attention_peak(const Gpu& gpu, const KernelCurves& curves);
+
+/// attention_peak of the default engine's curves.
+inline std::optional<FlopsPerSecond> attention_peak(const Gpu& gpu) {
+  return attention_peak(gpu, gpu.curves);
+}
 
 /// A prefill layer: `flops` of score products over prompts of `tokens` tokens each, heads of
 /// `head_width` (the mean of the key and value widths), at the curve's fraction of the 16-bit

@@ -54,7 +54,14 @@ double blend(double a, double b, double q);
 /// blended as (compute^knee + memory^knee)^(1/knee), never under the floor, plus the launch.
 /// A dtype narrower than 16 bits adds its per-call quantisation of the activations (mk × (2 +
 /// its bytes) at the same bandwidth), as engines quantise them dynamically. Absent when the GPU
-/// has no curve for the dtype.
-std::optional<GemmTime> gemm_time(const Gpu& gpu, const Dtype& dtype, const GemmShape& shape);
+/// has no curve for the dtype. `curves` are one engine's on this GPU (Gpu::curves_for).
+std::optional<GemmTime> gemm_time(const Gpu& gpu, const KernelCurves& curves, const Dtype& dtype,
+                                  const GemmShape& shape);
+
+/// gemm_time by the default engine's curves.
+inline std::optional<GemmTime> gemm_time(const Gpu& gpu, const Dtype& dtype,
+                                         const GemmShape& shape) {
+  return gemm_time(gpu, gpu.curves, dtype, shape);
+}
 
 } // namespace icx

@@ -28,7 +28,14 @@ struct MoeShape {
 ///   memory  = (experts × 3 × hidden × width × the dtype's bytes + assignments × (2 hidden + 3
 ///             width) × 2 B of 16-bit activations) / (HBM × memory_fraction),
 /// blended as (compute^knee + memory^knee)^(1/knee), plus the launch and entries × the cost per
-/// entry. Absent when the GPU has no curve or dense peak for the dtype.
-std::optional<GemmTime> moe_time(const Gpu& gpu, const Dtype& dtype, const MoeShape& shape);
+/// entry. Absent when the GPU has no curve or dense peak for the dtype. `curves` are one
+/// engine's on this GPU (Gpu::curves_for).
+std::optional<GemmTime> moe_time(const Gpu& gpu, const KernelCurves& curves, const Dtype& dtype,
+                                 const MoeShape& shape);
+
+/// moe_time by the default engine's curves.
+inline std::optional<GemmTime> moe_time(const Gpu& gpu, const Dtype& dtype, const MoeShape& shape) {
+  return moe_time(gpu, gpu.curves, dtype, shape);
+}
 
 } // namespace icx

@@ -70,14 +70,19 @@ struct StepTerm {
   Bytes read;
 };
 
-/// How a stage's GEMMs are priced: by the GPU's measured curve for the weights' dtype where it
-/// has one (`curves`), else at `rate` of peak and `hbm_fraction` of HBM bandwidth, the longer.
+/// How a stage's GEMMs are priced: by the engine's measured curve on the GPU for the weights'
+/// dtype where it has one and `curves` is set, else at `rate` of peak and `hbm_fraction` of HBM
+/// bandwidth, the longer. `kernels` null: the default engine's curves.
 struct GemmPricing {
   const Gpu* gpu = nullptr;
   const Dtype* dtype = nullptr;
   FlopsPerSecond rate;
   double hbm_fraction = 1;
   bool curves = true;
+  const KernelCurves* kernels = nullptr;
+  [[nodiscard]] const KernelCurves& engine_curves() const {
+    return kernels != nullptr ? *kernels : gpu->curves;
+  }
 };
 
 /// `term` priced by its FLOPs at `rate` and its bytes at `hbm_fraction` of the GPU's HBM
