@@ -255,12 +255,9 @@ StepTerm attention_term(const Gpu& gpu, const Workload& w, const Layout& layout,
     term.read = kv_bytes_per_token(model, *w.kv_dtype) * static_cast<double>(w.context) *
                 rank_seqs * share / kv_split(model, layout.tp);
   }
-  const AttentionCurve* curve = nullptr;
   const KernelCurves& curves = gpu.curves_for(w.engine);
+  // Present only with an attention curve.
   const std::optional<FlopsPerSecond> peak = attention_peak(gpu, curves);
-  if (peak) {
-    curve = &*curves.attention;
-  }
   const HeadWidths width = head_widths(model, w.phase);
   // A model known by its shape alone has no heads to price a kernel by.
   const bool heads = model.attention_heads > 0 && width.key > 0 && width.value > 0;
@@ -270,9 +267,9 @@ StepTerm attention_term(const Gpu& gpu, const Workload& w, const Layout& layout,
   const double layers = model.layers * share;
   const GemmTime one =
       w.phase == Phase::prefill
-          ? prefill_attention_time(*curve, *peak, term.flops / layers,
+          ? prefill_attention_time(*curves.attention, *peak, term.flops / layers,
                                    static_cast<double>(w.tokens), (width.key + width.value) / 2)
-          : decode_attention_time(*curve, gpu.hbm_bandwidth,
+          : decode_attention_time(*curves.attention, gpu.hbm_bandwidth,
                                   {term.read / layers, rank_seqs, heads_per_gpu(model, layout.tp),
                                    w.kv_dtype->bytes_per_element});
   term.seconds = one.seconds * layers;
