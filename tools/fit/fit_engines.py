@@ -21,9 +21,9 @@ rate at which C requests in flight turn over, rate = C / (TTFT + (output - 1) x 
 iterating from a guess; its TTFT, TPOT and output tokens/s (rate x output) are compared, with
 the engines' costs at zero and with the shipped ones. Its output tokens/s at the measured TPOT
 ("tokens@tpot", the capacity a fleet is sized by) is icx's closed loop with as many clients as
-keep icx's TPOT within the measured one (with the shipped costs). An engine's TP t with expert parallel e
-(TensorRT-LLM's moe_expert_parallel_size: the experts split e ways, each e-th tensor split
-t / e ways) is icx's TP t / e x EP e on the same t GPUs.
+keep icx's TPOT within the measured one (with the shipped costs). An engine's TP t with expert
+parallel e (TensorRT-LLM's moe_expert_parallel_size: the experts split e ways, each e-th tensor
+split t / e ways) is icx's TP t / e x EP e on the same t GPUs.
 
 Usage: python3 tools/fit/fit_engines.py BUILD_DIR/icx
 """

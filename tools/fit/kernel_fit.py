@@ -75,8 +75,7 @@ def check_shipped(fitted, path, section):
         entry = shipped[gpu]
         if engine != FITTED_ENGINE:
             entry = entry.get("engine_curves", {}).get(engine, {})
-        have = entry.get(section, {}).get(key, {}) if section != "attention" else \
-            entry.get(section, {}).get(key, {})
+        have = entry.get(section, {}).get(key, {})
         for name, value in figures.items():
             if not math.isclose(have.get(name, math.nan), value, rel_tol=0.02, abs_tol=0.05):
                 sys.exit(f"{gpu} {section} {key} {engine} {name}: catalog {have.get(name)}, "
