@@ -22,7 +22,7 @@ TEST(Attention, APrefillLayerByHand) {
   const Catalog catalog = Catalog::shipped();
   const Gpu& gpu = catalog.gpu("h100-sxm");
   ASSERT_TRUE(gpu.curves.attention);
-  const GemmTime t = prefill_attention_time(*gpu.curves.attention, *attention_peak(gpu),
+  const GemmTime t = prefill_attention_time(*gpu.curves.attention, *attention_peak(gpu, gpu.curves),
                                             Flops::of(274877906944.0), 4096, 128);
   EXPECT_EQ(t.bound, GemmBound::compute);
   EXPECT_NEAR(t.compute.value(), 501.22e-6, 0.01e-6);

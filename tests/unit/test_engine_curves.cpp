@@ -37,7 +37,7 @@ TEST(EngineCurves, AnEnginesOwnCurvePricesItsKernels) {
   // 2 × 4096 × 8192 × 8192 FLOP at 1000 TFLOP/s × 0.8 × W / (W + 1M), W = 67.1M weights: the
   // default's compute; SGLang's fraction is half, so its compute takes twice as long.
   const GemmShape shape{4096, 8192, 8192};
-  const auto by_default = gemm_time(gpu, catalog.dtype("bf16"), shape);
+  const auto by_default = gemm_time(gpu, gpu.curves, catalog.dtype("bf16"), shape);
   const auto by_sglang = gemm_time(gpu, sglang, catalog.dtype("bf16"), shape);
   ASSERT_TRUE(by_default && by_sglang);
   const double weights = 8192.0 * 8192;

@@ -20,7 +20,8 @@ TEST(Gemm, APrefillGemmIsComputeBoundByHand) {
   // (989e12 × 0.803865) = 691.50 µs; memory = (8192² + 4096 × 8192) × 2 + 4096 × 8192 × 2 =
   // 268,435,456 B at 2.88435 TB/s = 93.07 µs, which the knee of 8 all but hides.
   const Catalog catalog = Catalog::shipped();
-  const auto t = gemm_time(catalog.gpu("h100-sxm"), catalog.dtype("bf16"), {4096, 8192, 8192});
+  const auto t = gemm_time(catalog.gpu("h100-sxm"), catalog.gpu("h100-sxm").curves,
+                           catalog.dtype("bf16"), {4096, 8192, 8192});
   ASSERT_TRUE(t);
   EXPECT_EQ(t->bound, GemmBound::compute);
   EXPECT_NEAR(t->compute.value(), 2.0 * 4096 * 8192 * 8192 / (989e12 * 0.803865), 1e-8);
@@ -32,7 +33,8 @@ TEST(Gemm, ADecodeGemmReadsItsWeights) {
   // One token through the same weight: (8192² + 8192) × 2 + 8192 × 2 = 134,250,496 B at
   // 2.88435 TB/s = 46.544 µs, over the 5.8 µs floor, plus the 2.6 µs launch.
   const Catalog catalog = Catalog::shipped();
-  const auto t = gemm_time(catalog.gpu("h100-sxm"), catalog.dtype("bf16"), {1, 8192, 8192});
+  const auto t = gemm_time(catalog.gpu("h100-sxm"), catalog.gpu("h100-sxm").curves,
+                           catalog.dtype("bf16"), {1, 8192, 8192});
   ASSERT_TRUE(t);
   EXPECT_EQ(t->bound, GemmBound::memory);
   EXPECT_NEAR(t->seconds.value(), 46.544e-6 + 2.6e-6, 0.01e-6);
@@ -42,7 +44,8 @@ TEST(Gemm, AnFp8GemmPaysForQuantisingItsActivations) {
   // H100 fp8 (1979 TFLOP/s; curve 0.695, 3.93 M, 0.815, knee 4.85, 3 µs, 5.4 µs): 64 tokens
   // through 8192 × 8192 add 64 × 8192 × (2 + 1) B = 1,572,864 B at 2.73025 TB/s = 0.5761 µs.
   const Catalog catalog = Catalog::shipped();
-  const auto t = gemm_time(catalog.gpu("h100-sxm"), catalog.dtype("fp8"), {64, 8192, 8192});
+  const auto t = gemm_time(catalog.gpu("h100-sxm"), catalog.gpu("h100-sxm").curves,
+                           catalog.dtype("fp8"), {64, 8192, 8192});
   ASSERT_TRUE(t);
   const double moved = (8192.0 * 8192 + 64.0 * 8192) * 1 + 64.0 * 8192 * 2;
   const double quantise = 1572864.0 / (3.35e12 * 0.815);
@@ -52,7 +55,8 @@ TEST(Gemm, AnFp8GemmPaysForQuantisingItsActivations) {
 
 TEST(Gemm, NoCurveNoTime) {
   const Catalog catalog = Catalog::shipped();
-  EXPECT_FALSE(gemm_time(catalog.gpu("l40s"), catalog.dtype("bf16"), {1, 8192, 8192}));
+  EXPECT_FALSE(gemm_time(catalog.gpu("l40s"), catalog.gpu("l40s").curves, catalog.dtype("bf16"),
+                         {1, 8192, 8192}));
 }
 
 /// One row of data/measurements/kernels/gemm.csv.
@@ -108,8 +112,8 @@ TEST(BorrowedCurves, AGpuOfTheSameDieTakesTheLendersCurves) {
   EXPECT_EQ(gb200.engine_curves, b200.engine_curves);
   // The same fractions of the GB200's own 2,500 TFLOP/s bf16 peak: a compute-bound GEMM of
   // 4096 tokens through 8192 × 8192 weights runs faster there than on the B200's 2,250.
-  const auto on_gb200 = gemm_time(gb200, catalog.dtype("bf16"), {4096, 8192, 8192});
-  const auto on_b200 = gemm_time(b200, catalog.dtype("bf16"), {4096, 8192, 8192});
+  const auto on_gb200 = gemm_time(gb200, gb200.curves, catalog.dtype("bf16"), {4096, 8192, 8192});
+  const auto on_b200 = gemm_time(b200, b200.curves, catalog.dtype("bf16"), {4096, 8192, 8192});
   ASSERT_TRUE(on_gb200 && on_b200);
   EXPECT_NEAR(on_b200->compute.value() / on_gb200->compute.value(), 2500.0 / 2250, 1e-9);
   // Written back, the borrower names its lender and holds no curves of its own.

@@ -23,8 +23,8 @@ TEST(Moe, ADecodeLayerReadsTheExpertsItRuns) {
   // 3 × 2048) × 2 B) / 2.7805 TB/s = 510.62 µs; blended 544.37 µs, plus 24.1 µs and 256 ×
   // 1.76 ns: 568.92 µs.
   const Catalog catalog = Catalog::shipped();
-  const auto t =
-      moe_time(catalog.gpu("h100-sxm"), catalog.dtype("fp8"), {256, 32, 7168, 2048, 256});
+  const auto t = moe_time(catalog.gpu("h100-sxm"), catalog.gpu("h100-sxm").curves,
+                          catalog.dtype("fp8"), {256, 32, 7168, 2048, 256});
   ASSERT_TRUE(t);
   EXPECT_EQ(t->bound, GemmBound::memory);
   EXPECT_NEAR(t->compute.value(), 175.49e-6, 0.01e-6);
@@ -34,7 +34,8 @@ TEST(Moe, ADecodeLayerReadsTheExpertsItRuns) {
 
 TEST(Moe, ARankWithNoTokensStillLaunchesItsKernel) {
   const Catalog catalog = Catalog::shipped();
-  const auto t = moe_time(catalog.gpu("h100-sxm"), catalog.dtype("fp8"), {0, 0, 7168, 2048, 0});
+  const auto t = moe_time(catalog.gpu("h100-sxm"), catalog.gpu("h100-sxm").curves,
+                          catalog.dtype("fp8"), {0, 0, 7168, 2048, 0});
   ASSERT_TRUE(t);
   EXPECT_EQ(t->bound, GemmBound::floor);
   EXPECT_NEAR(t->seconds.value(), 24.1e-6, 1e-12);
@@ -42,7 +43,8 @@ TEST(Moe, ARankWithNoTokensStillLaunchesItsKernel) {
 
 TEST(Moe, NoCurveNoTime) {
   const Catalog catalog = Catalog::shipped();
-  EXPECT_FALSE(moe_time(catalog.gpu("a100-sxm"), catalog.dtype("fp8"), {256, 32, 7168, 2048, 256}));
+  EXPECT_FALSE(moe_time(catalog.gpu("a100-sxm"), catalog.gpu("a100-sxm").curves,
+                        catalog.dtype("fp8"), {256, 32, 7168, 2048, 256}));
 }
 
 /// One row of data/measurements/kernels/moe.csv.

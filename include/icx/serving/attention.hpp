@@ -14,11 +14,6 @@ namespace icx {
 /// (the catalog refuses a curve without the peak).
 std::optional<FlopsPerSecond> attention_peak(const Gpu& gpu, const KernelCurves& curves);
 
-/// attention_peak of the default engine's curves.
-inline std::optional<FlopsPerSecond> attention_peak(const Gpu& gpu) {
-  return attention_peak(gpu, gpu.curves);
-}
-
 /// A prefill layer: `flops` of score products over prompts of `tokens` tokens each, heads of
 /// `head_width` (the mean of the key and value widths), at the curve's fraction of the 16-bit
 /// `peak`: compute = flops / (peak × compute_fraction × tokens / (tokens + half_tokens) ×

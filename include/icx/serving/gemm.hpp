@@ -58,10 +58,4 @@ double blend(double a, double b, double q);
 std::optional<GemmTime> gemm_time(const Gpu& gpu, const KernelCurves& curves, const Dtype& dtype,
                                   const GemmShape& shape);
 
-/// gemm_time by the default engine's curves.
-inline std::optional<GemmTime> gemm_time(const Gpu& gpu, const Dtype& dtype,
-                                         const GemmShape& shape) {
-  return gemm_time(gpu, gpu.curves, dtype, shape);
-}
-
 } // namespace icx

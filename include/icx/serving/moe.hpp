@@ -33,9 +33,4 @@ struct MoeShape {
 std::optional<GemmTime> moe_time(const Gpu& gpu, const KernelCurves& curves, const Dtype& dtype,
                                  const MoeShape& shape);
 
-/// moe_time by the default engine's curves.
-inline std::optional<GemmTime> moe_time(const Gpu& gpu, const Dtype& dtype, const MoeShape& shape) {
-  return moe_time(gpu, gpu.curves, dtype, shape);
-}
-
 } // namespace icx
