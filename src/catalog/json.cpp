@@ -79,6 +79,11 @@ void to_json(Json& json, const EngineKernelParameters& kernel) {
 
 void to_json(Json& json, const EngineAllReduce& engine) {
   json = kernels_json(engine, engine_all_reduce_kernels);
+  const std::string source = json["source"];
+  json.erase("source");
+  json["vllm_custom_below_KiB"] = json_number(engine.vllm_custom_below.value() / kibi);
+  json["vllm_multimem_below_KiB"] = json_number(engine.vllm_multimem_below.value() / kibi);
+  json["source"] = source;
 }
 
 void to_json(Json& json, const EpKernelParameters& kernel) {

@@ -57,10 +57,11 @@ Kernel read_kernel(ObjectReader& parent, std::string_view key, const std::string
 }
 
 /// A set of optional kernels under `key` (any of `slots`) and the source of their figures.
-template <class Kernels, class Kernel, std::size_t N>
+/// `read_extra(reader, kernels)` reads the set's other fields.
+template <class Kernels, class Kernel, std::size_t N, class ReadExtra>
 Kernels read_kernels(ObjectReader& expected, std::string_view key,
                      const std::array<KernelSlot<Kernels, Kernel>, N>& slots,
-                     const std::string& origin) {
+                     const std::string& origin, ReadExtra read_extra) {
   ObjectReader reader(expected.object(key), expected.pointer_to(key), origin);
   Kernels kernels;
   for (const KernelSlot<Kernels, Kernel>& slot : slots) {
@@ -68,9 +69,26 @@ Kernels read_kernels(ObjectReader& expected, std::string_view key,
       kernels.*slot.member = read_kernel<Kernel>(reader, slot.key, origin);
     }
   }
+  read_extra(reader, kernels);
   kernels.source = reader.text("source");
   reader.finish();
   return kernels;
+}
+
+/// vLLM's two dispatch limits on the wire, in KiB; multimem's must not lie below the custom
+/// kernel's, as vLLM tries the custom kernel first.
+void read_vllm_limits(ObjectReader& reader, EngineAllReduce& engine) {
+  engine.vllm_custom_below =
+      Bytes::of(reader.positive("vllm_custom_below_KiB", limits::message_KiB) * kibi);
+  engine.vllm_multimem_below =
+      Bytes::of(reader.positive("vllm_multimem_below_KiB", limits::message_KiB) * kibi);
+  if (engine.vllm_multimem_below < engine.vllm_custom_below) {
+    reader.fail("vllm_multimem_below_KiB",
+                fmt::format("{:g} KiB lies below vllm_custom_below_KiB ({:g} KiB); vLLM tries its "
+                            "custom kernel first, so multimem's limit is at least as large",
+                            engine.vllm_multimem_below.value() / kibi,
+                            engine.vllm_custom_below.value() / kibi));
+  }
 }
 
 std::vector<LinkTopology> read_topologies(ObjectReader& link_reader, const std::string& origin) {
@@ -115,12 +133,12 @@ ExpectedModel read_expected(ObjectReader& link_reader, const std::string& origin
         read_kernel<InNetworkReduction>(reader, "in_network_reduction", origin);
   }
   if (reader.has("engine_all_reduce")) {
-    model.engine_all_reduce =
-        read_kernels(reader, "engine_all_reduce", engine_all_reduce_kernels, origin);
+    model.engine_all_reduce = read_kernels(reader, "engine_all_reduce", engine_all_reduce_kernels,
+                                           origin, read_vllm_limits);
   }
   if (reader.has("expert_parallel")) {
-    model.expert_parallel =
-        read_kernels(reader, "expert_parallel", expert_parallel_kernels, origin);
+    model.expert_parallel = read_kernels(reader, "expert_parallel", expert_parallel_kernels, origin,
+                                         [](ObjectReader&, ExpertParallelKernels&) {});
   }
   model.source = reader.text("source");
   reader.finish();

@@ -14,15 +14,11 @@ namespace icx {
 
 namespace {
 
-/// vLLM's all-reduce dispatch for 8 GPUs on Hopper, the default since vLLM PR #24111
-/// (2025-09, VLLM_ALLREDUCE_USE_SYMM_MEM=1): its custom one-shot kernel below
-/// CUSTOM_ALL_REDUCE_MAX_SIZES["9.0"][8] = 256 KiB, PyTorch symmetric-memory multimem below
-/// SYMM_MEM_ALL_REDUCE_MAX_SIZES["9.0"][8] = 64 MiB, NCCL above
-/// (vllm/distributed/device_communicators/all_reduce_utils.py). Other GPU counts and
-/// architectures have other limits in that file; these are the ones the published
-/// engine measurements ran.
-constexpr double vllm_custom_below_bytes = 256.0 * 1024;
-constexpr double vllm_multimem_below_bytes = 64.0 * 1024 * 1024;
+/// vLLM's and SGLang's custom kernel (vLLM's csrc/custom_all_reduce.cuh, which SGLang's v1
+/// adapts) runs its one-shot stage below 256 KiB on 8 GPUs with full NVLink and its two-shot
+/// stage above. vLLM's own limits for the kernel and for symmetric-memory multimem depend on
+/// the GPU generation and are the wire's (EngineAllReduce::vllm_custom_below).
+constexpr double custom_one_shot_below_bytes = 256.0 * 1024;
 /// SGLang's custom all-reduce (v1, adapted from vLLM) serves messages below _MAX_CAR_SIZE
 /// = 8 MiB (python/sglang/srt/distributed/device_communicators/custom_all_reduce.py); above,
 /// NCCL runs with NVLS off, since SGLang's launcher sets NCCL_NVLS_ENABLE from
@@ -118,9 +114,10 @@ std::vector<ExpectedLine> engine_lines(const Link& link, const ExpectedModel& mo
     add(Kernel::multimem, engine.multimem);
     break;
   case Implementation::vllm:
-    if (size < vllm_custom_below_bytes) {
-      add(Kernel::one_shot, engine.one_shot);
-    } else if (size < vllm_multimem_below_bytes && model.in_network_reduction) {
+    if (size < engine.vllm_custom_below.value()) {
+      add(size < custom_one_shot_below_bytes ? Kernel::one_shot : Kernel::two_shot,
+          size < custom_one_shot_below_bytes ? engine.one_shot : engine.two_shot);
+    } else if (size < engine.vllm_multimem_below.value()) {
       add(Kernel::multimem, engine.multimem);
     }
     break;
@@ -197,10 +194,11 @@ std::string implementation_text(Implementation implementation) {
   case Implementation::multimem:
     return "PyTorch symmetric-memory multimem (NVSwitch multicast)";
   case Implementation::vllm:
-    return fmt::format("vLLM's dispatch since v0.11 (PR #24111): its one-shot kernel below {}, "
-                       "symmetric-memory multimem below {}, NCCL above; NCCL where the wire has "
-                       "no figures for those kernels",
-                       kib(vllm_custom_below_bytes), mib(vllm_multimem_below_bytes));
+    return fmt::format("vLLM's dispatch since v0.11 (PR #24111): its custom kernel (one-shot "
+                       "below {}, two-shot above) and then symmetric-memory multimem, each up to "
+                       "the size vLLM allows on the wire's GPU generation, NCCL above; NCCL "
+                       "where the wire has no figures for those kernels",
+                       kib(custom_one_shot_below_bytes));
   case Implementation::sglang:
     return fmt::format("SGLang's custom all-reduce below {}, NCCL with NVLS off above (its "
                        "default without --enable-nccl-nvls); NCCL where the wire has no figures "

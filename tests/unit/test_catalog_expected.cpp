@@ -40,6 +40,7 @@ TEST(CatalogExpected, ReadsEngineAllReduceKernels) {
   catalog.overlay_text(host_link(R"(, "expected": {)" + ring + R"(,
       "engine_all_reduce": {"one_shot": {"latency_us": 4.5, "efficiency": 0.6},
                             "multimem": {"latency_us": 9, "efficiency": 0.45},
+                            "vllm_custom_below_KiB": 1024, "vllm_multimem_below_KiB": 131072,
                             "source": "bench"}})"),
                        "links.json");
   const ExpectedModel& model = *catalog.link("pc").expected;
@@ -51,11 +52,15 @@ TEST(CatalogExpected, ReadsEngineAllReduceKernels) {
   EXPECT_FALSE(engine.two_shot); // absent kernels fall back to NCCL
   ASSERT_TRUE(engine.multimem);
   EXPECT_DOUBLE_EQ(engine.multimem->latency.value(), 9e-6);
+  EXPECT_DOUBLE_EQ(engine.vllm_custom_below.value(), 1048576.0);     // 1024 × 1024 B
+  EXPECT_DOUBLE_EQ(engine.vllm_multimem_below.value(), 134217728.0); // 131072 × 1024 B
   EXPECT_EQ(engine.source, "bench");
   // Written back in the file's shape.
   const nlohmann::ordered_json json = engine;
-  EXPECT_EQ(json.dump(), R"({"one_shot":{"latency_us":4.5,"efficiency":0.6},)"
-                         R"("multimem":{"latency_us":9,"efficiency":0.45},"source":"bench"})");
+  EXPECT_EQ(json.dump(),
+            R"({"one_shot":{"latency_us":4.5,"efficiency":0.6},)"
+            R"("multimem":{"latency_us":9,"efficiency":0.45},"vllm_custom_below_KiB":1024,)"
+            R"("vllm_multimem_below_KiB":131072,"source":"bench"})");
 }
 
 TEST(CatalogExpected, ReadsExpertParallelKernels) {
@@ -139,11 +144,25 @@ TEST(CatalogExpected, BadInputNamesThePointer) {
                             "source": "b"}})")),
             "user.json: /links/0/expected/engine_all_reduce/two_shot/efficiency: expected a "
             "fraction from 0.001 to 1, got the number 1.5");
+  const std::string limits = R"("vllm_custom_below_KiB": 256, "vllm_multimem_below_KiB": 65536)";
   EXPECT_EQ(error_of(host_link(R"(, "expected": {)" + ring + R"(,
-      "engine_all_reduce": {"one_shot": {"latency_us": 4, "efficiency": 0.5}}})")),
+      "engine_all_reduce": {"one_shot": {"latency_us": 4, "efficiency": 0.5}, )" +
+                               limits + "}}")),
             "user.json: /links/0/expected/engine_all_reduce/source: missing required field");
   EXPECT_EQ(error_of(host_link(R"(, "expected": {)" + ring + R"(,
-      "engine_all_reduce": {"three_shot": {}, "source": "b"}})")),
+      "engine_all_reduce": {"one_shot": {"latency_us": 4, "efficiency": 0.5},
+                            "vllm_custom_below_KiB": 256, "source": "b"}})")),
+            "user.json: /links/0/expected/engine_all_reduce/vllm_multimem_below_KiB: missing "
+            "required field");
+  EXPECT_EQ(error_of(host_link(R"(, "expected": {)" + ring + R"(,
+      "engine_all_reduce": {"vllm_custom_below_KiB": 1024, "vllm_multimem_below_KiB": 512,
+                            "source": "b"}})")),
+            "user.json: /links/0/expected/engine_all_reduce/vllm_multimem_below_KiB: 512 KiB "
+            "lies below vllm_custom_below_KiB (1024 KiB); vLLM tries its custom kernel first, so "
+            "multimem's limit is at least as large");
+  EXPECT_EQ(error_of(host_link(R"(, "expected": {)" + ring + R"(,
+      "engine_all_reduce": {"three_shot": {}, )" +
+                               limits + R"(, "source": "b"}})")),
             "user.json: /links/0/expected/engine_all_reduce/three_shot: unknown field");
   EXPECT_EQ(error_of(host_link(R"(, "expected": {)" + ring + R"(}, "topologies": {
       "host": {"description": "d", "efficiency": 1.5, "step_latency_us": 3, "source": "t"}})")),

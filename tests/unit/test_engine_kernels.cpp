@@ -16,11 +16,15 @@ namespace {
 //   one-shot   4 µs + 7 S / (450e9 × 0.5)        (each GPU reads 7 peers' buffers)
 //   two-shot  10 µs + 1.75 S / (450e9 × 0.8)     (2(n-1)/n S over P2P)
 //   multimem   6 µs + S / (450e9 × 0.6)          (S to the switch, the sum back)
+// vLLM's limits are Hopper's for 8 GPUs: custom kernel below 256 KiB, multimem below 64 MiB.
 Link engine_link(bool with_nvls = true) {
   Link link = test::nvswitch_link(true, with_nvls);
-  link.expected->engine_all_reduce = EngineAllReduce{
-      EngineKernelParameters{microseconds(4), 0.5}, EngineKernelParameters{microseconds(10), 0.8},
-      EngineKernelParameters{microseconds(6), 0.6}, "s"};
+  link.expected->engine_all_reduce = EngineAllReduce{EngineKernelParameters{microseconds(4), 0.5},
+                                                     EngineKernelParameters{microseconds(10), 0.8},
+                                                     EngineKernelParameters{microseconds(6), 0.6},
+                                                     Bytes::of(256.0 * 1024),
+                                                     Bytes::of(64.0 * 1024 * 1024),
+                                                     "s"};
   return link;
 }
 
@@ -75,7 +79,7 @@ TEST(EngineKernels, CustomTakesTheFasterShot) {
 }
 
 TEST(EngineKernels, VllmDispatchesBySize) {
-  // One-shot below 256 KiB, multimem below 64 MiB, NCCL above.
+  // Below 256 KiB the custom kernel (its one-shot stage), multimem below 64 MiB, NCCL above.
   const Link link = engine_link();
   EXPECT_EQ(cost_of(link, 262143, Implementation::vllm).kernel, Kernel::one_shot);
   // 256 KiB = 262,144 B: multimem 6 µs + 262144 / 270e9 = 6.9709 µs (one-shot would take
@@ -87,10 +91,26 @@ TEST(EngineKernels, VllmDispatchesBySize) {
   const CollectiveCost nccl = cost_of(link, 67108864, Implementation::vllm);
   EXPECT_EQ(nccl.kernel, Kernel::nvls_simple);
   EXPECT_NEAR(nccl.time.value(), 278.55135e-6, 1e-11);
-  // Without in-network reduction (no multicast) the middle range is NCCL's: at 1 MiB
-  // ring/LL 28 µs + 3.5 × 1048576 / 360e9 = 38.1945 µs.
-  const CollectiveCost ring = cost_of(engine_link(false), 1048576, Implementation::vllm);
-  expect_ran(ring, Kernel::ring_ll, 38.194489e-6);
+  // Without multimem figures the middle range is NCCL's; without NVLS too, at 1 MiB ring/LL
+  // 28 µs + 3.5 × 1048576 / 360e9 = 38.1945 µs.
+  Link no_multimem = engine_link(false);
+  no_multimem.expected->engine_all_reduce->multimem.reset();
+  expect_ran(cost_of(no_multimem, 1048576, Implementation::vllm), Kernel::ring_ll, 38.194489e-6);
+}
+
+TEST(EngineKernels, VllmLimitsAreTheWires) {
+  // Blackwell's limits for 8 GPUs: the custom kernel below 1 MiB (one-shot below 256 KiB,
+  // two-shot above), multimem below 128 MiB. Multimem needs no NVLS figures of NCCL's.
+  Link link = engine_link(false);
+  link.expected->engine_all_reduce->vllm_custom_below = Bytes::of(1024.0 * 1024);
+  link.expected->engine_all_reduce->vllm_multimem_below = Bytes::of(128.0 * 1024 * 1024);
+  EXPECT_EQ(cost_of(link, 262143, Implementation::vllm).kernel, Kernel::one_shot);
+  // 512 KiB: two-shot 10 µs + 1.75 × 524288 / 360e9 = 12.5486 µs.
+  expect_ran(cost_of(link, 524288, Implementation::vllm), Kernel::two_shot, 12.548622e-6);
+  // 1 MiB: multimem 6 µs + 1048576 / 270e9 = 9.8836 µs.
+  expect_ran(cost_of(link, 1048576, Implementation::vllm), Kernel::multimem, 9.883615e-6);
+  EXPECT_EQ(cost_of(link, 134217727, Implementation::vllm).kernel, Kernel::multimem);
+  EXPECT_EQ(cost_of(link, 134217728, Implementation::vllm).kernel, Kernel::ring_simple);
 }
 
 TEST(EngineKernels, SglangFallsBackToRingOnlyNccl) {

@@ -20,7 +20,11 @@ efficiency e on the link's per-direction bandwidth:
   two-shot : t = L + 2(n-1)/n * S / (bw * e)
   multimem : t = L + S / (bw * e)
   custom   : min(one-shot, two-shot)
-  vllm     : one-shot below 256 KiB, multimem up to 64 MiB, NCCL (algo auto) from 64 MiB.
+  vllm     : its custom kernel (one-shot below 256 KiB, two-shot above) below the wire's
+             vllm_custom_below_KiB, multimem below its vllm_multimem_below_KiB, NCCL (algo
+             auto) above (both limits from data/catalog/links.json, as icx reads them).
+  sglang   : custom below 8 MiB (fitted as the kernel runs it: one-shot below 256 KiB,
+             two-shot above), NCCL above.
 
 Parameters. Per link (and, for PCIe, per topology): step_latency and efficiency of the ring
 lines, nvls_latency and nvls_efficiency. Shared by every link: ramp_us (the Simple protocol's
@@ -49,7 +53,9 @@ CSV_FILES = ["collectives.csv", "collectives_extra.csv", "collectives_wires.csv"
 JOINT_LINKS = {"nvlink3", "nvlink4", "nvlink5", "ib-ndr"}
 LATENCY_BOUND_US, BANDWIDTH_BOUND_US, BANDWIDTH_WEIGHT = 20.0, 2000.0, 3.0
 KIB, MIB, GIB = 1024, 1024 ** 2, 1024 ** 3
-VLLM_ONE_SHOT_BELOW, VLLM_MULTIMEM_BELOW = 256 * KIB, 64 * MIB
+# The custom kernel's one-shot stage on 8 GPUs (vLLM csrc/custom_all_reduce.cuh) and
+# SGLang's custom all-reduce limit (_MAX_CAR_SIZE), as src/wire/nccl_model.cpp has them.
+ONE_SHOT_BELOW, SGLANG_CUSTOM_BELOW = 256 * KIB, 8 * MIB
 ENGINE_IMPLS = ("one-shot", "two-shot", "multimem")
 
 # Figures no fit row pins: (link, topology) -> {parameter: (value, where it comes from)}.
@@ -164,12 +170,12 @@ def engine_time(p, link, impl, n, size):
 
 def predict(p, r):
     """(expected time, bandwidth term) of row r, or None when the model has no figures."""
-    wire, impl = (r["link"], r["topology"]), r["impl"]
-    if impl == "vllm":
-        impl = ("one-shot" if r["size"] < VLLM_ONE_SHOT_BELOW else
-                "multimem" if r["size"] < VLLM_MULTIMEM_BELOW else "")
+    wire, impl = (r["link"], r["topology"]), dispatched(r)
+    if r["impl"] == "sglang" and impl:
+        impl = "custom"
     if impl == "custom":
-        return min(engine_time(p, r["link"], i, r["n"], r["size"]) for i in ("one-shot", "two-shot"))
+        return min(engine_time(p, r["link"], i, r["n"], r["size"]) for i in ("one-shot", "two-shot")
+                   if (r["link"], i) in p.engine)
     if impl:
         return engine_time(p, r["link"], impl, r["n"], r["size"])
     lines = []
@@ -293,17 +299,20 @@ def fit_engine(p, link, impl, rows):
     p.engine[(link, impl)] = tuple(minimise(f, [5.0, 0.5]))
 
 
+def dispatched(r):
+    """The kernel an engine's dispatch runs for row r ("" for NCCL); other impls as given."""
+    size, custom = r["size"], "one-shot" if r["size"] < ONE_SHOT_BELOW else "two-shot"
+    if r["impl"] == "vllm":
+        limits = LINKS[r["link"]]["expected"]["engine_all_reduce"]
+        return (custom if size < limits["vllm_custom_below_KiB"] * KIB else
+                "multimem" if size < limits["vllm_multimem_below_KiB"] * KIB else "")
+    if r["impl"] == "sglang":
+        return custom if size < SGLANG_CUSTOM_BELOW else ""
+    return r["impl"]
+
+
 def engine_rows(rows, impl):
-    out = []
-    for r in rows:
-        if r["impl"] == impl:
-            out.append(r)
-        elif r["impl"] == "vllm":
-            chosen = ("one-shot" if r["size"] < VLLM_ONE_SHOT_BELOW else
-                      "multimem" if r["size"] < VLLM_MULTIMEM_BELOW else "")
-            if chosen == impl:
-                out.append(r)
-    return out
+    return [r for r in rows if dispatched(r) == impl]
 
 
 def fit_all(rows, links):
@@ -351,7 +360,7 @@ def error_table(p, rows):
     for r in rows:
         if r["use"] not in ("fit", "held-out") or r["link"] not in LINKS:
             continue
-        if r["impl"] and r["impl"] != "vllm" and (r["link"], r["impl"]) not in p.engine:
+        if r["impl"] not in ("", "vllm", "sglang") and (r["link"], r["impl"]) not in p.engine:
             continue
         if predict(p, r) is None:
             table.setdefault(wire_name(r), {"fit": [], "held-out": [], "outside": [], "none": 0})["none"] += 1

@@ -34,6 +34,8 @@ struct Bounds {
 constexpr Bounds bandwidth_GBps{1e-3, 1e6};
 /// Latencies in µs: 1 ns to 1 s.
 constexpr Bounds latency_us{1e-3, 1e6};
+/// A message-size limit in KiB: one byte to max_message_bytes.
+constexpr Bounds message_KiB{1.0 / 1024, static_cast<double>(max_message_bytes) / 1024};
 /// A GEMM curve's weight count at which its compute fraction halves, in millions of elements:
 /// none (every width reaches the fraction) to 10¹².
 constexpr Bounds half_weights_M{0.0, 1e6};

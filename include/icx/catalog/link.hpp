@@ -78,6 +78,13 @@ struct EngineAllReduce {
   std::optional<EngineKernelParameters> one_shot;
   std::optional<EngineKernelParameters> two_shot;
   std::optional<EngineKernelParameters> multimem;
+  /// vLLM's dispatch on this wire's GPUs for 8 of them: its custom kernel below
+  /// `vllm_custom_below`, symmetric-memory multimem below `vllm_multimem_below`, NCCL above.
+  /// vLLM sets both per compute capability (CUSTOM_ALL_REDUCE_MAX_SIZES and
+  /// SYMM_MEM_ALL_REDUCE_MAX_SIZES in all_reduce_utils.py), so they belong to the GPU
+  /// generation the wire serves.
+  Bytes vllm_custom_below;
+  Bytes vllm_multimem_below;
   std::string source;
   bool operator==(const EngineAllReduce&) const = default;
 };
