@@ -379,6 +379,7 @@ void to_json(Json& json, const Engine& engine) {
     out["prefill_chunk"] = tier.prefill_chunk;
   }
   json["scheduler"] = std::move(tiers);
+  json["policy"] = engine.policy;
   json["costs"] = {{"step_us", in_unit(engine.costs.step.value(), micro)},
                    {"layer_us", in_unit(engine.costs.layer.value(), micro)},
                    {"request_us", in_unit(engine.costs.request.value(), micro)}};

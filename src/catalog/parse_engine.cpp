@@ -67,6 +67,7 @@ Engine read_engine(ObjectReader& reader, const std::string& origin) {
     engine.scheduler.push_back(read_tier(tier, name));
   }
   check_tiers(reader, engine.scheduler);
+  engine.policy = reader.choice<SchedulePolicy>("policy");
   ObjectReader costs(reader.object("costs"), reader.pointer_to("costs"), origin);
   engine.costs.step = Seconds::of(costs.positive("step_us", limits::engine_cost_us) * micro);
   engine.costs.layer = Seconds::of(costs.positive("layer_us", limits::engine_cost_us) * micro);

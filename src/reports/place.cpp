@@ -131,8 +131,12 @@ PlaceReport place_figures(const Catalog& catalog, const PlaceRequest& request) {
       throw LayoutError("", error.what());
     }
   }
+  if (request.traffic && !request.serving.batch) {
+    // A closed loop keeps its clients in flight.
+    report.workload.batch = request.traffic->concurrency;
+  }
   report.ranked = rank_layouts(c, report.workload, report.objective);
-  if (load && !request.serving.batch) {
+  if (load && !request.traffic && !request.serving.batch) {
     // Little's law for the layout judged (given, else the best at one request), then the
     // ranking again at that many requests in flight.
     const Layout judged = report.recommended ? report.ranked.front().placement.layout
@@ -142,7 +146,11 @@ PlaceReport place_figures(const Catalog& catalog, const PlaceRequest& request) {
   }
   report.chosen =
       report.recommended ? 0 : rank_of(report.ranked, given_layout(request.layout, c.gpus));
-  if (load) {
+  if (load && request.traffic) {
+    report.simulated =
+        simulate_load(c, load->workloads, report.placement().layout, load->load,
+                      engine_of(catalog, request.serving.engine).policy, *request.traffic);
+  } else if (load) {
     report.load = load->load;
     report.loaded = serve_at_load(c, load->workloads, report.placement().layout, load->load,
                                   report.workload.batch);
@@ -160,6 +168,9 @@ PlaceReport place_report(const Catalog& catalog, const PlaceRequest& request) {
   }
   report.compute_assumption = describe_pricing(report.workload, p.layout.tp * p.layout.ep);
   report.assumptions = place_assumptions(report.workload, report.cluster, report.load);
+  if (report.simulated) {
+    report.assumptions.push_back(simulation_assumption(*report.simulated));
+  }
   report.derivations = place_derivations(report.workload, report.cluster, report.placement());
   return report;
 }
@@ -247,6 +258,7 @@ void to_json(Json& json, const PlaceReport& report) {
   }
   json["layouts"] = std::move(layouts);
   json["load"] = report.loaded ? loaded_json(*report.loaded, *report.load) : Json();
+  json["simulation"] = report.simulated ? simulated_json(*report.simulated) : Json();
 }
 
 } // namespace icx

@@ -29,7 +29,8 @@ std::int64_t ceil_count(double value) {
 
 /// TTFT and TPOT of `step` once its decode placement at step.batch is known. Chunked prefill
 /// (vLLM V1, SGLang): each engine step runs the decodes plus up to `prefill_chunk` prompt
-/// tokens. A prompt's service is its prefill plus one decode step per chunk it rides with;
+/// tokens. A prompt's service is its prefill plus one decode step per chunk it rides with
+/// when other requests are decoding;
 /// prompts wait for those ahead of them as in an M/D/1 queue (Poisson arrivals, fixed service),
 /// W = ρ·S / (2·(1 − ρ)); the decode step is stretched by the prefill work sharing the GPUs,
 /// TPOT = step / (1 − ρ). No prefill work hides under a decode step's memory time. The
@@ -40,7 +41,15 @@ void time_load(LoadedStep& step, const Load& load) {
   const std::int64_t whole_chunks =
       (load.input + load.prefill_chunk - 1) / std::max<std::int64_t>(load.prefill_chunk, 1);
   const auto chunks = static_cast<double>(whole_chunks);
-  step.prefill_service = step.prefill.step.busy() + decode * chunks;
+  // Its chunks ride with the decodes of the requests already in flight. Poisson arrivals find
+  // another request in flight with probability 1 − e^(−n), n the mean number in flight per
+  // scheduler (M/G/∞, each request's time taken without the riding): at light load a prompt
+  // runs alone.
+  const double in_flight =
+      load.rate / static_cast<double>(schedulers(step.layout)) *
+      (step.prefill.step.busy() + decode * static_cast<double>(load.output)).value();
+  const double riding = -std::expm1(-in_flight);
+  step.prefill_service = step.prefill.step.busy() + decode * (chunks * riding);
   step.ttft = step.prefill.step.request + step.prefill_service +
               step.prefill_service * (rho / (2 * (1 - rho)));
   step.tpot = decode / (1 - rho);

@@ -131,4 +131,18 @@ std::vector<std::string> place_assumptions(const Workload& w, const Cluster& clu
   return lines;
 }
 
+std::string simulation_assumption(const SimulatedLoad& load) {
+  const ReplicaModel& m = load.replica;
+  return fmt::format(
+      "the clients simulated on one replica, spread evenly over the {} (rounded up): its engine "
+      "steps priced by the step model at decode batches 1 to {} (linear between) and a prompt's "
+      "marginal cost per token, {} scheduling with {} prompt tokens per step, a KV cache of {} "
+      "tokens (what memory holds at the full length) with the newest request preempted and "
+      "recomputed when it fills; arrivals of the next request the moment the last ends, as a "
+      "benchmark client sends them (--concurrency, --spread, --requests, --warmup, --seed)",
+      m.replicas == 1 ? std::string("1 replica") : fmt::format("{} replicas", m.replicas),
+      m.limits.max_sequences, to_string(m.limits.policy), m.limits.token_budget,
+      m.limits.kv_tokens);
+}
+
 } // namespace icx

@@ -1,5 +1,6 @@
 // The catalog's serving engines: read and checked, written back, their scheduler tier on a
 // GPU, and the defaults a workload takes from them.
+#include <cmath>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -21,7 +22,7 @@ namespace {
 std::string engine_with(const std::string& scheduler, const std::string& impl = "vllm") {
   return R"({"engines": [{"id": "e", "name": "E", "version": "2", "impl": ")" + impl +
          R"(", "scheduler": )" + scheduler +
-         R"(, "costs": {"step_us": 500, "layer_us": 10, "request_us": 20000}, "source": "s"}]})";
+         R"(, "policy": "decode-first", "costs": {"step_us": 500, "layer_us": 10, "request_us": 20000}, "source": "s"}]})";
 }
 
 const std::string two_tiers = R"({"small": {"max_batch": 8, "prefill_chunk": 512},
@@ -104,6 +105,21 @@ TEST(Engines, WritesWhatItReads) {
   EXPECT_EQ(a.version, b.version);
   EXPECT_EQ(a.implementation, b.implementation);
   EXPECT_EQ(a.scheduler, b.scheduler);
+  EXPECT_EQ(a.policy, b.policy);
+}
+
+TEST(Engines, ReadsTheSchedulePolicy) {
+  std::string text = engine_with(two_tiers);
+  text.replace(text.find("decode-first"), 12, "prefill-first");
+  Catalog catalog;
+  catalog.overlay_text(text, "e.json");
+  EXPECT_EQ(catalog.engine("e").policy, SchedulePolicy::prefill_first);
+  EXPECT_EQ(Catalog::shipped().engine("sglang").policy, SchedulePolicy::prefill_first);
+  EXPECT_EQ(Catalog::shipped().engine("vllm").policy, SchedulePolicy::decode_first);
+  text.replace(text.find("prefill-first"), 13, "fifo");
+  const std::string error = test::catalog_error(Catalog{}, text);
+  EXPECT_NE(error.find("/engines/0/policy"), std::string::npos) << error;
+  EXPECT_NE(error.find("decode-first, prefill-first"), std::string::npos) << error;
 }
 
 TEST(Engines, ErrorsNameThePointer) {
@@ -202,8 +218,13 @@ TEST_F(EngineCostsTest, TheRequestCostAddsToTtftOutsideTheQueue) {
   const double service = s.prefill_service.value();
   const double rho = s.prefill_share;
   EXPECT_NEAR(s.prefill.step.request.value(), 20e-3, 1e-15);
-  // One chunk: the prefill's GPU time plus the decode step it rides with.
-  EXPECT_NEAR(service, s.prefill.step.busy().value() + s.decode.step.latency.value(), 1e-12);
+  // One chunk: the prefill's GPU time plus the decode step it rides with while another
+  // request is in flight, 1 − e^(−n) of the time, n = 2 requests/s × (prefill + 200 decode
+  // steps) in flight: the request's time is outside it.
+  const double busy = s.prefill.step.busy().value();
+  const double decode = s.decode.step.latency.value();
+  const double riding = 1 - std::exp(-2 * (busy + 200 * decode));
+  EXPECT_NEAR(service, busy + decode * riding, 1e-12);
   EXPECT_NEAR(s.ttft.value(), 20e-3 + service + service * rho / (2 * (1 - rho)), 1e-12);
 }
 

@@ -151,6 +151,7 @@ inline std::string catalog_error(Catalog catalog, const std::string& text) {
 /// prefill chunks of 8192 tokens on every GPU, with vLLM's all-reduce dispatch.
 inline constexpr const char* engine_overlay = R"({"engines": [{"id": "vllm", "name": "E",
   "version": "1", "impl": "vllm", "scheduler": {"all": {"max_batch": 256, "prefill_chunk": 8192}},
+  "policy": "decode-first",
   "costs": {"step_us": 0, "layer_us": 0, "request_us": 0},
   "source": "s"}]})";
 

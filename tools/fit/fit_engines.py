@@ -16,12 +16,12 @@ measured kernel curves (h100-sxm, b200) are fitted on, so the residual is the en
 the kernel model's. Rows are split fit / held-out by source (the `use` column).
 
 A row at a concurrency C above 1 is a closed loop: C clients, each sending its next request
-when the last one ends. icx prices it as its steady load (icx place --rate --batch C): the
-rate at which C requests in flight turn over, rate = C / (TTFT + (output - 1) x TPOT), found by
-iterating from a guess; its TTFT, TPOT and output tokens/s (rate x output) are compared, with
-the engines' costs at zero and with the shipped ones. Its output tokens/s at the measured TPOT
-("tokens@tpot", the capacity a fleet is sized by) is icx's closed loop with as many clients as
-keep icx's TPOT within the measured one (with the shipped costs). An engine's TP t with expert
+when the last one ends. icx simulates it (icx place --concurrency C, as many requests as the
+benchmark sent where its source says, none left out) and its TTFT, TPOT (the statistic the row
+reports) and output tokens/s are compared, with the engines' costs at zero and with the
+shipped ones. Its output tokens/s at the measured TPOT ("tokens@tpot", the capacity a fleet is
+sized by) is icx's closed loop with as many clients as keep icx's TPOT within the measured
+one (with the shipped costs). An engine's TP t with expert
 parallel e (TensorRT-LLM's moe_expert_parallel_size: the experts split e ways, each e-th tensor
 split t / e ways) is icx's TP t / e x EP e on the same t GPUs.
 
@@ -30,6 +30,7 @@ Usage: python3 tools/fit/fit_engines.py BUILD_DIR/icx
 import csv
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -84,32 +85,33 @@ def icx_seconds(icx, overlay, row, phase, batch):
     return doc["ttft_seconds" if phase == "prefill" else "tpot_seconds"]
 
 
+def requests_of(row, concurrency):
+    """The requests the row's benchmark sent, where its source says (successful_requests=N),
+    else four per client (as Herdora's runs send) and at least vllm bench serve's default of
+    1000."""
+    match = re.search(r"successful_requests=(\d+)", row["source"])
+    return int(match.group(1)) if match and concurrency == int(row["concurrency"]) \
+        else max(1000, 4 * concurrency)
+
+
 def closed_loop(icx, overlay, row, concurrency=None):
-    """TTFT, TPOT (s) and output tokens/s of the steady load that keeps the row's concurrency
-    (or `concurrency`) in flight; `overlay` None prices with the shipped engines' costs."""
+    """TTFT, TPOT (s) and output tokens/s of the row's closed loop, simulated by icx place
+    --concurrency with every request counted (as the benchmark counts them) and the statistic
+    the row reports (mean or median); `overlay` None prices with the shipped engines' costs."""
     concurrency = concurrency or int(row["concurrency"])
-    output = int(row["output"])
-    rate = concurrency / (output * 0.02)  # a guess: 20 ms per output token
-    load = None
-    for _ in range(30):
-        args = [icx, "place", "--model", row["model"], "--gpus", row["gpus"], "--gpu", row["gpu"],
-                *layout_args(row), "--dtype", row["dtype"], "--engine", row["engine"],
-                "--rate", f"{rate:.6g}", "--input", row["input"], "--output", row["output"],
-                "--batch", str(concurrency), "--json"]
-        if overlay:
-            args += ["--catalog", overlay]
-        out = subprocess.run(args, capture_output=True, text=True)
-        if out.returncode != 0:
-            sys.exit(f"{' '.join(args)}: {out.stderr.strip()}")
-        load = json.loads(out.stdout)["load"]
-        if load["limit"] != "none":
-            return None
-        turnover = concurrency / (load["ttft_seconds"] + (output - 1) * load["tpot_seconds"])
-        if abs(turnover / rate - 1) < 1e-4:
-            break
-        rate = 0.5 * (rate + turnover)
-    return {"ttft": load["ttft_seconds"], "tpot": load["tpot_seconds"],
-            "tokens": rate * output}
+    args = [icx, "place", "--model", row["model"], "--gpus", row["gpus"], "--gpu", row["gpu"],
+            *layout_args(row), "--dtype", row["dtype"], "--engine", row["engine"],
+            "--concurrency", str(concurrency), "--input", row["input"], "--output", row["output"],
+            "--requests", str(requests_of(row, concurrency)), "--warmup", "0", "--json"]
+    if overlay:
+        args += ["--catalog", overlay]
+    out = subprocess.run(args, capture_output=True, text=True)
+    if out.returncode != 0:
+        sys.exit(f"{' '.join(args)}: {out.stderr.strip()}")
+    sim = json.loads(out.stdout)["simulation"]
+    stat = "p50" if row["stat"] == "median" else "mean"
+    return {"ttft": sim["ttft"][stat], "tpot": sim["tpot"][stat],
+            "tokens": sim["output_tokens_per_second"]}
 
 
 def at_measured_tpot(icx, row, tpot):
@@ -125,7 +127,7 @@ def at_measured_tpot(icx, row, tpot):
         return 0.0
     lo, hi = 1, 2
     high = loop(hi)
-    while high is not None and high["tpot"] <= tpot and hi < 65536:
+    while high is not None and high["tpot"] <= tpot and hi < 4096:
         lo, low, hi = hi, high, hi * 2
         high = loop(hi)
     while hi - lo > 1:

@@ -82,6 +82,10 @@ constexpr Bounds requests_per_second{1.0 / 86400, 1e7};
 constexpr int max_plan_nodes = 128;
 /// A latency target in seconds: 1 µs to a day.
 constexpr Bounds target_seconds{1e-6, 86400};
+/// Requests one serving simulation runs, and the output tokens they add up to: each
+/// simulated step decodes at least one token, so the second bounds its work (a few seconds).
+constexpr std::int64_t max_simulated_requests = 1'000'000;
+constexpr double max_simulated_tokens = 5e7;
 /// A cold-start budget in seconds: 1 ms to 30 days.
 constexpr Bounds budget_seconds{1e-3, 30.0 * 24 * 3600};
 

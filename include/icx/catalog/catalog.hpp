@@ -240,6 +240,21 @@ struct SchedulerTier {
   bool operator==(const SchedulerTier&) const = default;
 };
 
+/// The order an engine's scheduler runs prompts and decodes in one step.
+enum class SchedulePolicy {
+  /// A step runs every decode in flight, then prompt chunks in the token budget left (vLLM
+  /// V1; TensorRT-LLM's in-flight batching mixes them likewise).
+  decode_first,
+  /// A step with prompts waiting prefills them alone, the decodes waiting for the next step
+  /// (SGLang's default schedule).
+  prefill_first,
+};
+
+constexpr std::array<EnumName<SchedulePolicy>, 2> enum_names(SchedulePolicy /*unused*/) {
+  return {{{SchedulePolicy::decode_first, "decode-first"},
+           {SchedulePolicy::prefill_first, "prefill-first"}}};
+}
+
 /// What an engine spends beside the GPUs' kernels, fitted on published serving runs
 /// (tools/fit/fit_engines.py).
 struct EngineCosts {
@@ -265,6 +280,7 @@ struct Engine : Entry {
   /// At least one tier applies to every GPU; of the tiers that apply, the one with the most
   /// memory wins (icx/serving/engine.hpp).
   std::vector<SchedulerTier> scheduler;
+  SchedulePolicy policy = SchedulePolicy::decode_first;
   bool operator==(const Engine&) const = default;
 };
 

@@ -16,6 +16,7 @@
 #include "icx/serving/placement.hpp"
 #include "icx/serving/ranking.hpp"
 #include "icx/serving/request_load.hpp"
+#include "icx/serving/simulation_costs.hpp"
 
 namespace icx {
 
@@ -85,6 +86,9 @@ struct PlaceRequest {
   std::optional<Load> load;
   /// The load's prefill chunk; absent: the GPU's default (default_prefill_chunk).
   std::optional<std::int64_t> prefill_chunk;
+  /// A closed loop of clients to simulate the chosen layout under (its nominal lengths those
+  /// of `load`, whose rate is unused): the layouts are ranked at its clients in flight.
+  std::optional<Traffic> traffic;
 };
 
 /// A given layout that cannot run on the cluster.
@@ -119,6 +123,8 @@ struct PlaceReport {
   /// The load and the chosen layout under it, when the request had one.
   std::optional<Load> load;
   std::optional<LoadedStep> loaded;
+  /// The chosen layout simulated under the request's traffic, when it had one.
+  std::optional<SimulatedLoad> simulated;
   [[nodiscard]] const RankedLayout& chosen_layout() const { return ranked.at(chosen); }
   [[nodiscard]] const Placement& placement() const { return chosen_layout().placement; }
 };

@@ -9,6 +9,7 @@
 #include "icx/base/derivation.hpp"
 #include "icx/serving/placement.hpp"
 #include "icx/serving/request_load.hpp"
+#include "icx/serving/simulation_costs.hpp"
 #include "icx/serving/step_model.hpp"
 
 namespace icx {
@@ -28,5 +29,9 @@ Derivations place_derivations(const Workload& workload, const Cluster& cluster,
 /// micro-batches, the all-reduce implementation and link topologies.
 std::vector<std::string> place_assumptions(const Workload& workload, const Cluster& cluster,
                                            const std::optional<Load>& load);
+
+/// What a simulated load assumed: where its clients go, how one replica is priced and
+/// scheduled, its KV cache, and each with the flag that changes it.
+std::string simulation_assumption(const SimulatedLoad& load);
 
 } // namespace icx

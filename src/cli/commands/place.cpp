@@ -1,5 +1,6 @@
 // icx place: a layout of a model on a cluster (recommended, or the one given), with each
 // split's traffic, wire, time and verdict.
+#include <array>
 #include <memory>
 #include <optional>
 #include <string>
@@ -25,15 +26,35 @@ struct PlaceCommandOptions {
   PlaceOptions place;
   SweepOptions sweep;
   LoadOptions load;
+  SimulationOptions simulation;
 };
+
+/// Flags that only a simulated closed loop reads.
+constexpr std::array<const char*, 5> simulation_flags{"--spread", "--lengths", "--requests",
+                                                      "--warmup", "--seed"};
 
 /// The flags a load replaces: it sets the phase (decode) and the context (its mean).
 void check_load_flags(const CLI::App& app, const PlaceCommandOptions& options) {
-  if (!options.load.rate) {
+  const bool closed_loop = options.simulation.concurrency.has_value();
+  if (!closed_loop) {
+    for (const char* flag : simulation_flags) {
+      if (app.count(flag) > 0) {
+        throw UsageError(fmt::format("{} describes a simulated load: give --concurrency N "
+                                     "(clients) with it",
+                                     flag));
+      }
+    }
+  }
+  if (closed_loop && options.load.rate) {
+    throw UsageError("--rate with --concurrency: give one load, an open loop of requests per "
+                     "second or a closed loop of clients");
+  }
+  const char* load_flag = closed_loop ? "--concurrency" : "--rate";
+  if (!options.load.rate && !closed_loop) {
     for (const char* flag : {"--input", "--output", "--prefill-chunk"}) {
       if (app.count(flag) > 0) {
         throw UsageError(fmt::format("{} describes a load: give --rate N (requests per second) "
-                                     "with it",
+                                     "or --concurrency N (clients) with it",
                                      flag));
       }
     }
@@ -41,13 +62,14 @@ void check_load_flags(const CLI::App& app, const PlaceCommandOptions& options) {
   }
   for (const char* flag : {"--phase", "--tokens", "--context", "--objective"}) {
     if (app.count(flag) > 0) {
-      throw UsageError(fmt::format("{} with --rate: a load sets the step (a decode step at "
+      throw UsageError(fmt::format("{} with {}: a load sets the step (a decode step at "
                                    "--input + half of --output tokens); drop {}",
-                                   flag, flag));
+                                   flag, load_flag, flag));
     }
   }
   if (!options.sweep.sweep.empty()) {
-    throw UsageError("--sweep with --rate: sweep the load with 'icx plan', or drop --rate");
+    throw UsageError(fmt::format("--sweep with {}: sweep the load with 'icx plan', or drop {}",
+                                 load_flag, load_flag));
   }
 }
 
@@ -68,6 +90,11 @@ int run_place(const CLI::App& app, const PlaceCommandOptions& options) {
   PlaceRequest request = place_request(catalog, o, model, &cluster);
   request.load = load_of(options.load);
   request.prefill_chunk = options.load.prefill_chunk;
+  request.traffic = traffic_of(options.load, options.simulation);
+  if (request.traffic) {
+    // The closed loop's lengths; its rate is what the simulation finds.
+    request.load = Load{0, options.load.input, options.load.output, 0};
+  }
   if (sweep) {
     SweepWriter out(style, options.sweep);
     out.finish(place_sweep(catalog, request, cluster, *sweep, o.top, out));
@@ -90,6 +117,7 @@ Command setup_place(CLI::App& app) {
   add_place_options(*sub, *o);
   add_sweep_options(*sub, options->sweep, place_sweep_params);
   add_load_options(*sub, options->load, false);
+  add_simulation_options(*sub, options->simulation);
   add_explain_option(*sub, o->common);
   add_common_options(*sub, o->common);
   sub->footer("Examples:\n"
@@ -104,7 +132,9 @@ Command setup_place(CLI::App& app) {
               "  icx place --model 70b --system dgx-h100 --sweep tokens=256:32768:x2 --plot "
               "place.svg\n"
               "  icx place --model 405b --system dgx-h100 --sweep gpus=8:64:x2 --top 3\n"
-              "  icx place --model 70b --system aws-p5 --tp 8 --rate 5 --input 2048 --output 256");
+              "  icx place --model 70b --system aws-p5 --tp 8 --rate 5 --input 2048 --output 256\n"
+              "  icx place --model 70b --system dgx-h100 --tp 8 --concurrency 64 --input 1000 "
+              "--output 1000 --spread 0.2");
   return {sub, [sub, options] { return run_place(*sub, *options); }};
 }
 

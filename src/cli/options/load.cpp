@@ -1,5 +1,6 @@
 #include "options/load.hpp"
 
+#include <algorithm>
 #include <string>
 
 #include "icx/base/limits.hpp"
@@ -42,6 +43,57 @@ std::optional<Load> load_of(const LoadOptions& o) {
   load.input = o.input;
   load.output = o.output;
   return load;
+}
+
+void add_simulation_options(CLI::App& app, SimulationOptions& o) {
+  app.add_option("--concurrency", o.concurrency,
+                 "Clients, each sending its next request when the last one ends (a closed "
+                 "loop, as vllm bench serve --max-concurrency runs): simulate the chosen layout "
+                 "step by step and report mean and p50/p90/p99 TTFT, TPOT, ITL and latency")
+      ->type_name("N")
+      ->transform(whole_number(1, limits::max_simulated_requests));
+  app.add_option("--spread", o.spread,
+                 "Lengths drawn around --input and --output: uniform from (1 - F) x to 1 x "
+                 "nominal (0.2: 80-100 %), or lognormal with F as its coefficient of variation; "
+                 "default 0, every request the nominal length")
+      ->type_name("F")
+      ->transform(unit_fraction());
+  app.add_option<LengthShape, int>("--lengths", o.lengths,
+                                   "How --spread draws lengths: uniform or lognormal "
+                                   "(ShareGPT-like chat)")
+      ->type_name("SHAPE")
+      ->default_str("uniform")
+      ->transform(enum_choice<LengthShape>("length shape"));
+  app.add_option("--requests", o.requests,
+                 "Requests simulated; default 1000 or 10 per client, whichever is more")
+      ->type_name("N")
+      ->transform(whole_number(1, limits::max_simulated_requests));
+  app.add_option("--warmup", o.warmup,
+                 "Requests left out of the figures at each end (warm-up and cool-down); "
+                 "default a tenth of --requests, 0 to count every request as a benchmark does")
+      ->type_name("N")
+      ->transform(whole_number(0, limits::max_simulated_requests));
+  app.add_option("--seed", o.seed, "Seed of the simulation's draws (lengths)")
+      ->type_name("N")
+      ->default_str("1")
+      ->transform(whole_number(0, static_cast<std::int64_t>(limits::max_exact_double)));
+}
+
+std::optional<Traffic> traffic_of(const LoadOptions& load, const SimulationOptions& o) {
+  if (!o.concurrency) {
+    return std::nullopt;
+  }
+  Traffic t;
+  t.arrivals = Arrivals::closed;
+  t.concurrency = *o.concurrency;
+  const LengthShape shape = o.spread > 0 ? o.lengths : LengthShape::fixed;
+  t.input = {shape, load.input, o.spread};
+  t.output = {shape, load.output, o.spread};
+  t.requests = o.requests.value_or(
+      std::max(default_simulated_requests, requests_per_client * t.concurrency));
+  t.warmup = o.warmup.value_or(t.requests / warmup_share_divisor);
+  t.seed = o.seed;
+  return t;
 }
 
 } // namespace icx::cli

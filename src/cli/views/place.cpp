@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <string>
+#include <utility>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -117,6 +118,42 @@ void print_load(const PlaceReport& r) {
             format_seconds(s.decode.step.latency));
 }
 
+/// The simulated closed loop: what was run, the latencies' mean and percentiles, and what the
+/// replicas sustained.
+void print_simulation(const SimulatedLoad& sim) {
+  const Traffic& t = sim.traffic;
+  const SimulationResult& r = sim.result;
+  const ReplicaModel& m = sim.replica;
+  const std::string spread =
+      t.input.shape == LengthShape::fixed
+          ? std::string("every request the same")
+          : fmt::format("{} spread {:g}", to_string(t.input.shape), t.input.spread);
+  print_out("\nload     {} clients (closed loop), {} prompt + {} output tokens ({}); simulated: "
+            "{} requests on one of {} replica{} ({} clients each, seed {}), {} left out at each "
+            "end\n",
+            t.concurrency, t.input.nominal, t.output.nominal, spread, sim.per_replica.requests,
+            m.replicas, m.replicas == 1 ? "" : "s", sim.per_replica.concurrency, t.seed, t.warmup);
+  TextTable table({{"", Align::left},
+                   {"mean", Align::right},
+                   {"p50", Align::right},
+                   {"p90", Align::right},
+                   {"p99", Align::right}});
+  for (const auto& [name, summary] : {std::pair{"TTFT", r.ttft}, std::pair{"TPOT", r.tpot},
+                                      std::pair{"ITL", r.itl}, std::pair{"latency", r.e2e}}) {
+    table.add_row({name, format_seconds(summary.mean), format_seconds(summary.p50),
+                   format_seconds(summary.p90), format_seconds(summary.p99)});
+  }
+  print_out("{}\n", table.render());
+  const auto replicas = static_cast<double>(m.replicas);
+  print_out("         {} requests/s, {} output tokens/s ({} per GPU); {} sequences decoding on "
+            "average (at most {}), KV cache {:.0f} % full, {} preemption{}; {} scheduling\n",
+            format_count(r.requests_per_second * replicas),
+            format_count(r.output_tokens_per_second * replicas),
+            format_count(sim.tokens_per_second_per_gpu), format_count(r.mean_batch),
+            m.limits.max_sequences, r.kv_occupancy * 100, r.preemptions,
+            r.preemptions == 1 ? "" : "s", to_string(m.limits.policy));
+}
+
 } // namespace
 
 void print_place(const Style& style, const PlaceReport& report, std::size_t top) {
@@ -125,6 +162,9 @@ void print_place(const Style& style, const PlaceReport& report, std::size_t top)
   print_chosen(style, report);
   if (report.loaded) {
     print_load(report);
+  }
+  if (report.simulated) {
+    print_simulation(*report.simulated);
   }
   print_out("assumed:\n");
   for (const std::string& line : report.assumptions) {

@@ -1,0 +1,142 @@
+// Serving under load, step by step: a seeded, deterministic simulation of one engine
+// scheduler running requests by continuous batching. Requests arrive open-loop (Poisson or at
+// a constant rate) or closed-loop (N clients, each sending its next request when the last one
+// finishes); each engine step runs the decodes in flight and up to a budget of prompt tokens
+// (chunked prefill), admits waiting requests while sequences and KV cache allow, and preempts
+// the newest request, to recompute later, when the cache fills. What a step costs comes from
+// the step model (StepCosts, built by step_costs_for in icx/serving/simulation_costs.hpp).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "icx/base/enum_names.hpp"
+#include "icx/base/units.hpp"
+#include "icx/catalog/catalog.hpp"
+
+namespace icx {
+
+enum class Arrivals {
+  /// Open loop, exponential gaps at the rate (what `vllm bench serve --request-rate` sends).
+  poisson,
+  /// Open loop, one request every 1 / rate.
+  constant,
+  /// Closed loop: a fixed number of clients (`--max-concurrency`, genai-perf's concurrency).
+  closed,
+};
+
+constexpr std::array<EnumName<Arrivals>, 3> enum_names(Arrivals /*unused*/) {
+  return {{{Arrivals::poisson, "poisson"},
+           {Arrivals::constant, "constant"},
+           {Arrivals::closed, "closed"}}};
+}
+
+enum class LengthShape {
+  /// Every request the nominal length.
+  fixed,
+  /// Uniform between (1 − spread) × nominal and nominal, as InferenceMAX draws 0.8–1.0.
+  uniform,
+  /// Lognormal with the nominal length as its mean and `spread` as its coefficient of
+  /// variation (ShareGPT-like chat lengths).
+  lognormal,
+};
+
+constexpr std::array<EnumName<LengthShape>, 3> enum_names(LengthShape /*unused*/) {
+  return {{{LengthShape::fixed, "fixed"},
+           {LengthShape::uniform, "uniform"},
+           {LengthShape::lognormal, "lognormal"}}};
+}
+
+/// How a request's prompt or output length is drawn; every draw is at least one token.
+struct LengthDistribution {
+  LengthShape shape = LengthShape::fixed;
+  std::int64_t nominal = 1;
+  double spread = 0;
+};
+
+/// One scheduler's limits (the engine's defaults for the GPU, or the user's).
+struct SchedulerLimits {
+  /// Sequences in flight at once (vLLM's --max-num-seqs).
+  std::int64_t max_sequences = 1;
+  /// Tokens one step may run, decodes included under decode_first (vLLM's
+  /// --max-num-batched-tokens); prompt tokens only under prefill_first.
+  std::int64_t token_budget = 1;
+  /// Tokens the KV cache holds beside the weights.
+  std::int64_t kv_tokens = 1;
+  SchedulePolicy policy = SchedulePolicy::decode_first;
+};
+
+/// What one engine step costs: a decode step by its batch and the tokens its sequences attend
+/// to, interpolated from the step model at grid batches (linear in both), plus each prompt
+/// token it prefills at a prompt's marginal cost; a step without decodes pays what a prompt
+/// costs before its first token (the engine's step, the weights read once) instead.
+struct StepCosts {
+  /// Ascending decode batches the table holds, the first 1.
+  std::vector<std::int64_t> batches;
+  /// The decode step at each batch with every sequence at `base_context` tokens.
+  std::vector<Seconds> decode;
+  /// What each further token of context adds to that step, at each batch.
+  std::vector<Seconds> per_context_token;
+  std::int64_t base_context = 0;
+  /// What one more prompt token adds to a step.
+  Seconds per_prompt_token;
+  /// A step without decodes before its prompt tokens.
+  Seconds prefill_fixed;
+  /// The engine's time per request outside the GPUs' steps (part of TTFT and e2e latency).
+  Seconds per_request;
+  /// The step of `batch` decodes attending to `context_tokens` in all: what the table holds
+  /// between its grid batches, its last row's slope beyond.
+  [[nodiscard]] double decode_seconds(std::int64_t batch, double context_tokens) const;
+};
+
+/// The load one scheduler sees.
+struct Traffic {
+  Arrivals arrivals = Arrivals::poisson;
+  /// Requests per second (open loop).
+  double rate = 0;
+  /// Clients (closed loop).
+  std::int64_t concurrency = 1;
+  LengthDistribution input;
+  LengthDistribution output;
+  /// Requests simulated; the first and last `warmup` are left out of every figure.
+  std::int64_t requests = 0;
+  std::int64_t warmup = 0;
+  std::uint64_t seed = 0;
+};
+
+/// Mean and nearest-rank percentiles of one latency.
+struct LatencySummary {
+  Seconds mean;
+  Seconds p50;
+  Seconds p90;
+  Seconds p99;
+};
+
+struct SimulationResult {
+  /// Requests the figures cover: those issued after the first `warmup` and before the last.
+  std::int64_t measured = 0;
+  LatencySummary ttft;
+  /// Per request: (finish − first token) / (output − 1), over requests of two tokens or more.
+  LatencySummary tpot;
+  /// Every gap between two tokens of a sequence, one per decoded token.
+  LatencySummary itl;
+  LatencySummary e2e;
+  /// Between the warm-up's last completion and the cool-down's first.
+  double requests_per_second = 0;
+  double output_tokens_per_second = 0;
+  /// Time-weighted over that window: sequences decoding per step, and the KV cache's share in
+  /// use.
+  double mean_batch = 0;
+  double kv_occupancy = 0;
+  std::int64_t preemptions = 0;
+  /// The simulated time until the last request finished.
+  Seconds duration;
+};
+
+/// Simulates `traffic` on one scheduler. Throws InputError when a request cannot ever run
+/// (its prompt and output exceed the KV cache) or the traffic leaves nothing to measure.
+SimulationResult simulate(const StepCosts& costs, const SchedulerLimits& limits,
+                          const Traffic& traffic);
+
+} // namespace icx

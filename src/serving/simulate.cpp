@@ -1,0 +1,345 @@
+#include "icx/serving/simulate.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <deque>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "icx/base/error.hpp"
+#include "icx/base/limits.hpp"
+#include "serving/simulate_detail.hpp"
+
+namespace icx {
+
+namespace {
+
+struct Request {
+  std::int64_t prompt = 0;
+  std::int64_t output = 0;
+  /// Tokens to prefill before the next token: the prompt, or after a preemption the prompt
+  /// and every token generated so far (recomputed).
+  std::int64_t to_prefill = 0;
+  std::int64_t prefilled = 0;
+  /// Tokens decoded into the cache since the last prefill.
+  std::int64_t decoded = 0;
+  std::int64_t generated = 0;
+  double issued = 0;
+  double first_token = -1;
+  double last_token = 0;
+  double finish = -1;
+  [[nodiscard]] bool prefilling() const { return prefilled < to_prefill; }
+  /// Tokens the request holds in the KV cache once its prefill is done.
+  [[nodiscard]] std::int64_t footprint() const { return to_prefill + decoded; }
+};
+
+/// Cumulative figures at a time, for the measurement window's two ends.
+struct Totals {
+  double time = 0;
+  double tokens = 0;
+  double finished = 0;
+  double batch_seconds = 0;
+  double kv_seconds = 0;
+};
+
+class Scheduler {
+public:
+  Scheduler(const StepCosts& costs, const SchedulerLimits& limits, const Traffic& traffic)
+      : costs_(costs), limits_(limits), traffic_(traffic) {}
+
+  SimulationResult run();
+
+private:
+  void draw_requests();
+  void issue(std::int64_t index, double time);
+  void take_ready();
+  void admit();
+  void preempt_for(std::int64_t decodes);
+  [[nodiscard]] bool measured(std::size_t index) const;
+  void finish(Request& r, std::size_t index);
+  /// Runs one engine step from now; false when nothing is left to run.
+  bool step();
+  void emit(bool decoded, double step_start);
+  [[nodiscard]] SimulationResult summarise() const;
+
+  const StepCosts& costs_;
+  const SchedulerLimits& limits_;
+  const Traffic& traffic_;
+  std::vector<Request> requests_;
+  /// Requests issued, in order: the next to issue and the next to reach the scheduler.
+  std::size_t issued_ = 0;
+  std::size_t ready_ = 0;
+  std::deque<std::size_t> waiting_;
+  std::vector<std::size_t> running_;
+  /// This step's prompt chunks: the request and its tokens.
+  std::vector<std::pair<std::size_t, std::int64_t>> chunks_;
+  std::int64_t kv_used_ = 0;
+  std::int64_t preemptions_ = 0;
+  double now_ = 0;
+  Totals totals_;
+  Totals window_start_;
+  Totals window_end_;
+  bool window_open_ = false;
+  /// Inter-token gaps of measured requests, each with how many tokens saw it.
+  std::vector<std::pair<double, double>> itl_;
+};
+
+void Scheduler::draw_requests() {
+  detail::Draws draws(traffic_.seed);
+  requests_.resize(static_cast<std::size_t>(traffic_.requests));
+  double total_output = 0;
+  double clock = 0;
+  for (Request& r : requests_) {
+    r.prompt = draws.length(traffic_.input);
+    r.output = draws.length(traffic_.output);
+    r.to_prefill = r.prompt;
+    total_output += static_cast<double>(r.output);
+    if (r.prompt + r.output > limits_.kv_tokens) {
+      throw InputError(fmt::format(
+          "a request of {} prompt and {} output tokens needs more KV cache than the {} tokens "
+          "the GPUs hold beside the weights: shorten --input or --output, or narrow --spread",
+          r.prompt, r.output, limits_.kv_tokens));
+    }
+    if (traffic_.arrivals != Arrivals::closed) {
+      clock += traffic_.arrivals == Arrivals::poisson ? draws.exponential(traffic_.rate)
+                                                      : 1 / traffic_.rate;
+      r.issued = clock;
+    }
+  }
+  if (total_output > limits::max_simulated_tokens) {
+    throw InputError(fmt::format("{} requests generate {:.3g} tokens in all, more than the "
+                                 "{:.3g} one simulation runs: give fewer --requests",
+                                 traffic_.requests, total_output, limits::max_simulated_tokens));
+  }
+}
+
+void Scheduler::issue(std::int64_t index, double time) {
+  if (index < traffic_.requests) {
+    requests_[static_cast<std::size_t>(index)].issued = time;
+    issued_ = static_cast<std::size_t>(index) + 1;
+  }
+}
+
+/// A request reaches the scheduler its per-request time (server, tokenizer) after it is sent.
+void Scheduler::take_ready() {
+  const double per_request = costs_.per_request.value();
+  while (ready_ < issued_ && requests_[ready_].issued + per_request <= now_) {
+    waiting_.push_back(ready_);
+    if (measured(ready_) && !window_open_) {
+      // The window opens when the first measured request is sent.
+      window_open_ = true;
+      window_start_ = totals_;
+      window_start_.time = requests_[ready_].issued;
+    }
+    ++ready_;
+  }
+}
+
+/// First come, first served while sequences and the KV cache allow (vLLM and SGLang admit in
+/// order and stop at the first request that does not fit).
+void Scheduler::admit() {
+  while (!waiting_.empty() && static_cast<std::int64_t>(running_.size()) < limits_.max_sequences) {
+    const Request& r = requests_[waiting_.front()];
+    if (kv_used_ + r.footprint() > limits_.kv_tokens) {
+      return;
+    }
+    kv_used_ += r.footprint();
+    running_.push_back(waiting_.front());
+    waiting_.pop_front();
+  }
+}
+
+/// Each decode writes one more token to the cache; when they do not fit, the newest request
+/// gives its cache up and waits to recompute it (vLLM V1's preemption).
+void Scheduler::preempt_for(std::int64_t decodes) {
+  while (kv_used_ + decodes > limits_.kv_tokens && running_.size() > 1) {
+    Request& victim = requests_[running_.back()];
+    kv_used_ -= victim.footprint();
+    if (!victim.prefilling()) {
+      --decodes;
+    }
+    victim.to_prefill = victim.prompt + victim.generated;
+    victim.prefilled = 0;
+    victim.decoded = 0;
+    waiting_.push_front(running_.back());
+    running_.pop_back();
+    ++preemptions_;
+  }
+}
+
+bool Scheduler::measured(std::size_t index) const {
+  const auto i = static_cast<std::int64_t>(index);
+  return i >= traffic_.warmup && i < traffic_.requests - traffic_.warmup;
+}
+
+void Scheduler::finish(Request& r, std::size_t index) {
+  r.finish = now_;
+  kv_used_ -= r.footprint();
+  totals_.finished += 1;
+  if (measured(index)) {
+    window_end_ = totals_;
+  }
+  if (traffic_.arrivals == Arrivals::closed) {
+    issue(static_cast<std::int64_t>(issued_), now_);
+  }
+}
+
+bool Scheduler::step() {
+  take_ready();
+  if (running_.empty() && waiting_.empty()) {
+    if (ready_ == issued_) {
+      return false;
+    }
+    now_ = std::max(now_, requests_[ready_].issued + costs_.per_request.value());
+    take_ready();
+  }
+  admit();
+  const auto decoding = [&] {
+    return std::count_if(running_.begin(), running_.end(),
+                         [&](std::size_t i) { return !requests_[i].prefilling(); });
+  };
+  preempt_for(decoding());
+  const bool prefill_alone = limits_.policy == SchedulePolicy::prefill_first &&
+                             std::any_of(running_.begin(), running_.end(),
+                                         [&](std::size_t i) { return requests_[i].prefilling(); });
+  const std::int64_t decodes = prefill_alone ? 0 : decoding();
+  double context = 0;
+  std::int64_t budget = limits_.token_budget;
+  if (limits_.policy == SchedulePolicy::decode_first) {
+    budget -= decodes;
+  }
+  std::int64_t prompt_tokens = 0;
+  std::int64_t first_tokens = 0;
+  chunks_.clear();
+  for (std::size_t i : running_) {
+    const Request& r = requests_[i];
+    if (!r.prefilling()) {
+      context += prefill_alone ? 0 : static_cast<double>(r.footprint());
+    } else if (budget > 0) {
+      const std::int64_t chunk = std::min(r.to_prefill - r.prefilled, budget);
+      chunks_.emplace_back(i, chunk);
+      budget -= chunk;
+      prompt_tokens += chunk;
+      first_tokens += r.prefilled + chunk == r.to_prefill ? 1 : 0;
+    }
+  }
+  const double seconds =
+      (decodes > 0 ? costs_.decode_seconds(decodes, context) : costs_.prefill_fixed.value()) +
+      static_cast<double>(prompt_tokens) * costs_.per_prompt_token.value();
+  const double before = now_;
+  now_ += seconds;
+  totals_.time = now_;
+  totals_.tokens += static_cast<double>(decodes + first_tokens);
+  totals_.batch_seconds += static_cast<double>(decodes) * seconds;
+  totals_.kv_seconds +=
+      static_cast<double>(kv_used_) / static_cast<double>(limits_.kv_tokens) * seconds;
+  emit(decodes > 0, before);
+  std::erase_if(running_, [&](std::size_t i) { return requests_[i].finish >= 0; });
+  return true;
+}
+
+/// The step's tokens: one for every decode, one for every prompt whose last chunk ran.
+void Scheduler::emit(bool decoded, double step_start) {
+  double same_gap = 0;
+  const auto token = [&](Request& r, std::size_t index) {
+    ++r.generated;
+    if (r.first_token < 0) {
+      r.first_token = now_;
+    } else if (measured(index)) {
+      if (r.last_token == step_start) {
+        same_gap += 1;
+      } else {
+        itl_.emplace_back(now_ - r.last_token, 1);
+      }
+    }
+    r.last_token = now_;
+    if (r.generated == r.output) {
+      finish(r, index);
+    }
+  };
+  for (std::size_t i : running_) {
+    Request& r = requests_[i];
+    if (decoded && !r.prefilling()) {
+      ++r.decoded;
+      ++kv_used_;
+      token(r, i);
+    }
+  }
+  for (const auto& [i, chunk] : chunks_) {
+    Request& r = requests_[i];
+    r.prefilled += chunk;
+    if (!r.prefilling()) {
+      token(r, i);
+    }
+  }
+  if (same_gap > 0) {
+    itl_.emplace_back(now_ - step_start, same_gap);
+  }
+}
+
+SimulationResult Scheduler::summarise() const {
+  std::vector<std::pair<double, double>> ttft;
+  std::vector<std::pair<double, double>> tpot;
+  std::vector<std::pair<double, double>> e2e;
+  SimulationResult result;
+  for (std::size_t i = 0; i < requests_.size(); ++i) {
+    const Request& r = requests_[i];
+    if (!measured(i)) {
+      continue;
+    }
+    ++result.measured;
+    ttft.emplace_back(r.first_token - r.issued, 1);
+    e2e.emplace_back(r.finish - r.issued, 1);
+    if (r.output > 1) {
+      tpot.emplace_back((r.finish - r.first_token) / static_cast<double>(r.output - 1), 1);
+    }
+  }
+  result.ttft = detail::summary_of(std::move(ttft));
+  result.tpot = detail::summary_of(std::move(tpot));
+  result.itl = detail::summary_of(itl_);
+  result.e2e = detail::summary_of(std::move(e2e));
+  const double span = window_end_.time - window_start_.time;
+  if (span > 0) {
+    result.requests_per_second = (window_end_.finished - window_start_.finished) / span;
+    result.output_tokens_per_second = (window_end_.tokens - window_start_.tokens) / span;
+    result.mean_batch = (window_end_.batch_seconds - window_start_.batch_seconds) / span;
+    result.kv_occupancy = (window_end_.kv_seconds - window_start_.kv_seconds) / span;
+  }
+  result.preemptions = preemptions_;
+  result.duration = Seconds::of(now_);
+  return result;
+}
+
+SimulationResult Scheduler::run() {
+  draw_requests();
+  if (traffic_.arrivals == Arrivals::closed) {
+    for (std::int64_t client = 0; client < traffic_.concurrency; ++client) {
+      issue(client, 0);
+    }
+  } else {
+    issued_ = requests_.size();
+  }
+  while (step()) {
+  }
+  return summarise();
+}
+
+} // namespace
+
+SimulationResult simulate(const StepCosts& costs, const SchedulerLimits& limits,
+                          const Traffic& traffic) {
+  if (traffic.requests - 2 * traffic.warmup < 1) {
+    throw InputError(fmt::format("{} requests with {} of warm-up and cool-down each leave none "
+                                 "to measure: give more --requests",
+                                 traffic.requests, traffic.warmup));
+  }
+  if (traffic.requests > limits::max_simulated_requests) {
+    throw InputError(fmt::format("--requests {}: at most {} in one simulation", traffic.requests,
+                                 limits::max_simulated_requests));
+  }
+  Scheduler scheduler(costs, limits, traffic);
+  return scheduler.run();
+}
+
+} // namespace icx

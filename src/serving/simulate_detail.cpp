@@ -1,0 +1,96 @@
+#include "serving/simulate_detail.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+namespace icx {
+
+double StepCosts::decode_seconds(std::int64_t batch, double context_tokens) const {
+  // The grid rows around the batch: the two it lies between, or the last two beyond them.
+  const auto found = std::lower_bound(batches.begin(), batches.end(), batch);
+  const std::size_t hi =
+      std::min(static_cast<std::size_t>(found - batches.begin()), batches.size() - 1);
+  const std::size_t lo = hi == 0 ? 0 : hi - 1;
+  const double share = hi == lo ? 0
+                                : static_cast<double>(batch - batches[lo]) /
+                                      static_cast<double>(batches[hi] - batches[lo]);
+  const auto between = [&](const std::vector<Seconds>& row) {
+    return row[lo].value() + (row[hi] - row[lo]).value() * share;
+  };
+  // The step with every sequence at the base context, then what the context beyond adds.
+  const double extra_context =
+      context_tokens - static_cast<double>(batch) * static_cast<double>(base_context);
+  return between(decode) + between(per_context_token) * extra_context;
+}
+
+namespace detail {
+
+double Draws::unit() {
+  return static_cast<double>(engine_() >> 11U) * 0x1.0p-53;
+}
+
+double Draws::exponential(double rate) {
+  return -std::log1p(-unit()) / rate;
+}
+
+double Draws::normal() {
+  // Box–Muller; 1 − unit() lies in (0, 1], so the logarithm is finite.
+  const double radius = std::sqrt(-2 * std::log(1 - unit()));
+  return radius * std::cos(2 * std::numbers::pi * unit());
+}
+
+std::int64_t Draws::length(const LengthDistribution& d) {
+  const auto nominal = static_cast<double>(d.nominal);
+  double value = nominal;
+  switch (d.shape) {
+  case LengthShape::fixed:
+    break;
+  case LengthShape::uniform:
+    value = nominal * (1 - d.spread * unit());
+    break;
+  case LengthShape::lognormal: {
+    const double sigma2 = std::log1p(d.spread * d.spread);
+    value = std::exp(std::log(nominal) - sigma2 / 2 + std::sqrt(sigma2) * normal());
+    break;
+  }
+  }
+  return std::max<std::int64_t>(1, std::llround(value));
+}
+
+namespace {
+
+/// Nearest-rank percentile of values sorted ascending, each with its weight.
+double percentile(const std::vector<std::pair<double, double>>& sorted, double total, double p) {
+  const double rank = std::max(1.0, std::ceil(p * total - 1e-9));
+  double seen = 0;
+  for (const auto& [value, weight] : sorted) {
+    seen += weight;
+    if (seen >= rank) {
+      return value;
+    }
+  }
+  return sorted.back().first;
+}
+
+} // namespace
+
+LatencySummary summary_of(std::vector<std::pair<double, double>> values) {
+  if (values.empty()) {
+    return {};
+  }
+  std::sort(values.begin(), values.end());
+  double total = 0;
+  double sum = 0;
+  for (const auto& [value, weight] : values) {
+    total += weight;
+    sum += value * weight;
+  }
+  return {Seconds::of(sum / total), Seconds::of(percentile(values, total, 0.5)),
+          Seconds::of(percentile(values, total, 0.9)),
+          Seconds::of(percentile(values, total, 0.99))};
+}
+
+} // namespace detail
+
+} // namespace icx

@@ -1,0 +1,145 @@
+#include "icx/serving/simulation_costs.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "icx/base/error.hpp"
+#include "icx/base/units_format.hpp"
+
+namespace icx {
+
+namespace {
+
+Workload with_batch(Workload workload, std::int64_t batch) {
+  workload.batch = batch;
+  return workload;
+}
+
+/// Batches 1, 2, 4, … and the last one itself: the decode step is close to linear between
+/// them (its weight reads are fixed, its KV reads and GEMM rows grow with the batch).
+std::vector<std::int64_t> grid_batches(std::int64_t most) {
+  std::vector<std::int64_t> batches;
+  for (std::int64_t b = 1; b < most; b *= 2) {
+    batches.push_back(b);
+  }
+  batches.push_back(most);
+  return batches;
+}
+
+} // namespace
+
+ReplicaModel replica_model(const Cluster& cluster, const LoadWorkloads& workloads,
+                           const Layout& layout, const Load& load, SchedulePolicy policy) {
+  ReplicaModel replica;
+  replica.replicas = layout.dp;
+  const LayoutMemory memory =
+      layout_memory(*cluster.gpu, workloads.full_length, layout, std::nullopt);
+  if (memory.replica_capacity == 0) {
+    throw InputError(fmt::format("the weights ({} per GPU) leave no memory for a KV cache on "
+                                 "this layout",
+                                 format_bytes(memory.weights_per_gpu)));
+  }
+  const std::int64_t full_tokens = workloads.full_length.context + 1;
+  const std::int64_t ranks = layout.ep;
+  replica.limits.max_sequences = scheduler_limit(workloads.decode, layout);
+  replica.limits.token_budget = load.prefill_chunk * ranks;
+  replica.limits.kv_tokens = memory.replica_capacity * full_tokens;
+  replica.limits.policy = policy;
+
+  StepCosts& costs = replica.costs;
+  costs.batches = grid_batches(replica.limits.max_sequences);
+  costs.base_context = workloads.decode.context;
+  const auto extra = static_cast<double>(workloads.full_length.context - costs.base_context);
+  for (const std::int64_t b : costs.batches) {
+    const std::int64_t cluster_batch = b * layout.dp;
+    const Seconds mean =
+        evaluate_layout(cluster, with_batch(workloads.decode, cluster_batch), layout).step.latency;
+    const Seconds full =
+        evaluate_layout(cluster, with_batch(workloads.full_length, cluster_batch), layout)
+            .step.latency;
+    costs.decode.push_back(mean);
+    costs.per_context_token.push_back(extra > 0 ? (full - mean) / (extra * static_cast<double>(b))
+                                                : Seconds{});
+  }
+  // One prompt per scheduler (each expert rank's, with data-parallel attention) at once, of
+  // the load's length and of twice it: the difference is a prompt token's marginal cost (the
+  // weights are read once either way), the rest what a step without decodes pays first.
+  Workload prompts = with_batch(workloads.prefill, layout.dp * ranks);
+  const StepTime prefill = evaluate_layout(cluster, prompts, layout).step;
+  prompts.tokens *= 2;
+  const StepTime longer = evaluate_layout(cluster, prompts, layout).step;
+  const auto tokens = static_cast<double>(workloads.prefill.tokens * ranks);
+  costs.per_prompt_token = (longer.busy() - prefill.busy()) / tokens;
+  costs.prefill_fixed = prefill.busy() - costs.per_prompt_token * tokens;
+  costs.per_request = prefill.request;
+  return replica;
+}
+
+SimulatedLoad simulate_load(const Cluster& cluster, const LoadWorkloads& workloads,
+                            const Layout& layout, const Load& load, SchedulePolicy policy,
+                            const Traffic& traffic) {
+  SimulatedLoad out;
+  out.layout = layout;
+  out.replica = replica_model(cluster, workloads, layout, load, policy);
+  out.traffic = traffic;
+  out.per_replica = traffic;
+  const auto replicas = static_cast<std::int64_t>(layout.dp);
+  out.per_replica.concurrency = (traffic.concurrency + replicas - 1) / replicas;
+  out.per_replica.rate = traffic.rate / static_cast<double>(replicas);
+  out.result = simulate(out.replica.costs, out.replica.limits, out.per_replica);
+  out.tokens_per_second_per_gpu = out.result.output_tokens_per_second *
+                                  static_cast<double>(replicas) / static_cast<double>(cluster.gpus);
+  return out;
+}
+
+namespace {
+
+Json summary_json(const LatencySummary& s) {
+  return {{"mean", json_number(s.mean.value())},
+          {"p50", json_number(s.p50.value())},
+          {"p90", json_number(s.p90.value())},
+          {"p99", json_number(s.p99.value())}};
+}
+
+Json lengths_json(const LengthDistribution& d) {
+  return {{"shape", std::string(to_string(d.shape))},
+          {"nominal", d.nominal},
+          {"spread", json_number(d.spread)}};
+}
+
+} // namespace
+
+Json simulated_json(const SimulatedLoad& load) {
+  const Traffic& t = load.traffic;
+  const SimulationResult& r = load.result;
+  const ReplicaModel& m = load.replica;
+  const auto replicas = static_cast<double>(m.replicas);
+  return {{"arrivals", std::string(to_string(t.arrivals))},
+          {"concurrency", t.arrivals == Arrivals::closed ? Json(t.concurrency) : Json()},
+          {"rate_per_second", t.arrivals == Arrivals::closed ? Json() : json_number(t.rate)},
+          {"requests", t.requests},
+          {"warmup", t.warmup},
+          {"measured", r.measured},
+          {"seed", t.seed},
+          {"input", lengths_json(t.input)},
+          {"output", lengths_json(t.output)},
+          {"replicas", m.replicas},
+          {"policy", std::string(to_string(m.limits.policy))},
+          {"max_sequences", m.limits.max_sequences},
+          {"token_budget", m.limits.token_budget},
+          {"kv_tokens", m.limits.kv_tokens},
+          {"ttft", summary_json(r.ttft)},
+          {"tpot", summary_json(r.tpot)},
+          {"itl", summary_json(r.itl)},
+          {"e2e", summary_json(r.e2e)},
+          {"requests_per_second", json_number(r.requests_per_second * replicas)},
+          {"output_tokens_per_second", json_number(r.output_tokens_per_second * replicas)},
+          {"tokens_per_second_per_gpu", json_number(load.tokens_per_second_per_gpu)},
+          {"mean_batch", json_number(r.mean_batch)},
+          {"kv_occupancy", json_number(r.kv_occupancy)},
+          {"preemptions", r.preemptions},
+          {"duration_seconds", json_number(r.duration.value())}};
+}
+
+} // namespace icx

@@ -1,0 +1,161 @@
+#include "icx/serving/simulate.hpp"
+
+#include <gtest/gtest.h>
+
+#include "icx/base/error.hpp"
+
+namespace icx {
+namespace {
+
+constexpr double ms = 1e-3;
+
+/// Decode steps of 10 ms at one sequence and 16 ms at four (linear between), no cost for
+/// context; 0.1 ms per prompt token, 1 ms of engine time in a step without decodes.
+StepCosts hand_costs(Seconds per_request = Seconds{}) {
+  StepCosts costs;
+  costs.batches = {1, 4};
+  costs.decode = {Seconds::of(10 * ms), Seconds::of(16 * ms)};
+  costs.per_context_token = {Seconds{}, Seconds{}};
+  costs.base_context = 100;
+  costs.per_prompt_token = Seconds::of(0.1 * ms);
+  costs.prefill_fixed = Seconds::of(1 * ms);
+  costs.per_request = per_request;
+  return costs;
+}
+
+SchedulerLimits roomy(SchedulePolicy policy, std::int64_t budget = 1000) {
+  return {8, budget, 1'000'000, policy};
+}
+
+Traffic closed(std::int64_t clients, std::int64_t requests, std::int64_t input,
+               std::int64_t output) {
+  Traffic t;
+  t.arrivals = Arrivals::closed;
+  t.concurrency = clients;
+  t.input = {LengthShape::fixed, input, 0};
+  t.output = {LengthShape::fixed, output, 0};
+  t.requests = requests;
+  return t;
+}
+
+TEST(Simulate, DecodeStepsInterpolateInBatchAndAddTheirContext) {
+  StepCosts costs;
+  costs.batches = {1, 4, 8};
+  costs.decode = {Seconds::of(10 * ms), Seconds::of(16 * ms), Seconds::of(20 * ms)};
+  costs.per_context_token = {Seconds::of(1e-6), Seconds::of(1e-6), Seconds::of(2e-6)};
+  costs.base_context = 100;
+  // Halfway between 4 and 8: 18 ms, and 60 tokens beyond 6 × 100 at 1.5 µs each.
+  EXPECT_NEAR(costs.decode_seconds(6, 660), 18.09 * ms, 1e-12);
+  // On a grid batch: its own row.
+  EXPECT_NEAR(costs.decode_seconds(4, 400), 16 * ms, 1e-12);
+  // Beyond the grid: the last rows' slope, 1 ms per sequence, carried on to 16.
+  EXPECT_NEAR(costs.decode_seconds(16, 1600), 28 * ms, 1e-12);
+}
+
+TEST(Simulate, OneRequestAloneIsItsPrefillThenItsDecodes) {
+  // Ready after its 5 ms of request time; a 100-token prompt in one step without decodes
+  // (1 + 100 × 0.1 = 11 ms), then 10 decode steps of 10 ms.
+  const SimulationResult r = simulate(hand_costs(Seconds::of(5 * ms)),
+                                      roomy(SchedulePolicy::decode_first), closed(1, 1, 100, 11));
+  EXPECT_EQ(r.measured, 1);
+  EXPECT_NEAR(r.ttft.mean.value(), 16 * ms, 1e-12);
+  EXPECT_NEAR(r.tpot.p99.value(), 10 * ms, 1e-12);
+  EXPECT_NEAR(r.itl.p50.value(), 10 * ms, 1e-12);
+  EXPECT_NEAR(r.e2e.mean.value(), 116 * ms, 1e-12);
+  EXPECT_NEAR(r.duration.value(), 116 * ms, 1e-12);
+  // 11 tokens over the 116 ms from its issue to its end.
+  EXPECT_NEAR(r.output_tokens_per_second, 11 / (116 * ms), 1e-9);
+  EXPECT_EQ(r.preemptions, 0);
+}
+
+TEST(Simulate, AWaveOfPromptsQueuesBehindItself) {
+  // Three clients send 100-token prompts at once; a step prefills 100 tokens, prefill first
+  // (SGLang): the prompts finish at 11, 22 and 33 ms, then one decode step of the three
+  // (10 + 6 × 2/3 = 14 ms) ends every request at 47 ms.
+  const SimulationResult r =
+      simulate(hand_costs(), roomy(SchedulePolicy::prefill_first, 100), closed(3, 3, 100, 2));
+  EXPECT_NEAR(r.ttft.mean.value(), 22 * ms, 1e-12);
+  EXPECT_NEAR(r.ttft.p50.value(), 22 * ms, 1e-12);
+  EXPECT_NEAR(r.ttft.p90.value(), 33 * ms, 1e-12);
+  EXPECT_NEAR(r.tpot.mean.value(), 25 * ms, 1e-12); // (36 + 25 + 14) / 3
+  EXPECT_NEAR(r.tpot.p99.value(), 36 * ms, 1e-12);
+  EXPECT_NEAR(r.e2e.p50.value(), 47 * ms, 1e-12);
+  EXPECT_NEAR(r.output_tokens_per_second, 6 / (47 * ms), 1e-9);
+  EXPECT_NEAR(r.requests_per_second, 3 / (47 * ms), 1e-9);
+  // Three sequences decoding for 14 of the 47 ms.
+  EXPECT_NEAR(r.mean_batch, 3 * 14.0 / 47, 1e-9);
+}
+
+TEST(Simulate, DecodeFirstLetsPromptsRideWithTheDecodes) {
+  // vLLM's order on the same wave: step 1 prefills A (1 + 10 = 11 ms); step 2 decodes A and
+  // prefills 99 tokens of B (10 + 9.9 ms), ending A at 30.9 ms; step 3 has no decodes and
+  // prefills B's last token and 99 of C's (1 + 10 ms): B's first token at 41.9 ms; step 4
+  // decodes B beside C's last token (10 + 0.1 ms): B ends and C's first token comes at 52 ms;
+  // step 5 decodes C, ending it at 62 ms.
+  const SimulationResult r =
+      simulate(hand_costs(), roomy(SchedulePolicy::decode_first, 100), closed(3, 3, 100, 2));
+  EXPECT_NEAR(r.ttft.mean.value(), (11 + 41.9 + 52) / 3 * ms, 1e-12);
+  EXPECT_NEAR(r.e2e.p99.value(), 62 * ms, 1e-12);
+}
+
+TEST(Simulate, AClosedLoopSendsTheNextRequestWhenOneEnds) {
+  // One client, three requests of a 10-token prompt and 2 tokens: each is 1 + 1 ms of
+  // prefill and a 10 ms decode, back to back.
+  const SimulationResult r =
+      simulate(hand_costs(), roomy(SchedulePolicy::decode_first), closed(1, 3, 10, 2));
+  EXPECT_NEAR(r.duration.value(), 3 * 12 * ms, 1e-12);
+  EXPECT_NEAR(r.ttft.p99.value(), 2 * ms, 1e-12);
+}
+
+TEST(Simulate, WarmUpAndCoolDownAreLeftOut) {
+  Traffic t = closed(1, 5, 10, 2);
+  t.warmup = 1;
+  const SimulationResult r = simulate(hand_costs(), roomy(SchedulePolicy::decode_first), t);
+  EXPECT_EQ(r.measured, 3);
+  // The window runs from the second request's issue (12 ms) to the fourth's end (48 ms).
+  EXPECT_NEAR(r.requests_per_second, 3 / (36 * ms), 1e-9);
+}
+
+TEST(Simulate, AFullCacheTakesTheNewestRequestsCacheBack) {
+  // 120 tokens of cache: two 50-token prompts fit, but their decodes soon do not; the newer
+  // is preempted and recomputed, so it finishes after the older.
+  SchedulerLimits limits = roomy(SchedulePolicy::decode_first);
+  limits.kv_tokens = 120;
+  const SimulationResult r = simulate(hand_costs(), limits, closed(2, 2, 50, 60));
+  EXPECT_GE(r.preemptions, 1);
+  EXPECT_EQ(r.measured, 2);
+  EXPECT_LE(r.kv_occupancy, 1.0);
+}
+
+TEST(Simulate, TheSameSeedGivesTheSameRun) {
+  Traffic t;
+  t.arrivals = Arrivals::poisson;
+  t.rate = 2;
+  t.input = {LengthShape::lognormal, 200, 0.5};
+  t.output = {LengthShape::uniform, 50, 0.2};
+  t.requests = 500;
+  t.seed = 7;
+  const StepCosts costs = hand_costs();
+  const SimulationResult a = simulate(costs, roomy(SchedulePolicy::decode_first), t);
+  const SimulationResult b = simulate(costs, roomy(SchedulePolicy::decode_first), t);
+  EXPECT_EQ(a.ttft.p99, b.ttft.p99);
+  EXPECT_EQ(a.duration, b.duration);
+  t.seed = 8;
+  const SimulationResult c = simulate(costs, roomy(SchedulePolicy::decode_first), t);
+  EXPECT_NE(a.duration, c.duration);
+  // Poisson at 2 per second, well within what the engine serves: 500 requests over about
+  // 250 s.
+  EXPECT_NEAR(a.requests_per_second, 2, 0.2);
+}
+
+TEST(Simulate, RefusesWhatCannotRun) {
+  SchedulerLimits limits = roomy(SchedulePolicy::decode_first);
+  limits.kv_tokens = 100;
+  EXPECT_THROW(simulate(hand_costs(), limits, closed(1, 1, 90, 20)), InputError);
+  Traffic t = closed(1, 4, 10, 2);
+  t.warmup = 2;
+  EXPECT_THROW(simulate(hand_costs(), roomy(SchedulePolicy::decode_first), t), InputError);
+}
+
+} // namespace
+} // namespace icx

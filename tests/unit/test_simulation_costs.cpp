@@ -1,0 +1,94 @@
+#include "icx/serving/simulation_costs.hpp"
+
+#include <gtest/gtest.h>
+
+#include "test_fixtures.hpp"
+
+namespace icx {
+namespace {
+
+using test::make_dense;
+
+// The fixture of test_serving_load.cpp: one H100-like GPU (80 GB, 3.35 TB/s, 989 TFLOP/s ×
+// 0.5) serving an 8e9-parameter dense model in BF16 (16 GB of weights, 131,072 B of KV cache
+// per token), with an engine of no cost of its own that runs 256 sequences and 8192-token
+// chunks, decode first.
+class SimulationCostsTest : public ::testing::Test, protected test::ClusterParts {
+protected:
+  Model model = make_dense(4096, 32, 8e9, 32);
+  Catalog catalog;
+  Cluster cluster{&gpu, 1, 8, 8, &nvlink, &ndr, 8};
+  Layout one{1, 1, 1, 1};
+
+  void SetUp() override {
+    model.head_dim = 128;
+    catalog.overlay_text(R"({"dtypes": [{"id": "bf16", "name": "B", "bytes_per_element": 2,
+                                          "source": "s"}]})",
+                         "test.json");
+    catalog.overlay_text(test::engine_overlay, "engines.json");
+  }
+
+  [[nodiscard]] LoadWorkloads workloads(const Load& load) const {
+    return load_workloads(catalog, model, bf16, gpu, ServingRequest{}, load);
+  }
+};
+
+constexpr double kv_per_token = 32 * 8 * 128 * 2 * 2.0;
+
+TEST_F(SimulationCostsTest, TheReplicaTakesTheEnginesLimitsAndTheCacheMemoryHolds) {
+  const Load load{1, 1000, 200, 8192};
+  const ReplicaModel r =
+      replica_model(cluster, workloads(load), one, load, SchedulePolicy::decode_first);
+  EXPECT_EQ(r.limits.max_sequences, 256);
+  EXPECT_EQ(r.limits.token_budget, 8192);
+  // 64 GB usable less 16 GB of weights hold 305 requests of 1200 tokens.
+  EXPECT_EQ(r.limits.kv_tokens, 305 * 1200);
+  EXPECT_EQ(r.costs.batches.front(), 1);
+  EXPECT_EQ(r.costs.batches.back(), 256);
+  // A token of context costs its KV cache read at 3.35 TB/s.
+  EXPECT_NEAR(r.costs.per_context_token.front().value(), kv_per_token / 3.35e12, 1e-15);
+  // One more prompt token: 2 × 8e9 FLOP at 494.5 TFLOP/s, its attention over the prompt adding
+  // under 5 %.
+  EXPECT_NEAR(r.costs.per_prompt_token.value(), 2 * 8e9 / 494.5e12, 0.05 * 2 * 8e9 / 494.5e12);
+}
+
+TEST_F(SimulationCostsTest, AtLightLoadTheSimulationAgreesWithTheClosedForm) {
+  // One request every 20 s: nothing queues, nothing shares the GPU.
+  const Load load{0.05, 1000, 200, 8192};
+  const LoadWorkloads w = workloads(load);
+  const LoadedStep closed_form = serve_at_load(cluster, w, one, load);
+  const ReplicaModel r = replica_model(cluster, w, one, load, SchedulePolicy::decode_first);
+  Traffic t;
+  t.rate = load.rate;
+  t.input = {LengthShape::fixed, load.input, 0};
+  t.output = {LengthShape::fixed, load.output, 0};
+  t.requests = 200;
+  const SimulationResult s = simulate(r.costs, r.limits, t);
+  EXPECT_NEAR(s.ttft.mean / closed_form.ttft, 1, 0.05);
+  EXPECT_NEAR(s.tpot.mean / closed_form.tpot, 1, 0.05);
+}
+
+TEST_F(SimulationCostsTest, AtSaturationThroughputIsTheStepModelsCapacity) {
+  // 512 clients on a replica that runs 256 sequences of one prompt token and 1000 output
+  // tokens: the batch stays full, and the tokens per second are the decode step's at 256
+  // sequences at the mean context of 1 + 500 tokens.
+  const Load load{1, 1, 1000, 8192};
+  const LoadWorkloads w = workloads(load);
+  const ReplicaModel r = replica_model(cluster, w, one, load, SchedulePolicy::decode_first);
+  Workload full = w.decode;
+  full.batch = 256;
+  const double capacity = evaluate_layout(cluster, full, one).step.tokens_per_second_per_gpu;
+  Traffic t;
+  t.arrivals = Arrivals::closed;
+  t.concurrency = 512;
+  t.input = {LengthShape::fixed, 1, 0};
+  t.output = {LengthShape::fixed, 1000, 0};
+  t.requests = 3000;
+  t.warmup = 500;
+  const SimulationResult s = simulate(r.costs, r.limits, t);
+  EXPECT_NEAR(s.output_tokens_per_second / capacity, 1, 0.02);
+  EXPECT_NEAR(s.mean_batch, 256, 2.6);
+}
+
+} // namespace
+} // namespace icx
