@@ -75,6 +75,11 @@ private:
   /// This step's prompt chunks: the request and its tokens.
   std::vector<std::pair<std::size_t, std::int64_t>> chunks_;
   std::int64_t kv_used_ = 0;
+  /// Running requests still prefilling, and the tokens the others hold in the cache (what a
+  /// decode step attends to), kept as the requests change rather than counted each step.
+  std::int64_t prefilling_ = 0;
+  std::int64_t decode_context_ = 0;
+  bool any_finished_ = false;
   std::int64_t preemptions_ = 0;
   double now_ = 0;
   Totals totals_;
@@ -82,7 +87,7 @@ private:
   Totals window_end_;
   bool window_open_ = false;
   /// Inter-token gaps of measured requests, each with how many tokens saw it.
-  std::vector<std::pair<double, double>> itl_;
+  detail::GapHistogram itl_;
 };
 
 void Scheduler::draw_requests() {
@@ -145,6 +150,7 @@ void Scheduler::admit() {
       return;
     }
     kv_used_ += r.footprint();
+    prefilling_ += 1;
     running_.push_back(waiting_.front());
     waiting_.pop_front();
   }
@@ -156,8 +162,11 @@ void Scheduler::preempt_for(std::int64_t decodes) {
   while (kv_used_ + decodes > limits_.kv_tokens && running_.size() > 1) {
     Request& victim = requests_[running_.back()];
     kv_used_ -= victim.footprint();
-    if (!victim.prefilling()) {
+    if (victim.prefilling()) {
+      prefilling_ -= 1;
+    } else {
       --decodes;
+      decode_context_ -= victim.footprint();
     }
     victim.to_prefill = victim.prompt + victim.generated;
     victim.prefilled = 0;
@@ -176,6 +185,8 @@ bool Scheduler::measured(std::size_t index) const {
 void Scheduler::finish(Request& r, std::size_t index) {
   r.finish = now_;
   kv_used_ -= r.footprint();
+  decode_context_ -= r.footprint();
+  any_finished_ = true;
   totals_.finished += 1;
   if (measured(index)) {
     window_end_ = totals_;
@@ -195,16 +206,12 @@ bool Scheduler::step() {
     take_ready();
   }
   admit();
-  const auto decoding = [&] {
-    return std::count_if(running_.begin(), running_.end(),
-                         [&](std::size_t i) { return !requests_[i].prefilling(); });
-  };
-  preempt_for(decoding());
-  const bool prefill_alone = limits_.policy == SchedulePolicy::prefill_first &&
-                             std::any_of(running_.begin(), running_.end(),
-                                         [&](std::size_t i) { return requests_[i].prefilling(); });
-  const std::int64_t decodes = prefill_alone ? 0 : decoding();
-  double context = 0;
+  const auto running = static_cast<std::int64_t>(running_.size());
+  preempt_for(running - prefilling_);
+  const bool prefill_alone = limits_.policy == SchedulePolicy::prefill_first && prefilling_ > 0;
+  const std::int64_t decodes =
+      prefill_alone ? 0 : static_cast<std::int64_t>(running_.size()) - prefilling_;
+  const auto context = static_cast<double>(decode_context_);
   std::int64_t budget = limits_.token_budget;
   if (limits_.policy == SchedulePolicy::decode_first) {
     budget -= decodes;
@@ -212,13 +219,13 @@ bool Scheduler::step() {
   std::int64_t prompt_tokens = 0;
   std::int64_t first_tokens = 0;
   chunks_.clear();
-  for (std::size_t i : running_) {
-    const Request& r = requests_[i];
-    if (!r.prefilling()) {
-      context += prefill_alone ? 0 : static_cast<double>(r.footprint());
-    } else if (budget > 0) {
+  std::int64_t unseen = prefilling_;
+  for (auto at = running_.begin(); unseen > 0 && budget > 0 && at != running_.end(); ++at) {
+    const Request& r = requests_[*at];
+    if (r.prefilling()) {
+      --unseen;
       const std::int64_t chunk = std::min(r.to_prefill - r.prefilled, budget);
-      chunks_.emplace_back(i, chunk);
+      chunks_.emplace_back(*at, chunk);
       budget -= chunk;
       prompt_tokens += chunk;
       first_tokens += r.prefilled + chunk == r.to_prefill ? 1 : 0;
@@ -235,7 +242,10 @@ bool Scheduler::step() {
   totals_.kv_seconds +=
       static_cast<double>(kv_used_) / static_cast<double>(limits_.kv_tokens) * seconds;
   emit(decodes > 0, before);
-  std::erase_if(running_, [&](std::size_t i) { return requests_[i].finish >= 0; });
+  if (any_finished_) {
+    std::erase_if(running_, [&](std::size_t i) { return requests_[i].finish >= 0; });
+    any_finished_ = false;
+  }
   return true;
 }
 
@@ -250,7 +260,7 @@ void Scheduler::emit(bool decoded, double step_start) {
       if (r.last_token == step_start) {
         same_gap += 1;
       } else {
-        itl_.emplace_back(now_ - r.last_token, 1);
+        itl_.add(now_ - r.last_token, 1);
       }
     }
     r.last_token = now_;
@@ -258,23 +268,28 @@ void Scheduler::emit(bool decoded, double step_start) {
       finish(r, index);
     }
   };
-  for (std::size_t i : running_) {
-    Request& r = requests_[i];
-    if (decoded && !r.prefilling()) {
-      ++r.decoded;
-      ++kv_used_;
-      token(r, i);
+  if (decoded) {
+    for (std::size_t i : running_) {
+      Request& r = requests_[i];
+      if (!r.prefilling()) {
+        ++r.decoded;
+        ++kv_used_;
+        ++decode_context_;
+        token(r, i);
+      }
     }
   }
   for (const auto& [i, chunk] : chunks_) {
     Request& r = requests_[i];
     r.prefilled += chunk;
     if (!r.prefilling()) {
+      prefilling_ -= 1;
+      decode_context_ += r.footprint();
       token(r, i);
     }
   }
   if (same_gap > 0) {
-    itl_.emplace_back(now_ - step_start, same_gap);
+    itl_.add(now_ - step_start, same_gap);
   }
 }
 
@@ -297,7 +312,7 @@ SimulationResult Scheduler::summarise() const {
   }
   result.ttft = detail::summary_of(std::move(ttft));
   result.tpot = detail::summary_of(std::move(tpot));
-  result.itl = detail::summary_of(itl_);
+  result.itl = itl_.summary();
   result.e2e = detail::summary_of(std::move(e2e));
   const double span = window_end_.time - window_start_.time;
   if (span > 0) {

@@ -91,6 +91,32 @@ LatencySummary summary_of(std::vector<std::pair<double, double>> values) {
           Seconds::of(percentile(values, total, 0.99))};
 }
 
+void GapHistogram::add(double gap, double weight) {
+  // Buckets 0.01 % wide from 1 ns: log(gap / 1 ns) / log(1.0001).
+  constexpr double from = 1e-9;
+  constexpr double width = 1e-4;
+  const auto key = static_cast<std::int64_t>(
+      std::floor(std::log(std::max(gap, from) / from) / std::log1p(width)));
+  const auto at = buckets_.try_emplace(key, gap, 0.0).first;
+  at->second.first = std::min(at->second.first, gap);
+  at->second.second += weight;
+  sum_ += gap * weight;
+  weight_ += weight;
+}
+
+LatencySummary GapHistogram::summary() const {
+  std::vector<std::pair<double, double>> values;
+  values.reserve(buckets_.size());
+  for (const auto& [key, bucket] : buckets_) {
+    values.push_back(bucket);
+  }
+  LatencySummary summary = summary_of(std::move(values));
+  if (weight_ > 0) {
+    summary.mean = Seconds::of(sum_ / weight_);
+  }
+  return summary;
+}
+
 } // namespace detail
 
 } // namespace icx

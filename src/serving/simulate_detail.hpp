@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <random>
 #include <utility>
 #include <vector>
@@ -26,6 +27,21 @@ public:
 
 private:
   std::mt19937_64 engine_;
+};
+
+/// Inter-token gaps, one per decoded token, kept in buckets 0.01 % wide (each holding the
+/// least gap that fell in it and how many did): a run of millions of tokens keeps as many
+/// buckets as it has distinct gaps at that resolution, and its percentiles are off by at most
+/// 0.01 %; the mean is exact.
+class GapHistogram {
+public:
+  void add(double gap, double weight);
+  [[nodiscard]] LatencySummary summary() const;
+
+private:
+  std::map<std::int64_t, std::pair<double, double>> buckets_;
+  double sum_ = 0;
+  double weight_ = 0;
 };
 
 /// Mean and nearest-rank percentiles of values, each with its weight (none: all zero).

@@ -35,10 +35,18 @@ ReplicaModel replica_model(const Cluster& cluster, const LoadWorkloads& workload
   replica.replicas = layout.dp;
   const LayoutMemory memory =
       layout_memory(*cluster.gpu, workloads.full_length, layout, std::nullopt);
+  if (memory.weights_per_gpu > memory.usable_per_gpu) {
+    throw InputError(fmt::format("the weights ({} per GPU) do not fit the {} usable per GPU on "
+                                 "this layout: give more --gpus",
+                                 format_bytes(memory.weights_per_gpu),
+                                 format_bytes(memory.usable_per_gpu)));
+  }
   if (memory.replica_capacity == 0) {
-    throw InputError(fmt::format("the weights ({} per GPU) leave no memory for a KV cache on "
-                                 "this layout",
-                                 format_bytes(memory.weights_per_gpu)));
+    throw InputError(fmt::format("one request of {} tokens needs more KV cache than the {} per "
+                                 "GPU the weights leave: shorten --input or --output, or give "
+                                 "more --gpus",
+                                 workloads.full_length.context + 1,
+                                 format_bytes(memory.usable_per_gpu - memory.weights_per_gpu)));
   }
   const std::int64_t full_tokens = workloads.full_length.context + 1;
   const std::int64_t ranks = layout.ep;

@@ -4,37 +4,14 @@
 
 #include <gtest/gtest.h>
 
-#include "test_fixtures.hpp"
+#include "load_fixture.hpp"
 
 namespace icx {
 namespace {
 
-using test::make_dense;
+using ServingLoadTest = test::EightBOnOneGpu;
 
-// One H100-like GPU (80 GB, 3.35 TB/s, 989 TFLOP/s × 0.5, no HBM fraction: 1) serving an
-// 8e9-parameter dense model in BF16: 16 GB of weights, 32 layers × 8 KV heads × 128 × 2 (K
-// and V) × 2 B = 131,072 B of KV cache per token. Nothing crosses a wire (TP 1).
-class ServingLoadTest : public ::testing::Test, protected test::ClusterParts {
-protected:
-  Model model = make_dense(4096, 32, 8e9, 32);
-  Catalog catalog;
-  Cluster cluster{&gpu, 1, 8, 8, &nvlink, &ndr, 8};
-  Layout one{1, 1, 1, 1};
-
-  void SetUp() override {
-    model.head_dim = 128;
-    catalog.overlay_text(R"({"dtypes": [{"id": "bf16", "name": "B", "bytes_per_element": 2,
-                                          "source": "s"}]})",
-                         "test.json");
-    catalog.overlay_text(test::engine_overlay, "engines.json");
-  }
-
-  [[nodiscard]] LoadWorkloads workloads(const Load& load) const {
-    return load_workloads(catalog, model, bf16, gpu, ServingRequest{}, load);
-  }
-};
-
-constexpr double kv_per_token = 32 * 8 * 128 * 2 * 2.0;
+constexpr double kv_per_token = test::eight_b_kv_per_token;
 
 /// The activations one token's decode step reads and writes beside the weights: 2 B per input
 /// and per output of each GEMM. Without an MLP width the fixture's layer is GPT's (QKV 3h × h,

@@ -74,10 +74,11 @@ def icx_seconds(icx, overlay, row, phase, batch):
     args = [icx, "place", "--model", row["model"], "--gpus", row["gpus"], "--gpu", row["gpu"],
             *layout_args(row), "--dtype", row["dtype"], "--engine", row["engine"],
             "--phase", phase, "--batch", str(batch), "--json", "--catalog", overlay]
+    prompt, output = mean_length(row, "input"), mean_length(row, "output")
     if phase == "prefill":
-        args += ["--tokens", row["input"]]
+        args += ["--tokens", str(prompt)]
     else:
-        args += ["--context", str(int(row["input"]) + int(row["output"]) // 2)]
+        args += ["--context", str(prompt + output // 2)]
     out = subprocess.run(args, capture_output=True, text=True)
     if out.returncode != 0:
         sys.exit(f"{' '.join(args)}: {out.stderr.strip()}")
@@ -86,12 +87,19 @@ def icx_seconds(icx, overlay, row, phase, batch):
 
 
 def requests_of(row, concurrency):
-    """The requests the row's benchmark sent, where its source says (successful_requests=N),
-    else four per client (as Herdora's runs send) and at least vllm bench serve's default of
-    1000."""
-    match = re.search(r"successful_requests=(\d+)", row["source"])
-    return int(match.group(1)) if match and concurrency == int(row["concurrency"]) \
-        else max(1000, 4 * concurrency)
+    """The requests the row's benchmark sent (its `requests` column), else four per client (as
+    Herdora's runs send) and at least vllm bench serve's default of 1000."""
+    if row["requests"] and concurrency == int(row["concurrency"]):
+        return int(row["requests"])
+    return max(1000, 4 * concurrency)
+
+
+def mean_length(row, key):
+    """A row's mean prompt or output length: the nominal, or where the benchmark drew lengths
+    uniformly from (1 - spread) x nominal to nominal (SGLang's bench_serving at its default
+    --random-range-ratio 0: spread 1), its middle."""
+    spread = float(row["spread"] or 0)
+    return max(1, round(int(row[key]) * (1 - spread / 2)))
 
 
 def closed_loop(icx, overlay, row, concurrency=None):
@@ -103,6 +111,8 @@ def closed_loop(icx, overlay, row, concurrency=None):
             *layout_args(row), "--dtype", row["dtype"], "--engine", row["engine"],
             "--concurrency", str(concurrency), "--input", row["input"], "--output", row["output"],
             "--requests", str(requests_of(row, concurrency)), "--warmup", "0", "--json"]
+    if row["spread"]:
+        args += ["--spread", row["spread"]]
     if overlay:
         args += ["--catalog", overlay]
     out = subprocess.run(args, capture_output=True, text=True)

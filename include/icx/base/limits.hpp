@@ -86,6 +86,9 @@ constexpr Bounds target_seconds{1e-6, 86400};
 /// simulated step decodes at least one token, so the second bounds its work (a few seconds).
 constexpr std::int64_t max_simulated_requests = 1'000'000;
 constexpr double max_simulated_tokens = 5e7;
+/// The spread of simulated lengths: none to a uniform draw from 0 to the nominal (1), or a
+/// lognormal coefficient of variation up to 4 (chat traces measure about 1).
+constexpr Bounds length_spread{0.0, 4.0};
 /// A cold-start budget in seconds: 1 ms to 30 days.
 constexpr Bounds budget_seconds{1e-3, 30.0 * 24 * 3600};
 

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <string>
 
+#include <fmt/format.h>
+
 #include "icx/base/limits.hpp"
 #include "options/common.hpp"
 
@@ -54,10 +56,11 @@ void add_simulation_options(CLI::App& app, SimulationOptions& o) {
       ->transform(whole_number(1, limits::max_simulated_requests));
   app.add_option("--spread", o.spread,
                  "Lengths drawn around --input and --output: uniform from (1 - F) x to 1 x "
-                 "nominal (0.2: 80-100 %), or lognormal with F as its coefficient of variation; "
-                 "default 0, every request the nominal length")
+                 "nominal (0.2: 80-100 %, as InferenceMAX draws; 1: 0-100 %, SGLang "
+                 "bench_serving's default), or lognormal with F as its coefficient of "
+                 "variation; default 0, every request the nominal length")
       ->type_name("F")
-      ->transform(unit_fraction());
+      ->transform(decimal_number(limits::length_spread));
   app.add_option<LengthShape, int>("--lengths", o.lengths,
                                    "How --spread draws lengths: uniform or lognormal "
                                    "(ShareGPT-like chat)")
@@ -87,10 +90,25 @@ std::optional<Traffic> traffic_of(const LoadOptions& load, const SimulationOptio
   t.arrivals = Arrivals::closed;
   t.concurrency = *o.concurrency;
   const LengthShape shape = o.spread > 0 ? o.lengths : LengthShape::fixed;
+  if (shape == LengthShape::uniform && o.spread > 1) {
+    throw UsageError(fmt::format("--spread {:g}: a uniform spread is at most 1 (lengths from 0 "
+                                 "to the nominal); give --lengths lognormal for a wider one",
+                                 o.spread));
+  }
   t.input = {shape, load.input, o.spread};
   t.output = {shape, load.output, o.spread};
+  // Unless given: 1000 or 10 per client, as many as one simulation runs at --output.
+  const auto most = std::min(
+      limits::max_simulated_requests,
+      static_cast<std::int64_t>(limits::max_simulated_tokens / static_cast<double>(load.output)));
+  if (!o.requests && most < t.concurrency) {
+    throw UsageError(fmt::format("--concurrency {} with --output {}: one request per client "
+                                 "already generates more than the {:.3g} tokens one simulation "
+                                 "runs; give fewer clients or a shorter --output",
+                                 t.concurrency, load.output, limits::max_simulated_tokens));
+  }
   t.requests = o.requests.value_or(
-      std::max(default_simulated_requests, requests_per_client * t.concurrency));
+      std::min(most, std::max(default_simulated_requests, requests_per_client * t.concurrency)));
   t.warmup = o.warmup.value_or(t.requests / warmup_share_divisor);
   t.seed = o.seed;
   return t;

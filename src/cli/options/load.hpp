@@ -38,8 +38,8 @@ struct SimulationOptions {
 };
 
 /// Requests a simulation runs when --requests does not say: vllm bench serve's default
-/// --num-prompts, or ten per client when that is more; a tenth of them is left out at each end
-/// unless --warmup says.
+/// --num-prompts, or ten per client when that is more, at most what one simulation runs; a
+/// tenth of them is left out at each end unless --warmup says.
 constexpr std::int64_t default_simulated_requests = 1000;
 constexpr std::int64_t requests_per_client = 10;
 constexpr std::int64_t warmup_share_divisor = 10;

@@ -128,11 +128,16 @@ void print_simulation(const SimulatedLoad& sim) {
       t.input.shape == LengthShape::fixed
           ? std::string("every request the same")
           : fmt::format("{} spread {:g}", to_string(t.input.shape), t.input.spread);
-  print_out("\nload     {} clients (closed loop), {} prompt + {} output tokens ({}); simulated: "
-            "{} requests on one of {} replica{} ({} clients each, seed {}), {} left out at each "
-            "end\n",
-            t.concurrency, t.input.nominal, t.output.nominal, spread, sim.per_replica.requests,
-            m.replicas, m.replicas == 1 ? "" : "s", sim.per_replica.concurrency, t.seed, t.warmup);
+  const std::string where = m.replicas == 1
+                                ? std::string()
+                                : fmt::format(" on one of {} replicas ({} clients each)",
+                                              m.replicas, sim.per_replica.concurrency);
+  const std::string left_out = t.warmup == 0 ? std::string("none left out")
+                                             : fmt::format("{} left out at each end", t.warmup);
+  print_out("\nload     {} clients (closed loop), {} prompt + {} output tokens ({}); simulated{}: "
+            "{} requests, seed {}, {}\n",
+            t.concurrency, t.input.nominal, t.output.nominal, spread, where,
+            sim.per_replica.requests, t.seed, left_out);
   TextTable table({{"", Align::left},
                    {"mean", Align::right},
                    {"p50", Align::right},
