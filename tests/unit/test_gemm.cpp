@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -88,11 +89,16 @@ TEST(Gemm, TheShippedCurvesFollowTheMeasuredKernels) {
   test::KernelErrors errors;
   const std::vector<MeasuredGemm> rows = measured_gemms();
   ASSERT_GE(rows.size(), 1900U);
+  // Rows recorded for a GPU whose curves are not shipped (data/measurements/README.md).
+  std::map<std::string, int> unshipped;
   for (const MeasuredGemm& r : rows) {
     const Gpu& gpu = catalog.gpu(r.gpu);
     const KernelCurves& curves = gpu.curves_for(&catalog.engine(r.engine));
     const auto t = gemm_time(gpu, curves, catalog.dtype(r.dtype), r.shape);
-    ASSERT_TRUE(t) << r.gpu << " " << r.dtype;
+    if (!t) {
+      ++unshipped[r.gpu];
+      continue;
+    }
     errors[{r.gpu + " " + r.dtype, test::engine_label(catalog.gpu(r.gpu), r.engine)}].push_back(
         std::abs(t->seconds.value() / r.seconds - 1));
   }
@@ -100,6 +106,7 @@ TEST(Gemm, TheShippedCurvesFollowTheMeasuredKernels) {
   // rows check the curves it borrows from the H100 (curves_from), held out: within 6-8 % for
   // vLLM.
   ASSERT_EQ(errors.size(), 21U);
+  EXPECT_EQ(unshipped, (std::map<std::string, int>{{"mi300x", 454}}));
   test::expect_fit_and_held_out(errors, 0.10, 0.30);
 }
 
