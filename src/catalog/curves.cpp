@@ -53,7 +53,7 @@ void Catalog::borrow_curves() {
       for (const auto& [dtype, curve] : curves->moe) {
         needed.push_back(dtype);
       }
-      if (curves->attention) {
+      if (curves->attention || curves->mla) {
         needed.emplace_back(attention_peak_dtype);
       }
     }
@@ -75,6 +75,9 @@ void Catalog::complete_engine_curves() {
       curves.moe.insert(gpu.curves.moe.begin(), gpu.curves.moe.end());
       if (!curves.attention) {
         curves.attention = gpu.curves.attention;
+      }
+      if (!curves.mla) {
+        curves.mla = gpu.curves.mla;
       }
     }
   }

@@ -177,7 +177,20 @@ bool is_default(const std::map<std::string, Curve, std::less<>>* defaults, const
   return it != defaults->end() && it->second == curve;
 }
 
-/// One engine's measured curves: "gemm" and "moe" by dtype, and "attention"; with `defaults`
+Json attention_json(const AttentionCurve& a) {
+  return {{"prefill",
+           {{"compute_fraction", json_number(a.compute_fraction)},
+            {"half_tokens", json_number(a.half_tokens)},
+            {"half_head_dim", json_number(a.half_head_dim)},
+            {"launch_us", in_unit(a.prefill_launch.value(), micro)}}},
+          {"decode",
+           {{"memory_fraction", json_number(a.memory_fraction)},
+            {"head_ns", in_unit(a.per_head.value(), nano)},
+            {"fp8_cache_scale", a.fp8_cache_scale},
+            {"launch_us", in_unit(a.decode_launch.value(), micro)}}}};
+}
+
+/// One engine's measured curves: "gemm" and "moe" by dtype, "attention" and "mla"; with `defaults`
 /// (the default engine's, which another engine's missing dtypes and attention take), a curve
 /// equal to theirs is left out.
 void write_curves(Json& json, const KernelCurves& curves, const KernelCurves* defaults) {
@@ -205,16 +218,10 @@ void write_curves(Json& json, const KernelCurves& curves, const KernelCurves* de
                           {"route_ns", in_unit(c.per_entry.value(), nano)}};
   }
   if (const auto& a = curves.attention; a && (all || a != defaults->attention)) {
-    json["attention"] = {{"prefill",
-                          {{"compute_fraction", json_number(a->compute_fraction)},
-                           {"half_tokens", json_number(a->half_tokens)},
-                           {"half_head_dim", json_number(a->half_head_dim)},
-                           {"launch_us", in_unit(a->prefill_launch.value(), micro)}}},
-                         {"decode",
-                          {{"memory_fraction", json_number(a->memory_fraction)},
-                           {"head_ns", in_unit(a->per_head.value(), nano)},
-                           {"fp8_cache_scale", a->fp8_cache_scale},
-                           {"launch_us", in_unit(a->decode_launch.value(), micro)}}}};
+    json["attention"] = attention_json(*a);
+  }
+  if (const auto& a = curves.mla; a && (all || a != defaults->mla)) {
+    json["mla"] = attention_json(*a);
   }
 }
 

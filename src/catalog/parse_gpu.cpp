@@ -63,20 +63,21 @@ void read_curves(ObjectReader& reader, const Gpu& gpu, const std::string& origin
   }
 }
 
-/// The GPU's attention curve (icx/catalog/curves.hpp AttentionCurve): a prefill and a decode
-/// object, every figure required; a curve needs the 16-bit peak the prefill scales.
+/// An attention curve under `key` ("attention" or "mla"; icx/catalog/curves.hpp
+/// AttentionCurve): a prefill and a decode object, every figure required; a curve needs the
+/// 16-bit peak the prefill scales.
 void read_attention_curve(ObjectReader& reader, const Gpu& gpu, const std::string& origin,
-                          KernelCurves& out) {
-  if (!reader.has("attention")) {
+                          const char* key, std::optional<AttentionCurve>& out) {
+  if (!reader.has(key)) {
     return;
   }
   if (!gpu.dense_peak.contains(attention_peak_dtype)) {
-    reader.fail("attention", fmt::format("needs a {} figure in dense_tflops to scale its "
-                                         "prefill; add it or drop the curve",
-                                         attention_peak_dtype));
+    reader.fail(key, fmt::format("needs a {} figure in dense_tflops to scale its prefill; add "
+                                 "it or drop the curve",
+                                 attention_peak_dtype));
   }
-  const nlohmann::json::json_pointer at = reader.pointer_to("attention");
-  ObjectReader phases(reader.object("attention"), at, origin);
+  const nlohmann::json::json_pointer at = reader.pointer_to(key);
+  ObjectReader phases(reader.object(key), at, origin);
   ObjectReader prefill(phases.object("prefill"), at / "prefill", origin);
   ObjectReader decode(phases.object("decode"), at / "decode", origin);
   phases.finish();
@@ -91,7 +92,7 @@ void read_attention_curve(ObjectReader& reader, const Gpu& gpu, const std::strin
   curve.fp8_cache_scale = decode.fraction("fp8_cache_scale");
   curve.decode_launch = Seconds::of(decode.positive("launch_us", limits::latency_us) * micro);
   decode.finish();
-  out.attention = curve;
+  out = curve;
 }
 
 /// One engine's curves from `reader` (the GPU's object, or one of its engine_curves).
@@ -99,7 +100,8 @@ void read_kernel_curves(ObjectReader& reader, const Gpu& gpu, const std::string&
                         KernelCurves& out) {
   read_curves(reader, gpu, origin, "gemm", read_gemm_curve, out.gemm);
   read_curves(reader, gpu, origin, "moe", read_moe_curve, out.moe);
-  read_attention_curve(reader, gpu, origin, out);
+  read_attention_curve(reader, gpu, origin, "attention", out.attention);
+  read_attention_curve(reader, gpu, origin, "mla", out.mla);
 }
 
 /// Other engines' curves by engine id, each with at least one section; the ids are checked
@@ -116,7 +118,7 @@ void read_engine_curves(ObjectReader& reader, Gpu& gpu, const std::string& origi
     KernelCurves curves;
     read_kernel_curves(one, gpu, origin, curves);
     if (curves.empty()) {
-      each.fail(engine, "expected at least one of gemm, moe and attention");
+      each.fail(engine, "expected at least one of gemm, moe, attention and mla");
     }
     one.finish();
     gpu.engine_curves[engine] = curves;
@@ -147,7 +149,7 @@ Gpu read_gpu(ObjectReader& reader, const std::string& origin) {
   }
   if (reader.has("curves_from")) {
     gpu.curves_from = reader.text("curves_from");
-    for (const char* own : {"gemm", "moe", "attention", "engine_curves"}) {
+    for (const char* own : {"gemm", "moe", "attention", "mla", "engine_curves"}) {
       if (reader.has(own)) {
         reader.fail(own, "the GPU takes its curves from curves_from; give its own or borrow, "
                          "not both");

@@ -3,9 +3,16 @@
 
 namespace icx {
 
+const AttentionCurve* attention_curve(const KernelCurves& curves, const Model& model) {
+  if (model.latent_attention && curves.mla) {
+    return &*curves.mla;
+  }
+  return curves.attention ? &*curves.attention : nullptr;
+}
+
 std::optional<FlopsPerSecond> attention_peak(const Gpu& gpu, const KernelCurves& curves) {
   const auto peak = gpu.dense_peak.find(attention_peak_dtype);
-  if (!curves.attention || peak == gpu.dense_peak.end()) {
+  if ((!curves.attention && !curves.mla) || peak == gpu.dense_peak.end()) {
     return std::nullopt;
   }
   return peak->second;

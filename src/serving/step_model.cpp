@@ -256,20 +256,21 @@ StepTerm attention_term(const Gpu& gpu, const Workload& w, const Layout& layout,
                 rank_seqs * share / kv_split(model, layout.tp);
   }
   const KernelCurves& curves = gpu.curves_for(w.engine);
+  const AttentionCurve* curve = attention_curve(curves, model);
   // Present only with an attention curve.
   const std::optional<FlopsPerSecond> peak = attention_peak(gpu, curves);
   const HeadWidths width = head_widths(model, w.phase);
   // A model known by its shape alone has no heads to price a kernel by.
   const bool heads = model.attention_heads > 0 && width.key > 0 && width.value > 0;
-  if (!w.gemm_curves || !peak || !heads || !(rank_seqs > 0)) {
+  if (!w.gemm_curves || curve == nullptr || !peak || !heads || !(rank_seqs > 0)) {
     return roofline(term, gpu, w.rate.achieved(), w.hbm_fraction);
   }
   const double layers = model.layers * share;
   const GemmTime one =
       w.phase == Phase::prefill
-          ? prefill_attention_time(*curves.attention, *peak, term.flops / layers,
+          ? prefill_attention_time(*curve, *peak, term.flops / layers,
                                    static_cast<double>(w.tokens), (width.key + width.value) / 2)
-          : decode_attention_time(*curves.attention, gpu.hbm_bandwidth,
+          : decode_attention_time(*curve, gpu.hbm_bandwidth,
                                   {term.read / layers, rank_seqs, heads_per_gpu(model, layout.tp),
                                    w.kv_dtype->bytes_per_element});
   term.seconds = one.seconds * layers;

@@ -85,7 +85,12 @@ std::string describe_pricing(const Workload& workload, int gpus) {
   const Gpu& gpu = *workload.rate.gpu;
   const KernelCurves& curves = gpu.curves_for(workload.engine);
   const bool gemm = workload.gemm_curves && curves.gemm.contains(workload.dtype->id);
-  const bool attention = workload.gemm_curves && attention_peak(gpu, curves).has_value();
+  const AttentionCurve* curve =
+      workload.model != nullptr ? attention_curve(curves, *workload.model) : nullptr;
+  const bool attention =
+      workload.gemm_curves && curve != nullptr && attention_peak(gpu, curves).has_value();
+  // Latent attention priced by its own kernels' curve says so.
+  const bool latent = attention && curves.mla && curve == &*curves.mla;
   if (!gemm && !attention) {
     return describe_rate(workload.rate, gpus);
   }
@@ -105,7 +110,9 @@ std::string describe_pricing(const Workload& workload, int gpus) {
             ? fmt::format("routed experts by {} measured {} MoE kernel", whose, workload.dtype->id)
             : std::string("routed experts as grouped GEMMs"));
   }
-  parts.push_back(attention ? fmt::format("attention by {} measured attention kernels", whose)
+  parts.push_back(attention ? fmt::format("{} by {} measured {} kernels",
+                                          latent ? "latent attention" : "attention", whose,
+                                          latent ? "MLA" : "attention")
                             : fmt::format("attention at {}", rate));
   // An engine with curves of its own on this GPU says so: they are its kernels' times.
   const bool own = workload.engine != nullptr && gpu.engine_curves.contains(workload.engine->id);

@@ -70,7 +70,7 @@ TEST(EngineCurves, AnUnknownEngineOrAnEmptyEntryIsRefused) {
         "dense_tflops": {"bf16": 1000}, "scale_up_link": "nvlink4", "scale_up_domain": 8,
         "achievable_mfu": 0.5, "source": "s", "engine_curves": {"sglang": {}}}]})");
   EXPECT_NE(empty.find("/gpus/0/engine_curves"), std::string::npos) << empty;
-  EXPECT_NE(empty.find("at least one of gemm, moe and attention"), std::string::npos) << empty;
+  EXPECT_NE(empty.find("at least one of gemm, moe, attention and mla"), std::string::npos) << empty;
 }
 
 } // namespace

@@ -80,7 +80,10 @@ struct KernelCurves {
   std::map<std::string, GemmCurve, std::less<>> gemm;
   std::map<std::string, MoeCurve, std::less<>> moe;
   std::optional<AttentionCurve> attention;
-  [[nodiscard]] bool empty() const { return gemm.empty() && moe.empty() && !attention; }
+  /// Latent attention's own kernels (DeepSeek's MLA: FlashMLA, TensorRT-LLM's MLA), in the same
+  /// form: a model with latent attention is priced by it where present, else by `attention`.
+  std::optional<AttentionCurve> mla;
+  [[nodiscard]] bool empty() const { return gemm.empty() && moe.empty() && !attention && !mla; }
   bool operator==(const KernelCurves&) const = default;
 };
 

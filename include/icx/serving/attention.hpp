@@ -10,7 +10,12 @@
 
 namespace icx {
 
-/// The 16-bit dense peak a GPU's attention curve in `curves` scales; absent without a curve
+/// The curve `model`'s attention kernels run by in `curves`: latent attention's own (mla)
+/// where the model has latent attention and the curves hold one, else the attention curve;
+/// nullptr without either.
+const AttentionCurve* attention_curve(const KernelCurves& curves, const Model& model);
+
+/// The 16-bit dense peak a GPU's attention curves in `curves` scale; absent without a curve
 /// (the catalog refuses a curve without the peak).
 std::optional<FlopsPerSecond> attention_peak(const Gpu& gpu, const KernelCurves& curves);
 
