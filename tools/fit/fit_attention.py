@@ -38,22 +38,30 @@ DECODE = {"params": ["memory_fraction", "head_ns", "launch_us", "fp8_cache_scale
           "rounding": ROUNDING}
 
 
-def predict_prefill(p, row, gpu):
+def prefill_time(p, flops, s, d, gpu):
+    """The prefill curve: `flops` of s tokens per prompt through heads of width d."""
     compute_fraction, half_tokens, half_head_dim, launch_us = p
-    b, s, h, d = (float(row[k]) for k in ("batch", "tokens", "heads", "head_dim"))
-    flops = 4.0 * b * h * d * s * s / 2
     fraction = compute_fraction * s / (s + half_tokens) * d / (d + half_head_dim)
     return launch_us * 1e-6 + flops / (gpu["dense_tflops"]["bf16"] * 1e12 * fraction)
 
 
-def predict_decode(p, row, gpu, widths):
+def decode_time(p, query_heads, moved, width, gpu):
+    """The decode curve: query_heads (sequences × heads) and `moved` cache bytes of `width`."""
     memory_fraction, head_ns, launch_us, fp8_cache_scale = p
-    b, c, h, g, d = (float(row[k]) for k in ("batch", "context", "heads", "kv_heads", "head_dim"))
-    width = widths[row["kv_dtype"]]
-    moved = b * c * g * d * 2 * width
     scale = fp8_cache_scale if width < 2 else 1.0
     bandwidth = gpu["hbm_bandwidth_GBps"] * 1e9 * memory_fraction * scale
-    return launch_us * 1e-6 + b * h * head_ns * 1e-9 + moved / bandwidth
+    return launch_us * 1e-6 + query_heads * head_ns * 1e-9 + moved / bandwidth
+
+
+def predict_prefill(p, row, gpu):
+    b, s, h, d = (float(row[k]) for k in ("batch", "tokens", "heads", "head_dim"))
+    return prefill_time(p, 4.0 * b * h * d * s * s / 2, s, d, gpu)
+
+
+def predict_decode(p, row, gpu, widths):
+    b, c, h, g, d = (float(row[k]) for k in ("batch", "context", "heads", "kv_heads", "head_dim"))
+    width = widths[row["kv_dtype"]]
+    return decode_time(p, b * h, b * c * g * d * 2 * width, width, gpu)
 
 
 def decode_spec(gpu, widths):

@@ -61,7 +61,7 @@ def median_error(predict, p, data):
     return statistics.median(abs(predict(p, r) / measured(r) - 1) for r in data)
 
 
-def check_shipped(fitted, path, section):
+def check_shipped(fitted, path, section, fitted_engine=FITTED_ENGINE):
     """Exits non-zero unless every fitted figure matches the catalog in `path`: the fitted
     engine's at gpus[id][section][key], another engine's at gpus[id]["engine_curves"][engine]
     [section][key]."""
@@ -77,7 +77,7 @@ def check_shipped(fitted, path, section):
             print(f"{gpu} {section} {key} {engine}: not shipped, its fit is above "
                   "(data/measurements/README.md says why)")
             continue
-        if engine != FITTED_ENGINE:
+        if engine != fitted_engine:
             entry = entry.get("engine_curves", {}).get(engine, {})
         have = entry.get(section, {}).get(key, {})
         for name, value in figures.items():
@@ -87,11 +87,11 @@ def check_shipped(fitted, path, section):
     print(f"{path}: every fitted {section} figure matches")
 
 
-def finish(fitted, section, worst, bound):
+def finish(fitted, section, worst, bound, fitted_engine=FITTED_ENGINE):
     """After a fit: --check PATH compares `fitted` with the catalog (check_shipped); the exit
     status is 0 while the worst fitted median |error| is within `bound`."""
     if len(sys.argv) > 2 and sys.argv[1] == "--check":
-        check_shipped(fitted, sys.argv[2], section)
+        check_shipped(fitted, sys.argv[2], section, fitted_engine)
     return 0 if worst <= bound else 1
 
 
@@ -104,36 +104,37 @@ def fit_curve(label, rows, model, spec):
     return figures, median_error(model, [figures[n] for n in spec["params"]], rows)
 
 
-def fit_all(rows_file, columns, curve_for, section, bound):
+def fit_all(rows_file, columns, curve_for, section, bound, fitted_engine=FITTED_ENGINE):
     """Fits one curve per distinct (gpu, `columns[1]`) and engine of
-    data/measurements/kernels/rows_file: the fitted engine's (vLLM's) is the GPU's default,
-    each other engine's its own (engine_curves) where it prices that engine's rows better. curve_for(key) gives its (model, spec); prints
+    data/measurements/kernels/rows_file: the fitted engine's (vLLM's unless `fitted_engine`
+    names another) is the GPU's default, each other engine's its own (engine_curves) where it
+    prices that engine's rows better. curve_for(key) gives its (model, spec); prints
     each curve's error on its engine's rows and the default curve's on the same rows, checks
     the catalog under --check (`section`), and returns the exit status (finish)."""
     data = kernel_rows(rows_file)
     fitted, worst = {}, 0.0
     print(f"{'gpu':10} {columns[1]:7} {'engine':7} {'rows':>5} {'median |error|':>15}  "
-          f"{'by the ' + FITTED_ENGINE + ' curve':>18}")
+          f"{'by the ' + fitted_engine + ' curve':>18}")
     for key in sorted({tuple(r[c] for c in columns) for r in data}):
         mine = [r for r in data if tuple(r[c] for c in columns) == key]
         model, spec = curve_for(key)
         default = None
-        engines = sorted({r["engine"] for r in mine}, key=lambda e: (e != FITTED_ENGINE, e))
+        engines = sorted({r["engine"] for r in mine}, key=lambda e: (e != fitted_engine, e))
         for engine in engines:
             rows = [r for r in mine if r["engine"] == engine]
             figures, error = fit_curve(key, rows, model, spec)
-            if engine == FITTED_ENGINE:
+            if engine == fitted_engine:
                 default = [figures[n] for n in spec["params"]]
             by_default = f"{median_error(model, default, rows):18.1%}" if default else ""
             # Another engine's own curve is kept where it prices its rows better than the
             # default's; the exit status holds the default curves to `bound`.
-            kept = engine == FITTED_ENGINE or (default and error < median_error(model, default,
+            kept = engine == fitted_engine or (default and error < median_error(model, default,
                                                                                   rows))
             print(f"{key[0]:10} {key[1]:7} {engine:7} {len(rows):5} {error:15.1%}  {by_default}"
                   f"{'' if kept else '  (not kept: the default curve is closer)'}")
             if kept:
                 print("           " + json.dumps(figures))
                 fitted[key + (engine,)] = figures
-            if engine == FITTED_ENGINE:
+            if engine == fitted_engine:
                 worst = max(worst, error)
-    return finish(fitted, section, worst, bound)
+    return finish(fitted, section, worst, bound, fitted_engine)
