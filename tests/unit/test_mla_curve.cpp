@@ -1,7 +1,12 @@
 // Latent attention's own kernel curve (gpus[].mla): read and written back like the attention
 // curve, taken by an engine without its own, and chosen for a model with latent attention.
 #include <algorithm>
+#include <cmath>
+#include <iostream>
+#include <map>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -10,6 +15,7 @@
 #include "icx/catalog/json.hpp"
 #include "icx/serving/attention.hpp"
 #include "icx/serving/step_model.hpp"
+#include "kernel_fit_check.hpp"
 #include "test_fixtures.hpp"
 
 namespace icx {
@@ -90,6 +96,61 @@ TEST_F(MlaCurveTest, AnIncompleteCurveIsRefusedWithItsPointer) {
     "mla": {"prefill": {"compute_fraction": 0.5, "half_tokens": 2000, "half_head_dim": 0,
                         "launch_us": 20}}}]})");
   EXPECT_NE(error.find("/gpus/0/mla"), std::string::npos) << error;
+}
+
+/// The shipped MLA curves against aiconfigurator's one-layer MLA rows
+/// (data/measurements/kernels/mla.csv; tools/fit/fit_mla.py), priced as the step model prices
+/// DeepSeek-V3: prefill FLOPs 2·h·(192 + 128)·b·s²/2 at a head width of 160, decode reading
+/// b·c·576 elements of the latent cache. The default curves are fitted to TensorRT-LLM's rows
+/// (no kernel-only vLLM table is published), SGLang's own where closer; the H200's rows check
+/// the H100's curves it borrows.
+TEST(MlaCurves, TheShippedCurvesFollowTheMeasuredKernels) {
+  const Catalog catalog = Catalog::shipped();
+  const Model& dsv3 = catalog.model("deepseek-v3");
+  test::KernelErrors errors;
+  const auto rows = test::measurement_rows("kernels/mla.csv");
+  ASSERT_GE(rows.size(), 1400U);
+  for (const std::vector<std::string>& f : rows) {
+    const Gpu& gpu = catalog.gpu(f.at(0));
+    const KernelCurves& curves = gpu.curves_for(&catalog.engine(f.at(1)));
+    const AttentionCurve* curve = attention_curve(curves, dsv3);
+    ASSERT_TRUE(curve != nullptr && curves.mla) << f.at(0);
+    const double b = std::stod(f.at(5));
+    const double s = std::stod(f.at(6));
+    const double c = std::stod(f.at(7));
+    const double h = std::stod(f.at(8));
+    const double w = catalog.dtype(f.at(11)).bytes_per_element;
+    const double seconds =
+        f.at(4) == "prefill"
+            ? prefill_attention_time(*curve, *attention_peak(gpu, curves),
+                                     Flops::of(2 * h * (192 + 128) * b * s * s / 2), s, 160)
+                  .seconds.value()
+            : decode_attention_time(*curve, gpu.hbm_bandwidth,
+                                    {Bytes::of(b * c * 576 * w), b, h, w})
+                  .seconds.value();
+    errors[{f.at(0) + " " + f.at(4), test::engine_label(gpu, f.at(1))}].push_back(
+        std::abs(seconds / (std::stod(f.at(12)) * 1e-3) - 1));
+  }
+  // Fitted within 10 % but for the B200's decode (14.3 %: its kernel reaches a different share
+  // of HBM by batch, context and heads, which one memory fraction does not follow); held out
+  // (the H200 by the H100's curves) within 25 %.
+  const std::map<std::pair<std::string, std::string>, double> bound{
+      {{"b200 decode", "trtllm"}, 0.15},
+      {{"b200 decode", "sglang"}, 0.15},
+      {{"b200 prefill", "trtllm"}, 0.10},
+      {{"b200 prefill", "sglang"}, 0.10},
+      {{"h100-sxm decode", "trtllm"}, 0.10},
+      {{"h100-sxm decode", "sglang"}, 0.10},
+      {{"h100-sxm prefill", "trtllm"}, 0.10},
+      {{"h200 decode", "trtllm on h100-sxm's curves"}, 0.25},
+      {{"h200 decode", "sglang on h100-sxm's curves"}, 0.25},
+      {{"h200 prefill", "trtllm on h100-sxm's curves"}, 0.10}};
+  ASSERT_EQ(errors.size(), bound.size());
+  for (const auto& [key, e] : errors) {
+    const double median = detail::median(e);
+    std::cout << key.first << " " << key.second << ": median |error| " << median * 100 << " %\n";
+    EXPECT_LE(median, bound.at(key)) << key.first << " " << key.second;
+  }
 }
 
 } // namespace
