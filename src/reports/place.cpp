@@ -134,12 +134,12 @@ PlaceReport place_figures(const Catalog& catalog, const PlaceRequest& request) {
   if (request.traffic && !request.serving.batch) {
     // A closed loop keeps its clients in flight, or as many as memory holds (the rest wait).
     report.workload.batch = request.traffic->concurrency;
-    report.ranked = rank_layouts(c, report.workload, report.objective);
-    if (!report.ranked.front().placement.fits()) {
-      report.workload.batch.reset();
-    }
   }
   report.ranked = rank_layouts(c, report.workload, report.objective);
+  if (request.traffic && !request.serving.batch && !report.ranked.front().placement.fits()) {
+    report.workload.batch.reset();
+    report.ranked = rank_layouts(c, report.workload, report.objective);
+  }
   if (load && !request.traffic && !request.serving.batch) {
     // Little's law for the layout judged (given, else the best at one request), then the
     // ranking again at that many requests in flight.

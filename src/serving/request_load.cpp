@@ -17,12 +17,6 @@ namespace {
 /// to settle sits at the edge of saturation, where TPOT grows without bound.
 constexpr int max_settle_iterations = 200;
 
-/// Engine schedulers of a layout: one per replica, and with data-parallel attention one per
-/// rank of an expert group (step_batch).
-std::int64_t schedulers(const Layout& layout) {
-  return static_cast<std::int64_t>(layout.dp) * layout.ep;
-}
-
 std::int64_t ceil_count(double value) {
   return static_cast<std::int64_t>(std::ceil(value - 1e-9));
 }
@@ -53,11 +47,6 @@ void time_load(LoadedStep& step, const Load& load) {
   step.ttft = step.prefill.step.request + step.prefill_service +
               step.prefill_service * (rho / (2 * (1 - rho)));
   step.tpot = decode / (1 - rho);
-}
-
-Workload with_batch(Workload workload, std::int64_t batch) {
-  workload.batch = batch;
-  return workload;
 }
 
 /// Requests the cluster holds: each replica as many as its memory keeps beside the weights
@@ -118,6 +107,15 @@ Seconds kv_transfer_time(const Cluster& cluster, const Workload& prefill, const 
 }
 
 } // namespace
+
+std::int64_t schedulers(const Layout& layout) {
+  return static_cast<std::int64_t>(layout.dp) * layout.ep;
+}
+
+Workload with_batch(Workload workload, std::int64_t batch) {
+  workload.batch = batch;
+  return workload;
+}
 
 LoadWorkloads load_workloads(const Catalog& catalog, const Model& model, const Dtype& dtype,
                              const Gpu& gpu, ServingRequest request, const Load& load) {

@@ -11,11 +11,6 @@ namespace icx {
 
 namespace {
 
-Workload with_batch(Workload workload, std::int64_t batch) {
-  workload.batch = batch;
-  return workload;
-}
-
 /// Batches 1, 2, 4, … and the last one itself: the decode step is close to linear between
 /// them (its weight reads are fixed, its KV reads and GEMM rows grow with the batch).
 std::vector<std::int64_t> grid_batches(std::int64_t most) {
@@ -73,7 +68,7 @@ ReplicaModel replica_model(const Cluster& cluster, const LoadWorkloads& workload
   // One prompt per scheduler (each expert rank's, with data-parallel attention) at once, of
   // the load's length and of twice it: the difference is a prompt token's marginal cost (the
   // weights are read once either way), the rest what a step without decodes pays first.
-  Workload prompts = with_batch(workloads.prefill, layout.dp * ranks);
+  Workload prompts = with_batch(workloads.prefill, schedulers(layout));
   const StepTime prefill = evaluate_layout(cluster, prompts, layout).step;
   prompts.tokens *= 2;
   const StepTime longer = evaluate_layout(cluster, prompts, layout).step;
@@ -88,7 +83,6 @@ SimulatedLoad simulate_load(const Cluster& cluster, const LoadWorkloads& workloa
                             const Layout& layout, const Load& load, SchedulePolicy policy,
                             const Traffic& traffic) {
   SimulatedLoad out;
-  out.layout = layout;
   out.replica = replica_model(cluster, workloads, layout, load, policy);
   out.traffic = traffic;
   out.per_replica = traffic;
@@ -96,8 +90,11 @@ SimulatedLoad simulate_load(const Cluster& cluster, const LoadWorkloads& workloa
   out.per_replica.concurrency = (traffic.concurrency + replicas - 1) / replicas;
   out.per_replica.rate = traffic.rate / static_cast<double>(replicas);
   out.result = simulate(out.replica.costs, out.replica.limits, out.per_replica);
-  out.tokens_per_second_per_gpu = out.result.output_tokens_per_second *
-                                  static_cast<double>(replicas) / static_cast<double>(cluster.gpus);
+  // Every replica serves its share alike.
+  out.requests_per_second = out.result.requests_per_second * static_cast<double>(replicas);
+  out.output_tokens_per_second =
+      out.result.output_tokens_per_second * static_cast<double>(replicas);
+  out.tokens_per_second_per_gpu = out.output_tokens_per_second / static_cast<double>(cluster.gpus);
   return out;
 }
 
@@ -122,7 +119,6 @@ Json simulated_json(const SimulatedLoad& load) {
   const Traffic& t = load.traffic;
   const SimulationResult& r = load.result;
   const ReplicaModel& m = load.replica;
-  const auto replicas = static_cast<double>(m.replicas);
   return {{"arrivals", std::string(to_string(t.arrivals))},
           {"concurrency", t.arrivals == Arrivals::closed ? Json(t.concurrency) : Json()},
           {"rate_per_second", t.arrivals == Arrivals::closed ? Json() : json_number(t.rate)},
@@ -141,8 +137,8 @@ Json simulated_json(const SimulatedLoad& load) {
           {"tpot", summary_json(r.tpot)},
           {"itl", summary_json(r.itl)},
           {"e2e", summary_json(r.e2e)},
-          {"requests_per_second", json_number(r.requests_per_second * replicas)},
-          {"output_tokens_per_second", json_number(r.output_tokens_per_second * replicas)},
+          {"requests_per_second", json_number(load.requests_per_second)},
+          {"output_tokens_per_second", json_number(load.output_tokens_per_second)},
           {"tokens_per_second_per_gpu", json_number(load.tokens_per_second_per_gpu)},
           {"mean_batch", json_number(r.mean_batch)},
           {"kv_occupancy", json_number(r.kv_occupancy)},

@@ -36,6 +36,13 @@ struct LoadWorkloads {
   Workload full_length;
 };
 
+/// Engine schedulers of a layout: one per replica, and with data-parallel attention one per
+/// rank of an expert group (step_batch).
+std::int64_t schedulers(const Layout& layout);
+
+/// `workload` at `batch` sequences in flight across the cluster.
+Workload with_batch(Workload workload, std::int64_t batch);
+
 LoadWorkloads load_workloads(const Catalog& catalog, const Model& model, const Dtype& dtype,
                              const Gpu& gpu, ServingRequest request, const Load& load);
 

@@ -36,13 +36,15 @@ ReplicaModel replica_model(const Cluster& cluster, const LoadWorkloads& workload
 /// cluster's clients spread evenly over the replicas, rounded up, or its rate divided among
 /// them) and what the simulation found.
 struct SimulatedLoad {
-  Layout layout;
   ReplicaModel replica;
   /// The cluster's traffic, and the part of it one replica sees.
   Traffic traffic;
   Traffic per_replica;
   SimulationResult result;
-  /// Output tokens per second per GPU over the cluster.
+  /// The cluster's requests and output tokens per second (the replicas together), and the
+  /// latter per GPU.
+  double requests_per_second = 0;
+  double output_tokens_per_second = 0;
   double tokens_per_second_per_gpu = 0;
 };
 

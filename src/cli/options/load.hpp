@@ -1,6 +1,6 @@
-// The flags of a steady load, shared by 'icx plan' (which needs one) and 'icx place' (which
-// evaluates its layout under one when --rate is given): --rate, --input, --output and
-// --prefill-chunk.
+// The flags of a load: a steady rate, shared by 'icx plan' (which needs one) and 'icx place'
+// (which evaluates its layout under one when --rate is given): --rate, --input, --output and
+// --prefill-chunk; and the closed loop 'icx place' simulates (--concurrency and its flags).
 #pragma once
 
 #include <cstdint>

@@ -149,11 +149,9 @@ void print_simulation(const SimulatedLoad& sim) {
                    format_seconds(summary.p90), format_seconds(summary.p99)});
   }
   print_out("{}\n", table.render());
-  const auto replicas = static_cast<double>(m.replicas);
   print_out("         {} requests/s, {} output tokens/s ({} per GPU); {} sequences decoding on "
             "average (at most {}), KV cache {:.0f} % full, {} preemption{}; {} scheduling\n",
-            format_count(r.requests_per_second * replicas),
-            format_count(r.output_tokens_per_second * replicas),
+            format_count(sim.requests_per_second), format_count(sim.output_tokens_per_second),
             format_count(sim.tokens_per_second_per_gpu), format_count(r.mean_batch),
             m.limits.max_sequences, r.kv_occupancy * 100, r.preemptions,
             r.preemptions == 1 ? "" : "s", to_string(m.limits.policy));
