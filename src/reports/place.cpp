@@ -131,16 +131,17 @@ PlaceReport place_figures(const Catalog& catalog, const PlaceRequest& request) {
       throw LayoutError("", error.what());
     }
   }
-  if (request.traffic && !request.serving.batch) {
+  const bool closed_loop = request.traffic && request.traffic->arrivals == Arrivals::closed;
+  if (closed_loop && !request.serving.batch) {
     // A closed loop keeps its clients in flight, or as many as memory holds (the rest wait).
     report.workload.batch = request.traffic->concurrency;
   }
   report.ranked = rank_layouts(c, report.workload, report.objective);
-  if (request.traffic && !request.serving.batch && !report.ranked.front().placement.fits()) {
+  if (closed_loop && !request.serving.batch && !report.ranked.front().placement.fits()) {
     report.workload.batch.reset();
     report.ranked = rank_layouts(c, report.workload, report.objective);
   }
-  if (load && !request.traffic && !request.serving.batch) {
+  if (load && !closed_loop && !request.serving.batch) {
     // Little's law for the layout judged (given, else the best at one request), then the
     // ranking again at that many requests in flight.
     const Layout judged = report.recommended ? report.ranked.front().placement.layout
@@ -154,7 +155,9 @@ PlaceReport place_figures(const Catalog& catalog, const PlaceRequest& request) {
     report.simulated =
         simulate_load(c, load->workloads, report.placement().layout, load->load,
                       engine_of(catalog, request.serving.engine).policy, *request.traffic);
-  } else if (load) {
+  }
+  if (load && !closed_loop) {
+    // An open loop by the closed form too: the answer of --fast, and a cross-check.
     report.load = load->load;
     report.loaded = serve_at_load(c, load->workloads, report.placement().layout, load->load,
                                   report.workload.batch);

@@ -62,6 +62,7 @@ private:
   bool step();
   void emit(bool decoded, double step_start);
   [[nodiscard]] SimulationResult summarise() const;
+  void keep_up(SimulationResult& result) const;
 
   const StepCosts& costs_;
   const SchedulerLimits& limits_;
@@ -323,7 +324,30 @@ SimulationResult Scheduler::summarise() const {
   }
   result.preemptions = preemptions_;
   result.duration = Seconds::of(now_);
+  if (traffic_.arrivals != Arrivals::closed) {
+    keep_up(result);
+  }
   return result;
+}
+
+/// The open loop's offered and served rates while the measured requests were being sent: a
+/// stable queue finishes requests as fast as they come, an overloaded one at its capacity.
+void Scheduler::keep_up(SimulationResult& result) const {
+  const double first = requests_[static_cast<std::size_t>(traffic_.warmup)].issued;
+  const double last =
+      requests_[static_cast<std::size_t>(traffic_.requests - traffic_.warmup - 1)].issued;
+  if (result.measured < 2 || last <= first) {
+    return;
+  }
+  const double span = last - first;
+  const auto finished = std::ranges::count_if(
+      requests_, [&](const Request& r) { return r.finish >= first && r.finish <= last; });
+  result.offered_rate = static_cast<double>(result.measured - 1) / span;
+  result.served_rate = static_cast<double>(finished) / span;
+  // Three standard deviations of a Poisson count of `measured` requests.
+  constexpr double deviations = 3;
+  const double tolerance = deviations / std::sqrt(static_cast<double>(result.measured));
+  result.saturated = result.served_rate < result.offered_rate * (1 - tolerance);
 }
 
 SimulationResult Scheduler::run() {

@@ -143,7 +143,12 @@ Json simulated_json(const SimulatedLoad& load) {
           {"mean_batch", json_number(r.mean_batch)},
           {"kv_occupancy", json_number(r.kv_occupancy)},
           {"preemptions", r.preemptions},
-          {"duration_seconds", json_number(r.duration.value())}};
+          {"duration_seconds", json_number(r.duration.value())},
+          {"offered_rate_per_second",
+           t.arrivals == Arrivals::closed ? Json() : json_number(r.offered_rate)},
+          {"served_rate_per_second",
+           t.arrivals == Arrivals::closed ? Json() : json_number(r.served_rate)},
+          {"saturated", r.saturated}};
 }
 
 } // namespace icx

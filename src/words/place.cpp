@@ -133,16 +133,39 @@ std::vector<std::string> place_assumptions(const Workload& w, const Cluster& clu
 
 std::string simulation_assumption(const SimulatedLoad& load) {
   const ReplicaModel& m = load.replica;
+  const Traffic& t = load.traffic;
+  const std::string replicas =
+      m.replicas == 1 ? std::string("1 replica") : fmt::format("{} replicas", m.replicas);
+  const std::string where =
+      t.arrivals == Arrivals::closed
+          ? fmt::format("the clients simulated on one replica, spread evenly over the {} "
+                        "(rounded up)",
+                        replicas)
+          : fmt::format("the requests simulated on one replica, the rate shared evenly by the "
+                        "{}",
+                        replicas);
+  const char* arrivals = "";
+  switch (t.arrivals) {
+  case Arrivals::closed:
+    arrivals = "arrivals of the next request the moment the last ends, as a benchmark client "
+               "sends them (--concurrency, --spread, --requests, --warmup, --seed)";
+    break;
+  case Arrivals::poisson:
+    arrivals = "arrivals at random, exponential gaps at the rate (--arrivals, --spread, "
+               "--requests, --warmup, --seed; --fast for the closed form alone)";
+    break;
+  case Arrivals::constant:
+    arrivals = "one arrival every 1/rate seconds (--arrivals, --spread, --requests, --warmup, "
+               "--seed; --fast for the closed form alone)";
+    break;
+  }
   return fmt::format(
-      "the clients simulated on one replica, spread evenly over the {} (rounded up): its engine "
-      "steps priced by the step model at decode batches 1 to {} (linear between) and a prompt's "
-      "marginal cost per token, {} scheduling with {} prompt tokens per step, a KV cache of {} "
-      "tokens (what memory holds at the full length) with the newest request preempted and "
-      "recomputed when it fills; arrivals of the next request the moment the last ends, as a "
-      "benchmark client sends them (--concurrency, --spread, --requests, --warmup, --seed)",
-      m.replicas == 1 ? std::string("1 replica") : fmt::format("{} replicas", m.replicas),
-      m.limits.max_sequences, to_string(m.limits.policy), m.limits.token_budget,
-      m.limits.kv_tokens);
+      "{}: its engine steps priced by the step model at decode batches 1 to {} (linear "
+      "between) and a prompt's marginal cost per token, {} scheduling with {} prompt tokens per "
+      "step, a KV cache of {} tokens (what memory holds at the full length) with the newest "
+      "request preempted and recomputed when it fills; {}",
+      where, m.limits.max_sequences, to_string(m.limits.policy), m.limits.token_budget,
+      m.limits.kv_tokens, arrivals);
 }
 
 } // namespace icx

@@ -148,6 +148,38 @@ TEST(Simulate, TheSameSeedGivesTheSameRun) {
   EXPECT_NEAR(a.requests_per_second, 2, 0.2);
 }
 
+Traffic constant_rate(double rate) {
+  Traffic t;
+  t.arrivals = Arrivals::constant;
+  t.rate = rate;
+  t.input = {LengthShape::fixed, 100, 0};
+  t.output = {LengthShape::fixed, 11, 0};
+  t.requests = 1000;
+  t.warmup = 100;
+  return t;
+}
+
+TEST(Simulate, AnOpenLoopBeyondItsCapacityFallsBehind) {
+  // Eight sequences at most: a step of eight decodes is 24 ms (16 ms at four, 2 ms a sequence
+  // beyond), and each request needs ten of them and its 10 ms of prompt: at most about
+  // 8 / (10 x 24 ms + 8 x 10 ms) = 25 requests per second.
+  const StepCosts costs = hand_costs();
+  const SimulationResult light =
+      simulate(costs, roomy(SchedulePolicy::decode_first), constant_rate(10));
+  // One request every 100 ms, 800 measured: sent at exactly 10 per second, finished as fast.
+  EXPECT_NEAR(light.offered_rate, 10, 1e-9);
+  EXPECT_NEAR(light.served_rate, 10, 0.1);
+  EXPECT_FALSE(light.saturated);
+  const SimulationResult heavy =
+      simulate(costs, roomy(SchedulePolicy::decode_first), constant_rate(100));
+  EXPECT_NEAR(heavy.offered_rate, 100, 1e-9);
+  EXPECT_LT(heavy.served_rate, 25);
+  EXPECT_TRUE(heavy.saturated);
+  // A closed loop never falls behind its own clients.
+  EXPECT_FALSE(
+      simulate(costs, roomy(SchedulePolicy::decode_first), closed(64, 500, 100, 11)).saturated);
+}
+
 TEST(Simulate, RefusesWhatCannotRun) {
   SchedulerLimits limits = roomy(SchedulePolicy::decode_first);
   limits.kv_tokens = 100;

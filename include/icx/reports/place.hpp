@@ -86,8 +86,9 @@ struct PlaceRequest {
   std::optional<Load> load;
   /// The load's prefill chunk; absent: the GPU's default (default_prefill_chunk).
   std::optional<std::int64_t> prefill_chunk;
-  /// A closed loop of clients to simulate the chosen layout under (its nominal lengths those
-  /// of `load`, whose rate is unused): the layouts are ranked at its clients in flight.
+  /// The load to simulate the chosen layout under (its nominal lengths those of `load`): a
+  /// closed loop of clients, the layouts ranked at its clients in flight (`load`'s rate
+  /// unused); or `load`'s open loop, ranked and priced by the closed form as well.
   std::optional<Traffic> traffic;
 };
 

@@ -132,6 +132,14 @@ struct SimulationResult {
   std::int64_t preemptions = 0;
   /// The simulated time until the last request finished.
   Seconds duration;
+  /// Open loop: the rate the measured requests were sent at, and the rate requests finished
+  /// at while they were being sent (zero for a closed loop).
+  double offered_rate = 0;
+  double served_rate = 0;
+  /// Open loop: the scheduler fell behind its arrivals (served_rate short of offered_rate by
+  /// more than three standard deviations of a Poisson count, offered / sqrt(measured)): its
+  /// queue grows for as long as requests come, and the latencies depend on how many did.
+  bool saturated = false;
 };
 
 /// Simulates `traffic` on one scheduler. Throws InputError when a request cannot ever run

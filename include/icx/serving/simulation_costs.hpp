@@ -57,7 +57,8 @@ SimulatedLoad simulate_load(const Cluster& cluster, const LoadWorkloads& workloa
 /// (each {shape, nominal, spread}), replicas, policy, max_sequences, token_budget, kv_tokens,
 /// ttft, tpot, itl, e2e (each {mean, p50, p90, p99} in seconds), requests_per_second,
 /// output_tokens_per_second (the cluster's), tokens_per_second_per_gpu, mean_batch,
-/// kv_occupancy, preemptions, duration_seconds}.
+/// kv_occupancy, preemptions, duration_seconds, offered_rate_per_second and
+/// served_rate_per_second (one replica's, open loop only; else null), saturated}.
 Json simulated_json(const SimulatedLoad& load);
 
 } // namespace icx

@@ -1,6 +1,5 @@
 // icx place: a layout of a model on a cluster (recommended, or the one given), with each
 // split's traffic, wire, time and verdict.
-#include <array>
 #include <memory>
 #include <optional>
 #include <string>
@@ -29,26 +28,10 @@ struct PlaceCommandOptions {
   SimulationOptions simulation;
 };
 
-/// Flags that only a simulated closed loop reads.
-constexpr std::array<const char*, 5> simulation_flags{"--spread", "--lengths", "--requests",
-                                                      "--warmup", "--seed"};
-
 /// The flags a load replaces: it sets the phase (decode) and the context (its mean).
 void check_load_flags(const CLI::App& app, const PlaceCommandOptions& options) {
+  check_simulation_flags(app, options.load, options.simulation);
   const bool closed_loop = options.simulation.concurrency.has_value();
-  if (!closed_loop) {
-    for (const char* flag : simulation_flags) {
-      if (app.count(flag) > 0) {
-        throw UsageError(fmt::format("{} describes a simulated load: give --concurrency N "
-                                     "(clients) with it",
-                                     flag));
-      }
-    }
-  }
-  if (closed_loop && options.load.rate) {
-    throw UsageError("--rate with --concurrency: give one load, an open loop of requests per "
-                     "second or a closed loop of clients");
-  }
   const char* load_flag = closed_loop ? "--concurrency" : "--rate";
   if (!options.load.rate && !closed_loop) {
     for (const char* flag : {"--input", "--output", "--prefill-chunk"}) {
@@ -91,7 +74,7 @@ int run_place(const CLI::App& app, const PlaceCommandOptions& options) {
   request.load = load_of(options.load);
   request.prefill_chunk = options.load.prefill_chunk;
   request.traffic = traffic_of(options.load, options.simulation);
-  if (request.traffic) {
+  if (request.traffic && request.traffic->arrivals == Arrivals::closed) {
     // The closed loop's lengths; its rate is what the simulation finds.
     request.load = Load{0, options.load.input, options.load.output, 0};
   }

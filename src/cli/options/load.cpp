@@ -54,6 +54,16 @@ void add_simulation_options(CLI::App& app, SimulationOptions& o) {
                  "step by step and report mean and p50/p90/p99 TTFT, TPOT, ITL and latency")
       ->type_name("N")
       ->transform(whole_number(1, limits::max_simulated_requests));
+  app.add_option<Arrivals, int>("--arrivals", o.arrivals,
+                                "How --rate's requests arrive: poisson (exponential gaps, as "
+                                "vllm bench serve --request-rate sends them) or constant (one "
+                                "every 1/rate seconds)")
+      ->type_name("KIND")
+      ->default_str("poisson")
+      ->transform(enum_choice<Arrivals>("arrivals"));
+  app.add_flag("--fast", o.fast,
+               "Price --rate by the closed form alone (Little's law, M/D/1 queueing, mean TTFT "
+               "and TPOT) instead of simulating it step by step");
   app.add_option("--spread", o.spread,
                  "Lengths drawn around --input and --output: uniform from (1 - F) x to 1 x "
                  "nominal (0.2: 80-100 %, as InferenceMAX draws; 1: 0-100 %, SGLang "
@@ -82,13 +92,53 @@ void add_simulation_options(CLI::App& app, SimulationOptions& o) {
       ->transform(whole_number(0, static_cast<std::int64_t>(limits::max_exact_double)));
 }
 
+void check_simulation_flags(const CLI::App& app, const LoadOptions& load,
+                            const SimulationOptions& o) {
+  if (o.concurrency && load.rate) {
+    throw UsageError("--rate with --concurrency: give one load, an open loop of requests per "
+                     "second or a closed loop of clients");
+  }
+  if (o.concurrency && o.fast) {
+    throw UsageError("--fast with --concurrency: a closed loop is only simulated; drop --fast, "
+                     "or give --rate N for the closed form");
+  }
+  if (o.concurrency && app.count("--arrivals") > 0) {
+    throw UsageError("--arrivals with --concurrency: a closed loop sends a client's next "
+                     "request when its last one ends; give --rate N for an open loop");
+  }
+  if (o.arrivals == Arrivals::closed) {
+    throw UsageError("--arrivals closed: give --concurrency N (clients) for a closed loop; "
+                     "--arrivals takes poisson or constant");
+  }
+  const bool simulated = o.concurrency || (load.rate && !o.fast);
+  for (const char* flag : simulation_flags) {
+    if (app.count(flag) == 0 || simulated) {
+      continue;
+    }
+    throw UsageError(o.fast ? fmt::format("{} with --fast: the closed form simulates nothing; "
+                                          "drop --fast or {}",
+                                          flag, flag)
+                            : fmt::format("{} describes a simulated load: give --rate N "
+                                          "(requests per second) or --concurrency N (clients)",
+                                          flag));
+  }
+  if (o.fast && !load.rate) {
+    throw UsageError("--fast prices a load by the closed form: give --rate N with it");
+  }
+}
+
 std::optional<Traffic> traffic_of(const LoadOptions& load, const SimulationOptions& o) {
-  if (!o.concurrency) {
+  if (!o.concurrency && (!load.rate || o.fast)) {
     return std::nullopt;
   }
   Traffic t;
-  t.arrivals = Arrivals::closed;
-  t.concurrency = *o.concurrency;
+  if (o.concurrency) {
+    t.arrivals = Arrivals::closed;
+    t.concurrency = *o.concurrency;
+  } else {
+    t.arrivals = o.arrivals;
+    t.rate = *load.rate;
+  }
   const LengthShape shape = o.spread > 0 ? o.lengths : LengthShape::fixed;
   if (shape == LengthShape::uniform && o.spread > 1) {
     throw UsageError(fmt::format("--spread {:g}: a uniform spread is at most 1 (lengths from 0 "

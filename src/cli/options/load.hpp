@@ -1,8 +1,11 @@
-// The flags of a load: a steady rate, shared by 'icx plan' (which needs one) and 'icx place'
-// (which evaluates its layout under one when --rate is given): --rate, --input, --output and
-// --prefill-chunk; and the closed loop 'icx place' simulates (--concurrency and its flags).
+// The flags of a load: a steady rate, shared by 'icx plan' and 'icx place' (which evaluates
+// its layout under one when --rate is given): --rate, --input, --output and --prefill-chunk;
+// a closed loop of clients (--concurrency); and how either is simulated step by step
+// (--arrivals, --spread, --lengths, --requests, --warmup, --seed) or priced by the closed
+// form alone (--fast).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 
@@ -25,11 +28,13 @@ struct LoadOptions {
   std::optional<std::int64_t> prefill_chunk;
 };
 
-/// A closed loop of clients, simulated step by step (icx/serving/simulate.hpp): how many, the
-/// spread of the lengths around --input and --output, how many requests, the warm-up left out
-/// and the seed.
+/// A load simulated step by step (icx/serving/simulate.hpp): a closed loop's clients, an open
+/// loop's arrivals, the spread of the lengths around --input and --output, how many requests,
+/// the warm-up left out and the seed; or --fast, the closed form alone.
 struct SimulationOptions {
   std::optional<std::int64_t> concurrency;
+  Arrivals arrivals = Arrivals::poisson;
+  bool fast = false;
   double spread = 0;
   LengthShape lengths = LengthShape::uniform;
   std::optional<std::int64_t> requests;
@@ -51,11 +56,21 @@ void add_load_options(CLI::App& app, LoadOptions& options, bool rate_required);
 /// without --rate.
 std::optional<Load> load_of(const LoadOptions& options);
 
-/// Adds --concurrency, --spread, --lengths, --requests, --warmup and --seed.
+/// Adds --concurrency, --arrivals, --fast, --spread, --lengths, --requests, --warmup and
+/// --seed.
 void add_simulation_options(CLI::App& app, SimulationOptions& options);
 
-/// The closed loop the flags describe with --input and --output as its nominal lengths, or
-/// nothing without --concurrency.
+/// The flags only a simulation reads.
+inline constexpr std::array<const char*, 6> simulation_flags{"--arrivals", "--spread", "--lengths",
+                                                             "--requests", "--warmup", "--seed"};
+
+/// Refuses flags that contradict each other: --rate with --concurrency, --fast or --arrivals
+/// with a closed loop, and the simulation's flags with --fast or without a load.
+void check_simulation_flags(const CLI::App& app, const LoadOptions& load,
+                            const SimulationOptions& options);
+
+/// The traffic the flags describe with --input and --output as its nominal lengths: the
+/// closed loop of --concurrency, else the open loop of --rate unless --fast; nothing else.
 std::optional<Traffic> traffic_of(const LoadOptions& load, const SimulationOptions& options);
 
 } // namespace icx::cli

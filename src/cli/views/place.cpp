@@ -118,26 +118,51 @@ void print_load(const PlaceReport& r) {
             format_seconds(s.decode.step.latency));
 }
 
-/// The simulated closed loop: what was run, the latencies' mean and percentiles, and what the
-/// replicas sustained.
-void print_simulation(const SimulatedLoad& sim) {
+/// The closed form's answer beside a simulation: its mean TTFT and TPOT, or why it does not
+/// serve the load.
+void print_closed_form(const PlaceReport& r) {
+  const LoadedStep& s = *r.loaded;
+  if (!s.serves()) {
+    print_out("         closed form (--fast): does not serve it: {}\n",
+              load_limit_reason(s, *r.load));
+    return;
+  }
+  print_out("         closed form (--fast): TTFT {}, TPOT {} (means; M/D/1 queueing), {} in "
+            "flight (memory holds {})\n",
+            format_seconds(s.ttft), format_seconds(s.tpot), s.batch, s.capacity);
+}
+
+/// What a simulation ran: the load, its lengths, where and how many requests.
+void print_simulated_load(const SimulatedLoad& sim) {
   const Traffic& t = sim.traffic;
-  const SimulationResult& r = sim.result;
   const ReplicaModel& m = sim.replica;
   const std::string spread =
       t.input.shape == LengthShape::fixed
           ? std::string("every request the same")
           : fmt::format("{} spread {:g}", to_string(t.input.shape), t.input.spread);
+  const bool closed = t.arrivals == Arrivals::closed;
+  const std::string load =
+      closed ? fmt::format("{} clients (closed loop)", t.concurrency)
+             : fmt::format("{:g} requests/s ({} arrivals)", t.rate, to_string(t.arrivals));
+  const std::string share = closed ? fmt::format("{} clients each", sim.per_replica.concurrency)
+                                   : fmt::format("{:g} requests/s each", sim.per_replica.rate);
   const std::string where = m.replicas == 1
                                 ? std::string()
-                                : fmt::format(" on one of {} replicas ({} clients each)",
-                                              m.replicas, sim.per_replica.concurrency);
+                                : fmt::format(" on one of {} replicas ({})", m.replicas, share);
   const std::string left_out = t.warmup == 0 ? std::string("none left out")
                                              : fmt::format("{} left out at each end", t.warmup);
-  print_out("\nload     {} clients (closed loop), {} prompt + {} output tokens ({}); simulated{}: "
-            "{} requests, seed {}, {}\n",
-            t.concurrency, t.input.nominal, t.output.nominal, spread, where,
-            sim.per_replica.requests, t.seed, left_out);
+  print_out("\nload     {}, {} prompt + {} output tokens ({}); simulated{}: {} requests, seed "
+            "{}, {}\n",
+            load, t.input.nominal, t.output.nominal, spread, where, sim.per_replica.requests,
+            t.seed, left_out);
+}
+
+/// The simulated load: what was run, the latencies' mean and percentiles, and what the
+/// replicas sustained.
+void print_simulation(const SimulatedLoad& sim) {
+  const SimulationResult& r = sim.result;
+  const ReplicaModel& m = sim.replica;
+  print_simulated_load(sim);
   TextTable table({{"", Align::left},
                    {"mean", Align::right},
                    {"p50", Align::right},
@@ -155,6 +180,13 @@ void print_simulation(const SimulatedLoad& sim) {
             format_count(sim.tokens_per_second_per_gpu), format_count(r.mean_batch),
             m.limits.max_sequences, r.kv_occupancy * 100, r.preemptions,
             r.preemptions == 1 ? "" : "s", to_string(m.limits.policy));
+  if (r.saturated) {
+    const std::string served = r.served_rate > 0 ? fmt::format("finishes {:.2g}/s", r.served_rate)
+                                                 : std::string("finishes none");
+    print_out("         falls behind: while requests come at {:.3g}/s a replica {}; its queue "
+              "grows for as long as they come, so the latencies above grow with --requests\n",
+              r.offered_rate, served);
+  }
 }
 
 } // namespace
@@ -163,11 +195,13 @@ void print_place(const Style& style, const PlaceReport& report, std::size_t top)
   print_header(report);
   print_ranking(style, report, top);
   print_chosen(style, report);
-  if (report.loaded) {
-    print_load(report);
-  }
   if (report.simulated) {
     print_simulation(*report.simulated);
+    if (report.loaded) {
+      print_closed_form(report);
+    }
+  } else if (report.loaded) {
+    print_load(report);
   }
   print_out("assumed:\n");
   for (const std::string& line : report.assumptions) {
