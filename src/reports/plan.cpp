@@ -12,6 +12,7 @@
 #include "icx/reports/place.hpp"
 #include "icx/serving/engine.hpp"
 #include "icx/serving/ranking.hpp"
+#include "reports/plan_pricing.hpp"
 #include "words/plan.hpp"
 
 namespace icx {
@@ -42,6 +43,8 @@ bool meets(const LoadedStep& step, const PlanTargets& targets) {
 
 struct Found {
   LoadedStep step;
+  std::optional<SimulatedLoad> simulated;
+  LoadedStep closed_form;
   Cluster cluster;
   int nodes = 0;
   double distance = std::numeric_limits<double>::infinity();
@@ -138,6 +141,8 @@ void try_disaggregated(const Catalog& catalog, const PlanRequest& request, const
     return;
   }
   const PlanCandidate shared = candidate;
+  // The pools are priced by the closed form (means at the load's rate).
+  candidate.simulated.reset();
   candidate.disaggregated = Disaggregated{prefill->nodes, prefill->cluster, prefill->step,
                                           decode->nodes,  decode->cluster,  decode->step};
   candidate.meets_targets = true;
@@ -165,45 +170,66 @@ struct Search {
   std::optional<Found> closest_below;
 };
 
-/// Every layout of `cluster` (`nodes` nodes) priced at the load, into `search`.
-void search_layouts(const PlanRequest& request, const LoadWorkloads& workloads, const Load& load,
-                    Bytes usable, const Cluster& cluster, int nodes, PlanCandidate& candidate,
-                    Search& search) {
+/// Every layout of `cluster` (`nodes` nodes) priced at the load, into `search`: by the closed
+/// form, and with a traffic those within simulation_screen of the best simulated (the others
+/// are not chosen).
+void search_layouts(const detail::Pricing& pricing, const Cluster& cluster, int nodes,
+                    PlanCandidate& candidate, Search& search) {
+  const PlanRequest& request = pricing.request;
   const Model& model = *request.model;
   const int redundant = request.serving.ep_routing.redundant_experts;
+  std::vector<detail::Evaluated> priced_layouts;
+  double nearest = std::numeric_limits<double>::infinity();
   for (const Layout& layout : candidate_layouts(cluster, model, redundant)) {
-    if (weights_per_gpu(model, *request.dtype, layout, redundant) > usable) {
+    if (weights_per_gpu(model, *request.dtype, layout, redundant) > pricing.usable) {
       ++candidate.layouts_pruned;
       continue;
     }
     // candidate_layouts gives only layouts the model and cluster allow (check_layout's
     // rules), so every one is priced.
-    const LoadedStep step = serve_at_load(cluster, workloads, layout, load);
+    detail::Evaluated e;
+    e.layout = layout;
+    e.step = detail::closed_form(request, cluster, pricing.workloads, layout, pricing.load);
     ++candidate.layouts_evaluated;
-    if (!priced(step)) {
-      continue;
+    if (priced(e.step)) {
+      nearest = std::min(nearest, distance(e.step, request.targets));
+      priced_layouts.push_back(std::move(e));
     }
-    const double d = distance(step, request.targets);
-    if (meets(step, request.targets)) {
+  }
+  for (detail::Evaluated& e : priced_layouts) {
+    if (request.traffic) {
+      if (!detail::worth_simulating(distance(e.step, request.targets), nearest)) {
+        continue;
+      }
+      detail::simulate_layout(pricing, cluster, e);
+    }
+    const double d = distance(e.step, request.targets);
+    if (meets(e.step, request.targets)) {
       // Among layouts that meet on these nodes (one price), the most headroom.
       if (!search.best || d < search.best->distance) {
-        search.best = Found{step, cluster, nodes, d};
+        search.best = Found{e.step, std::move(e.simulated), e.closed_form, cluster, nodes, d};
       }
     } else if (d < search.closest.distance) {
-      search.closest = Found{step, cluster, nodes, d};
+      search.closest = Found{e.step, std::move(e.simulated), e.closed_form, cluster, nodes, d};
     }
   }
 }
 
-PlanCandidate plan_system(const Catalog& catalog, const PlanRequest& request,
-                          const System& system) {
+PlanCandidate plan_system(const Catalog& catalog, const PlanRequest& request, const System& system,
+                          SimulationMemo& memo) {
   const Gpu& gpu = catalog.gpu(system.gpu);
+  const Engine& engine = engine_of(catalog, request.serving.engine);
   Load load = request.load;
-  load.prefill_chunk = request.prefill_chunk.value_or(
-      scheduler_tier(engine_of(catalog, request.serving.engine), gpu).prefill_chunk);
-  const LoadWorkloads workloads =
-      load_workloads(catalog, *request.model, *request.dtype, gpu, request.serving, load);
-  const Bytes usable = usable_hbm(gpu, 1, request.serving.memory_reserve);
+  load.prefill_chunk = request.prefill_chunk.value_or(scheduler_tier(engine, gpu).prefill_chunk);
+  const detail::Pricing pricing{
+      request,
+      load,
+      load_workloads(catalog, *request.model, *request.dtype, gpu, request.serving, load),
+      engine.policy,
+      usable_hbm(gpu, 1, request.serving.memory_reserve),
+      &memo};
+  const LoadWorkloads& workloads = pricing.workloads;
+  const Bytes usable = pricing.usable;
   PlanCandidate candidate;
   candidate.system = &system;
   candidate.prefill_chunk = load.prefill_chunk;
@@ -217,7 +243,7 @@ PlanCandidate plan_system(const Catalog& catalog, const PlanRequest& request,
     if (search.closest.nodes > 0) {
       search.closest_below = search.closest;
     }
-    search_layouts(request, workloads, load, usable, *cluster, nodes, candidate, search);
+    search_layouts(pricing, *cluster, nodes, candidate, search);
   }
   const Found& chosen = search.best ? *search.best : search.closest;
   candidate.meets_targets = search.best.has_value();
@@ -231,14 +257,19 @@ PlanCandidate plan_system(const Catalog& catalog, const PlanRequest& request,
   candidate.cluster = chosen.cluster;
   candidate.nodes = chosen.nodes;
   candidate.step = chosen.step;
+  candidate.simulated = chosen.simulated;
+  candidate.closed_form = chosen.closed_form;
   const Found* below = search.best && search.closest_below ? &*search.closest_below : nullptr;
+  detail::FewerNodes fewer;
+  if (below != nullptr) {
+    fewer = {&below->step, below->simulated ? &*below->simulated : nullptr, below->nodes};
+  }
   if (!candidate.meets_targets) {
     const TargetMiss miss = target_miss(candidate.step, request.targets);
     candidate.miss = miss.miss;
     candidate.miss_factor = miss.factor;
   }
-  detail::describe_candidate(request, load, candidate, below != nullptr ? &below->step : nullptr,
-                             below != nullptr ? below->nodes : 0);
+  detail::describe_candidate(request, load, candidate, fewer);
   if (request.disaggregate) {
     try_disaggregated(catalog, request, system, workloads, load, usable, candidate);
   }
@@ -260,39 +291,29 @@ bool cheaper(const PlanCandidate& a, const PlanCandidate& b) {
 
 } // namespace
 
-std::optional<double> PlanCandidate::cost_per_hour() const {
-  if (!usd_per_node_hour) {
-    return std::nullopt;
-  }
-  return *usd_per_node_hour * nodes;
-}
-
-std::optional<double> PlanCandidate::cost_per_million_output_tokens(const Load& load) const {
-  const std::optional<double> hourly = cost_per_hour();
-  if (!hourly) {
-    return std::nullopt;
-  }
-  // Output tokens the load asks for in an hour, all of which the candidate serves when it
-  // meets the targets.
-  constexpr double seconds_per_hour = 3600;
-  constexpr double million = 1e6;
-  return *hourly / (load.rate * static_cast<double>(load.output) * seconds_per_hour) * million;
-}
-
 PlanReport plan(const Catalog& catalog, const PlanRequest& request) {
   if (request.model->total_params <= 0) {
     throw InputError(
         fmt::format("planning needs the model's parameter count: pass {} N", Knob::params));
   }
+  const bool closed = request.traffic && request.traffic->arrivals == Arrivals::closed;
+  if (request.disaggregate && (closed || request.targets.ttft_statistic != Statistic::mean ||
+                               request.targets.tpot_statistic != Statistic::mean)) {
+    throw InputError(fmt::format("{}: its pools are priced by the closed form, means at a rate; "
+                                 "give --rate and mean targets (--ttft 2s), or drop {}",
+                                 Knob::disaggregate, Knob::disaggregate));
+  }
   PlanReport report;
   report.model = request.model;
   report.dtype = request.dtype;
   report.load = request.load;
+  report.traffic = request.traffic;
   report.targets = request.targets;
   report.max_nodes = request.max_nodes;
   report.disaggregate = request.disaggregate;
+  SimulationMemo memo;
   for (const System* system : request.systems) {
-    report.candidates.push_back(plan_system(catalog, request, *system));
+    report.candidates.push_back(plan_system(catalog, request, *system, memo));
   }
   std::ranges::stable_sort(report.candidates, cheaper);
   for (std::size_t i = 0; i < report.candidates.size(); ++i) {

@@ -78,6 +78,7 @@ Json candidate_json(const PlanCandidate& c, const Load& load) {
   j["layouts_evaluated"] = c.layouts_evaluated;
   j["layouts_pruned"] = c.layouts_pruned;
   j["disaggregated"] = pools_json(c);
+  j["simulation"] = c.simulated ? simulated_json(*c.simulated) : Json();
   return j;
 }
 
@@ -87,10 +88,18 @@ void to_json(Json& json, const PlanReport& report) {
   json = json_document("icx.plan/1");
   json["model"] = {{"id", report.model->id}, {"dtype", report.dtype->id}};
   json["targets"] = {{"ttft_seconds", json_number(report.targets.ttft.value())},
-                     {"tpot_seconds", json_number(report.targets.tpot.value())}};
-  json["load"] = {{"rate_per_second", json_number(report.load.rate)},
-                  {"input_tokens", report.load.input},
-                  {"output_tokens", report.load.output}};
+                     {"ttft_statistic", std::string(to_string(report.targets.ttft_statistic))},
+                     {"tpot_seconds", json_number(report.targets.tpot.value())},
+                     {"tpot_statistic", std::string(to_string(report.targets.tpot_statistic))}};
+  const std::optional<Traffic>& traffic = report.traffic;
+  const bool closed = traffic && traffic->arrivals == Arrivals::closed;
+  json["load"] = {
+      {"arrivals", traffic ? Json(std::string(to_string(traffic->arrivals))) : Json("poisson")},
+      {"rate_per_second", closed ? Json() : json_number(report.load.rate)},
+      {"concurrency", closed ? Json(traffic->concurrency) : Json()},
+      {"input_tokens", report.load.input},
+      {"output_tokens", report.load.output},
+      {"simulated", traffic.has_value()}};
   json["max_nodes"] = report.max_nodes;
   Json candidates = Json::array();
   for (const PlanCandidate& c : report.candidates) {

@@ -1,4 +1,4 @@
-// Which target a plan's step misses (icx/serving/plan.hpp).
+// Which target a plan's step misses, and what a candidate costs (icx/serving/plan.hpp).
 #include "icx/serving/plan.hpp"
 
 #include <algorithm>
@@ -12,6 +12,33 @@ TargetMiss target_miss(const LoadedStep& step, const PlanTargets& targets) {
   const double ttft = step.ttft / targets.ttft;
   const double tpot = step.tpot / targets.tpot;
   return {tpot >= ttft ? PlanMiss::tpot : PlanMiss::ttft, std::max(ttft, tpot)};
+}
+
+std::optional<double> PlanCandidate::cost_per_hour() const {
+  if (!usd_per_node_hour) {
+    return std::nullopt;
+  }
+  return *usd_per_node_hour * nodes;
+}
+
+double PlanCandidate::output_tokens_per_second(const Load& load) const {
+  if (simulated && simulated->traffic.arrivals == Arrivals::closed) {
+    return simulated->output_tokens_per_second;
+  }
+  return load.rate * static_cast<double>(load.output);
+}
+
+std::optional<double> PlanCandidate::cost_per_million_output_tokens(const Load& load) const {
+  const std::optional<double> hourly = cost_per_hour();
+  const double tokens = output_tokens_per_second(load);
+  if (!hourly || tokens <= 0) {
+    return std::nullopt;
+  }
+  // Output tokens the load asks for in an hour (all of which the candidate serves when it
+  // meets the targets), or a closed loop's clients reach.
+  constexpr double seconds_per_hour = 3600;
+  constexpr double million = 1e6;
+  return *hourly / (tokens * seconds_per_hour) * million;
 }
 
 } // namespace icx

@@ -171,6 +171,28 @@ LoadedStep serve_at_load(const Cluster& cluster, const LoadWorkloads& workloads,
   return step;
 }
 
+LoadedStep serve_clients(const Cluster& cluster, const LoadWorkloads& workloads,
+                         const Layout& layout, const Load& load, std::int64_t clients) {
+  // The rate moves the latencies only through the prefills' share, so the iteration settles
+  // within a few rounds; a percent is well inside what the closed form knows.
+  constexpr int most_rounds = 8;
+  constexpr double settled = 0.01;
+  Load at = load;
+  at.rate = 0;
+  LoadedStep step = serve_at_load(cluster, workloads, layout, at, clients);
+  for (int round = 0; round < most_rounds && step.serves(); ++round) {
+    const Seconds latency = step.ttft + step.tpot * static_cast<double>(load.output);
+    const double rate = static_cast<double>(clients) / latency.value();
+    const bool done = std::abs(rate - at.rate) <= settled * rate;
+    at.rate = rate;
+    step = serve_at_load(cluster, workloads, layout, at, clients);
+    if (done) {
+      break;
+    }
+  }
+  return step;
+}
+
 LoadedStep serve_prefill_pool(const Cluster& cluster, const LoadWorkloads& workloads,
                               const Layout& layout, const Load& load, const RunSetup& setup) {
   LoadedStep step;

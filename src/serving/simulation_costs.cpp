@@ -45,9 +45,12 @@ ReplicaModel replica_model(const Cluster& cluster, const LoadWorkloads& workload
   }
   const std::int64_t full_tokens = workloads.full_length.context + 1;
   const std::int64_t ranks = layout.ep;
-  replica.limits.max_sequences = scheduler_limit(workloads.decode, layout);
+  const std::int64_t lanes = layout.pp;
+  replica.lanes = layout.pp;
+  replica.limits.max_sequences =
+      std::max<std::int64_t>(1, scheduler_limit(workloads.decode, layout) / lanes);
   replica.limits.token_budget = load.prefill_chunk * ranks;
-  replica.limits.kv_tokens = memory.replica_capacity * full_tokens;
+  replica.limits.kv_tokens = memory.replica_capacity * full_tokens / lanes;
   replica.limits.policy = policy;
 
   StepCosts& costs = replica.costs;
@@ -55,7 +58,8 @@ ReplicaModel replica_model(const Cluster& cluster, const LoadWorkloads& workload
   costs.base_context = workloads.decode.context;
   const auto extra = static_cast<double>(workloads.full_length.context - costs.base_context);
   for (const std::int64_t b : costs.batches) {
-    const std::int64_t cluster_batch = b * layout.dp;
+    // Every lane of every replica at `b`: each stage's micro-batch is b.
+    const std::int64_t cluster_batch = b * lanes * layout.dp;
     const Seconds mean =
         evaluate_layout(cluster, with_batch(workloads.decode, cluster_batch), layout).step.latency;
     const Seconds full =
@@ -81,15 +85,16 @@ ReplicaModel replica_model(const Cluster& cluster, const LoadWorkloads& workload
 
 SimulatedLoad simulate_load(const Cluster& cluster, const LoadWorkloads& workloads,
                             const Layout& layout, const Load& load, SchedulePolicy policy,
-                            const Traffic& traffic) {
+                            const Traffic& traffic, SimulationMemo* memo) {
   SimulatedLoad out;
   out.replica = replica_model(cluster, workloads, layout, load, policy);
   out.traffic = traffic;
   out.per_replica = traffic;
-  const auto replicas = static_cast<std::int64_t>(layout.dp);
+  const auto replicas = static_cast<std::int64_t>(out.replica.schedulers());
   out.per_replica.concurrency = (traffic.concurrency + replicas - 1) / replicas;
   out.per_replica.rate = traffic.rate / static_cast<double>(replicas);
-  out.result = simulate(out.replica.costs, out.replica.limits, out.per_replica);
+  out.result = memo != nullptr ? memo->run(out.replica.costs, out.replica.limits, out.per_replica)
+                               : simulate(out.replica.costs, out.replica.limits, out.per_replica);
   // Every replica serves its share alike.
   out.requests_per_second = out.result.requests_per_second * static_cast<double>(replicas);
   out.output_tokens_per_second =
@@ -129,6 +134,7 @@ Json simulated_json(const SimulatedLoad& load) {
           {"input", lengths_json(t.input)},
           {"output", lengths_json(t.output)},
           {"replicas", m.replicas},
+          {"lanes_per_replica", m.lanes},
           {"policy", std::string(to_string(m.limits.policy))},
           {"max_sequences", m.limits.max_sequences},
           {"token_budget", m.limits.token_budget},

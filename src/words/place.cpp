@@ -135,37 +135,39 @@ std::string simulation_assumption(const SimulatedLoad& load) {
   const ReplicaModel& m = load.replica;
   const Traffic& t = load.traffic;
   const std::string replicas =
-      m.replicas == 1 ? std::string("1 replica") : fmt::format("{} replicas", m.replicas);
+      fmt::format("{} replica{}{}", m.replicas, m.replicas == 1 ? "" : "s",
+                  m.lanes == 1 ? std::string()
+                               : fmt::format(" × {} pipeline micro-batches in flight, each "
+                                             "scheduled alone with its share of the sequences "
+                                             "and KV cache",
+                                             m.lanes));
+  const bool closed = t.arrivals == Arrivals::closed;
   const std::string where =
-      t.arrivals == Arrivals::closed
-          ? fmt::format("the clients simulated on one replica, spread evenly over the {} "
-                        "(rounded up)",
-                        replicas)
-          : fmt::format("the requests simulated on one replica, the rate shared evenly by the "
-                        "{}",
-                        replicas);
-  const char* arrivals = "";
-  switch (t.arrivals) {
-  case Arrivals::closed:
-    arrivals = "arrivals of the next request the moment the last ends, as a benchmark client "
-               "sends them (--concurrency, --spread, --requests, --warmup, --seed)";
-    break;
-  case Arrivals::poisson:
-    arrivals = "arrivals at random, exponential gaps at the rate (--arrivals, --spread, "
-               "--requests, --warmup, --seed; --fast for the closed form alone)";
-    break;
-  case Arrivals::constant:
-    arrivals = "one arrival every 1/rate seconds (--arrivals, --spread, --requests, --warmup, "
-               "--seed; --fast for the closed form alone)";
-    break;
-  }
+      closed ? fmt::format("the clients simulated on one scheduler, spread evenly over the {} "
+                           "(rounded up)",
+                           replicas)
+             : fmt::format("the requests simulated on one scheduler, the rate shared evenly by "
+                           "the {}",
+                           replicas);
+  const std::string arrivals =
+      closed ? fmt::format("arrivals of the next request the moment the last ends, as a "
+                           "benchmark client sends them ({})",
+                           Knob::concurrency)
+      : t.arrivals == Arrivals::poisson
+          ? fmt::format("arrivals at random, exponential gaps at the rate ({}; {} for the closed "
+                        "form alone)",
+                        Knob::arrivals, Knob::fast)
+          : fmt::format("one arrival every 1/rate seconds ({}; {} for the closed form alone)",
+                        Knob::arrivals, Knob::fast);
   return fmt::format(
       "{}: its engine steps priced by the step model at decode batches 1 to {} (linear "
       "between) and a prompt's marginal cost per token, {} scheduling with {} prompt tokens per "
       "step, a KV cache of {} tokens (what memory holds at the full length) with the newest "
-      "request preempted and recomputed when it fills; {}",
+      "request preempted and recomputed when it fills; {}; lengths, requests and draws by {}, "
+      "{}, {}, {}, {}",
       where, m.limits.max_sequences, to_string(m.limits.policy), m.limits.token_budget,
-      m.limits.kv_tokens, arrivals);
+      m.limits.kv_tokens, arrivals, Knob::spread, Knob::lengths, Knob::requests, Knob::warmup,
+      Knob::seed);
 }
 
 } // namespace icx

@@ -1,6 +1,8 @@
 #include "words/plan.hpp"
 
 #include <algorithm>
+#include <string_view>
+#include <tuple>
 #include <utility>
 
 #include <fmt/format.h>
@@ -14,6 +16,15 @@
 #include "icx/wire/strategies.hpp"
 #include "icx/words/engine.hpp"
 #include "icx/words/step.hpp"
+
+namespace icx {
+
+std::string target_label(std::string_view latency, Statistic statistic) {
+  return statistic == Statistic::mean ? std::string(latency)
+                                      : fmt::format("{} {}", latency, to_string(statistic));
+}
+
+} // namespace icx
 
 namespace icx::detail {
 
@@ -73,22 +84,36 @@ std::string ttft_cause(const LoadedStep& step) {
   return largest(std::move(parts), step.ttft);
 }
 
+/// Why a step does not serve the load: the simulation's falling behind, else the closed
+/// form's limit.
+std::string limit_text(const LoadedStep& step, const SimulatedLoad* simulated, const Load& load) {
+  if (simulated != nullptr && simulated->result.saturated) {
+    const SimulationResult& r = simulated->result;
+    return fmt::format("falls behind: while requests come at {:.3g}/s a replica finishes "
+                       "{:.2g}/s, so its queue grows for as long as they come",
+                       r.offered_rate, r.served_rate);
+  }
+  return load_limit_reason(step, load);
+}
+
 /// "TPOT 71 ms > 50 ms (1.42×): …", the target missed by more first (`miss`, from
 /// target_miss).
-std::string miss_text(const LoadedStep& step, const PlanTargets& targets, const Load& load,
-                      const TargetMiss& miss) {
+std::string miss_text(const LoadedStep& step, const SimulatedLoad* simulated,
+                      const PlanTargets& targets, const Load& load, const TargetMiss& miss) {
   if (miss.miss == PlanMiss::memory || miss.miss == PlanMiss::saturated) {
-    return load_limit_reason(step, load);
+    return limit_text(step, simulated, load);
   }
   const double ttft = step.ttft / targets.ttft;
   const double tpot = step.tpot / targets.tpot;
   const bool tpot_first = miss.miss != PlanMiss::ttft;
   const auto one = [&](bool is_tpot) {
     return is_tpot
-               ? fmt::format("TPOT {} > {} ({}): {}", format_seconds(step.tpot),
-                             format_seconds(targets.tpot), format_ratio(tpot), tpot_cause(step))
-               : fmt::format("TTFT {} > {} ({}): {}", format_seconds(step.ttft),
-                             format_seconds(targets.ttft), format_ratio(ttft), ttft_cause(step));
+               ? fmt::format("{} {} > {} ({}): {}", target_label("TPOT", targets.tpot_statistic),
+                             format_seconds(step.tpot), format_seconds(targets.tpot),
+                             format_ratio(tpot), tpot_cause(step))
+               : fmt::format("{} {} > {} ({}): {}", target_label("TTFT", targets.ttft_statistic),
+                             format_seconds(step.ttft), format_seconds(targets.ttft),
+                             format_ratio(ttft), ttft_cause(step));
   };
   std::string text = one(tpot_first);
   if ((tpot_first ? ttft : tpot) > 1) {
@@ -112,21 +137,25 @@ std::string weights_reason(const PlanRequest& request, const System& system, Byt
 }
 
 void describe_candidate(const PlanRequest& request, const Load& load, PlanCandidate& candidate,
-                        const LoadedStep* fewer_nodes, int fewer) {
+                        const FewerNodes& fewer) {
   const LoadedStep& step = candidate.step;
   const PlanTargets& targets = request.targets;
+  const SimulatedLoad* simulated = candidate.simulated ? &*candidate.simulated : nullptr;
   if (!candidate.meets_targets) {
-    candidate.reason = miss_text(step, targets, load, {candidate.miss, candidate.miss_factor});
+    candidate.reason =
+        miss_text(step, simulated, targets, load, {candidate.miss, candidate.miss_factor});
     return;
   }
   candidate.reason =
-      fmt::format("meets both: TTFT {} ≤ {}, TPOT {} ≤ {}, {} requests in flight",
-                  format_seconds(step.ttft), format_seconds(targets.ttft),
-                  format_seconds(step.tpot), format_seconds(targets.tpot), step.batch);
-  if (fewer_nodes != nullptr) {
-    candidate.reason +=
-        fmt::format("; on {} ({}): {}", nodes_text(fewer), layout_name(fewer_nodes->layout),
-                    miss_text(*fewer_nodes, targets, load, target_miss(*fewer_nodes, targets)));
+      fmt::format("meets both: {} {} ≤ {}, {} {} ≤ {}, {} requests in flight{}",
+                  target_label("TTFT", targets.ttft_statistic), format_seconds(step.ttft),
+                  format_seconds(targets.ttft), target_label("TPOT", targets.tpot_statistic),
+                  format_seconds(step.tpot), format_seconds(targets.tpot), step.batch,
+                  simulated != nullptr ? " on average" : "");
+  if (fewer.step != nullptr) {
+    candidate.reason += fmt::format(
+        "; on {} ({}): {}", nodes_text(fewer.nodes), layout_name(fewer.step->layout),
+        miss_text(*fewer.step, fewer.simulated, targets, load, target_miss(*fewer.step, targets)));
   }
 }
 
@@ -146,62 +175,11 @@ void describe_disaggregated(const PlanRequest& request, const PlanCandidate& sha
           : "misses: " + shared.reason);
 }
 
-std::vector<std::string> plan_assumptions(const Catalog& catalog, const PlanRequest& request) {
-  const Load& load = request.load;
-  std::vector<std::string> lines;
-  lines.push_back(fmt::format("requests arrive at random (Poisson) at {:g}/s over the whole "
-                              "deployment, each with {} prompt and {} output tokens ({}, {}, {})",
-                              load.rate, load.input, load.output, Knob::rate, Knob::input,
-                              Knob::output));
-  const Engine& engine = engine_of(catalog, request.serving.engine);
-  lines.push_back(fmt::format("engine: {}: {} ({})", engine_text(engine), engine_costs_text(engine),
-                              Knob::engine));
-  lines.push_back(fmt::format(
-      "chunked prefill: each engine step prefills prompt tokens beside its decodes, up to {} "
-      "({})",
-      scheduler_setting_text(engine, &SchedulerTier::prefill_chunk, request.prefill_chunk,
-                             "tokens") +
-          (request.prefill_chunk ? "" : ", the engine's defaults"),
-      Knob::prefill_chunk));
-  lines.emplace_back("prefill and decode share the GPUs: a decode step slows by the prefill's "
-                     "share of their time, none of it hidden under the step's memory reads; "
-                     "prompts wait for those ahead as in an M/D/1 queue");
-  lines.push_back(fmt::format("requests in flight = rate × (TTFT + output × TPOT) (Little's "
-                              "law), each holding its KV cache at full length; an engine "
-                              "scheduler runs at most {} ({}); decode runs at the mean "
-                              "context, prompt + half the output",
-                              scheduler_setting_text(engine, &SchedulerTier::max_batch,
-                                                     request.serving.max_batch, "sequences"),
-                              Knob::max_batch));
-  lines.push_back(fmt::format("all-reduces run by {} ({}); activations cross the wire in "
-                              "{} ({}); collectives are not hidden behind compute "
-                              "unless {} says",
-                              implementation_text(request.serving.setup.implementation), Knob::impl,
-                              activation_dtype(catalog, *request.dtype).id, Knob::act_dtype,
-                              Knob::overlap));
-  lines.push_back(fmt::format("whole nodes are rented, {} at most ({}); the cost per "
-                              "million output tokens is at the offered load, not at the "
-                              "layout's peak",
-                              request.max_nodes, Knob::max_nodes));
-  if (request.disaggregate) {
-    lines.push_back(fmt::format(
-        "disaggregated candidates: prompts prefilled on one pool of nodes and their KV cache "
-        "sent over the scale-out link, each GPU its shard over its share of the NICs (expected "
-        "model); decode on another pool, no prefill sharing its GPUs; taken where both pools "
-        "need fewer nodes than sharing ({})",
-        Knob::disaggregate));
-  }
-  lines.push_back(fmt::format("prices are on-demand list prices of the date shown, per "
-                              "node-hour; a discount, reservation or other region changes them "
-                              "({} ID=USD/h)",
-                              Knob::price));
-  return lines;
-}
-
 namespace {
 
 /// Both phases on the same GPUs: the load model's chain (icx/serving/request_load.hpp).
-void shared_chain(Derivations& d, const LoadedStep& s, const Load& load, const PlanCandidate& c) {
+void shared_chain(Derivations& d, const LoadedStep& s, const Load& load, const PlanCandidate& c,
+                  std::string_view figure) {
   const int schedulers = s.layout.dp * s.layout.ep;
   const std::int64_t chunk = c.prefill_chunk;
   add_step_terms(d, s.prefill.step, *c.cluster.gpu, "prefill: ");
@@ -217,18 +195,18 @@ void shared_chain(Derivations& d, const LoadedStep& s, const Load& load, const P
                latency_formula(s.decode.step, s.layout.pp), s.decode.step.latency.value(),
                format_seconds(s.decode.step.latency)});
   d.push_back(
-      {"TPOT",
+      {fmt::format("{}TPOT", figure),
        fmt::format("{} ÷ (1 − {:.3f})", format_seconds(s.decode.step.latency), s.prefill_share),
        s.tpot.value(), format_seconds(s.tpot)});
   d.push_back({"prompt service",
                fmt::format("{} + {} chunk step(s) × {}", format_seconds(s.prefill.step.latency),
                            (load.input + chunk - 1) / chunk, format_seconds(s.decode.step.latency)),
                s.prefill_service.value(), format_seconds(s.prefill_service)});
-  d.push_back({"TTFT",
+  d.push_back({fmt::format("{}TTFT", figure),
                fmt::format("S + ρ·S / (2(1 − ρ)), S = {}, ρ = {:.3f}",
                            format_seconds(s.prefill_service), s.prefill_share),
                s.ttft.value(), format_seconds(s.ttft)});
-  d.push_back({"requests in flight",
+  d.push_back({fmt::format("{}requests in flight", figure),
                fmt::format("⌈{:g}/s × ({} + {} × {})⌉", load.rate, format_seconds(s.ttft),
                            load.output, format_seconds(s.tpot)),
                static_cast<double>(s.batch), fmt::format("{}", s.batch)});
@@ -266,6 +244,24 @@ void split_chain(Derivations& d, const Disaggregated& pools, const Load& load, c
                static_cast<double>(s.batch), fmt::format("{}", s.batch)});
 }
 
+/// The simulation's figures the targets are held against.
+void simulated_chain(Derivations& d, const SimulatedLoad& sim, const PlanTargets& targets) {
+  const SimulationResult& r = sim.result;
+  for (const auto& [name, summary, statistic] :
+       {std::tuple{"TTFT", r.ttft, targets.ttft_statistic},
+        std::tuple{"TPOT", r.tpot, targets.tpot_statistic}}) {
+    const Seconds value = statistic_of(summary, statistic);
+    d.push_back({fmt::format("simulated {}", target_label(name, statistic)),
+                 fmt::format("the {} over {} measured requests of {} simulated",
+                             to_string(statistic), r.measured, sim.per_replica.requests),
+                 value.value(), format_seconds(value)});
+  }
+  d.push_back({"requests decoding, simulated",
+               fmt::format("time-weighted mean batch × {} scheduler(s)", sim.replica.schedulers()),
+               r.mean_batch * sim.replica.schedulers(),
+               fmt::format("{:.1f}", r.mean_batch * sim.replica.schedulers())});
+}
+
 } // namespace
 
 Derivations plan_derivations(const PlanReport& report) {
@@ -295,18 +291,33 @@ Derivations plan_derivations(const PlanReport& report) {
   if (c.disaggregated) {
     split_chain(d, *c.disaggregated, load, *c.cluster.gpu);
   } else {
-    shared_chain(d, s, load, c);
+    // Under a simulation, the closed form's chain is its cross-check: a closed loop's rate is
+    // what the simulated clients reached.
+    Load seen = load;
+    if (c.simulated && c.simulated->traffic.arrivals == Arrivals::closed) {
+      seen.rate = c.simulated->requests_per_second;
+    }
+    shared_chain(d, c.simulated ? c.closed_form : s, seen, c, c.simulated ? "closed form: " : "");
   }
-  if (const std::optional<double> hourly = c.cost_per_hour()) {
+  if (c.simulated) {
+    simulated_chain(d, *c.simulated, report.targets);
+  }
+  const std::optional<double> hourly = c.cost_per_hour();
+  const std::optional<double> per_million = c.cost_per_million_output_tokens(load);
+  if (hourly) {
     d.push_back(
         {"cost per hour",
          fmt::format("{} × ${:.2f} per node-hour", nodes_text(c.nodes), *c.usd_per_node_hour),
          *hourly, fmt::format("${:.2f}", *hourly)});
-    const double per_million = *c.cost_per_million_output_tokens(load);
+  }
+  if (hourly && per_million) {
+    const bool closed = c.simulated && c.simulated->traffic.arrivals == Arrivals::closed;
     d.push_back({"cost per million output tokens",
-                 fmt::format("${:.2f} ÷ ({:g}/s × {} tokens × 3600 s) × 10⁶", *hourly, load.rate,
-                             load.output),
-                 per_million, fmt::format("${:.2f}", per_million)});
+                 closed ? fmt::format("${:.2f} ÷ ({} output tokens/s reached × 3600 s) × 10⁶",
+                                      *hourly, format_count(c.output_tokens_per_second(load)))
+                        : fmt::format("${:.2f} ÷ ({:g}/s × {} tokens × 3600 s) × 10⁶", *hourly,
+                                      load.rate, load.output),
+                 *per_million, fmt::format("${:.2f}", *per_million)});
   }
   return d;
 }

@@ -7,17 +7,25 @@
 #include <vector>
 
 #include "icx/serving/plan.hpp"
+#include "icx/words/targets.hpp"
 
 namespace icx::detail {
 
 /// Why no layout's weights fit any node count of `system` the plan tried.
 std::string weights_reason(const PlanRequest& request, const System& system, Bytes usable);
 
+/// The closest layout on fewer nodes than a meeting candidate needs: its step, its simulation
+/// when the plan simulated, and the node count.
+struct FewerNodes {
+  const LoadedStep* step = nullptr;
+  const SimulatedLoad* simulated = nullptr;
+  int nodes = 0;
+};
+
 /// Sets the candidate's reason from its step and its miss (target_miss); a meeting candidate
-/// on more than one node also says why fewer nodes miss (`fewer_nodes`, the closest step there,
-/// on `fewer` nodes).
+/// on more than one node also says why fewer nodes miss (`fewer`, when there is one).
 void describe_candidate(const PlanRequest& request, const Load& load, PlanCandidate& candidate,
-                        const LoadedStep* fewer_nodes, int fewer);
+                        const FewerNodes& fewer);
 
 /// The reason of a disaggregated candidate: each pool, its layout and figures, and what
 /// sharing the GPUs needs (`shared`, the same system's candidate with both phases on the

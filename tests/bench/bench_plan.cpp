@@ -42,4 +42,36 @@ void BM_PlanWholeCatalogDeepSeekUnmet(benchmark::State& state) {
 }
 BENCHMARK(BM_PlanWholeCatalogDeepSeekUnmet)->Unit(benchmark::kMillisecond);
 
+/// The default plan: every layout near the best simulated, 1,000 requests each, targets at
+/// the p99 TTFT and mean TPOT, at 5 requests/s (open loop) and at 64 clients (closed).
+icx::Traffic simulated(icx::Arrivals arrivals) {
+  icx::Traffic t;
+  t.arrivals = arrivals;
+  t.rate = 5;
+  t.concurrency = 64;
+  t.input = {icx::LengthShape::fixed, 2048, 0};
+  t.output = {icx::LengthShape::fixed, 256, 0};
+  t.requests = 1000;
+  t.warmup = 100;
+  t.seed = 1;
+  return t;
+}
+
+void BM_PlanWholeCatalog70bSimulated(benchmark::State& state) {
+  const icx::Catalog catalog = icx::Catalog::shipped();
+  icx::PlanRequest request = whole_catalog(catalog, "70b", "bf16", 0.05);
+  request.traffic = simulated(static_cast<icx::Arrivals>(state.range(0)));
+  if (request.traffic->arrivals == icx::Arrivals::closed) {
+    request.load.rate = 0;
+  }
+  request.targets.ttft_statistic = icx::Statistic::p99;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(icx::plan(catalog, request));
+  }
+}
+BENCHMARK(BM_PlanWholeCatalog70bSimulated)
+    ->Arg(static_cast<int>(icx::Arrivals::poisson))
+    ->Arg(static_cast<int>(icx::Arrivals::closed))
+    ->Unit(benchmark::kMillisecond);
+
 } // namespace

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "icx/base/error.hpp"
 #include "icx/reports/place.hpp"
 
 namespace icx {
@@ -176,6 +177,68 @@ TEST(Plan, TheKvCacheCrossesTheScaleOutLinkInShards) {
   const Disaggregated& d = *split.disaggregated;
   ASSERT_EQ(d.prefill.layout.tp * d.prefill.layout.pp, 8);
   EXPECT_NEAR(d.prefill.kv_transfer.value(), 335544320 / 12.5e9, 1e-12);
+}
+
+/// The 70B plan on one system, each layout simulated under 5 requests/s (Poisson) or 64
+/// clients, 1,000 requests with a tenth left out at each end.
+PlanRequest simulated(const char* system, Arrivals arrivals) {
+  PlanRequest r = seventy_b();
+  r.systems = {&shipped().system(system)};
+  Traffic t;
+  t.arrivals = arrivals;
+  t.rate = r.load.rate;
+  t.concurrency = 64;
+  t.input = {LengthShape::fixed, r.load.input, 0};
+  t.output = {LengthShape::fixed, r.load.output, 0};
+  t.requests = 1000;
+  t.warmup = 100;
+  t.seed = 1;
+  r.traffic = t;
+  if (arrivals == Arrivals::closed) {
+    r.load.rate = 0;
+  }
+  return r;
+}
+
+TEST(Plan, ATargetIsHeldAgainstItsStatisticOfTheSimulatedRequests) {
+  PlanRequest request = simulated("aws-p5", Arrivals::poisson);
+  const PlanCandidate mean = plan(shipped(), request).candidates.front();
+  ASSERT_TRUE(mean.simulated.has_value());
+  const SimulationResult& r = mean.simulated->result;
+  EXPECT_EQ(mean.step.ttft, r.ttft.mean);
+  EXPECT_EQ(mean.step.tpot, r.tpot.mean);
+  // A TTFT target between the winner's mean and its p99 is met by the mean and missed by the
+  // p99 on the same node.
+  ASSERT_LT(r.ttft.mean, r.ttft.p99);
+  request.targets.ttft = (r.ttft.mean + r.ttft.p99) / 2;
+  const PlanCandidate by_mean = plan(shipped(), request).candidates.front();
+  EXPECT_TRUE(by_mean.meets_targets);
+  EXPECT_EQ(by_mean.nodes, 1);
+  request.targets.ttft_statistic = Statistic::p99;
+  const PlanCandidate by_p99 = plan(shipped(), request).candidates.front();
+  EXPECT_TRUE(!by_p99.meets_targets || by_p99.nodes > 1);
+  // The closed form's step is kept beside the simulated one.
+  EXPECT_GT(by_mean.closed_form.decode.step.latency.value(), 0);
+}
+
+TEST(Plan, AClosedLoopCostsWhatItsClientsReach) {
+  const PlanReport report = plan(shipped(), simulated("aws-p5", Arrivals::closed));
+  const PlanCandidate& c = report.candidates.front();
+  ASSERT_TRUE(c.simulated.has_value());
+  const double tokens = c.simulated->output_tokens_per_second;
+  EXPECT_GT(tokens, 0);
+  EXPECT_DOUBLE_EQ(c.output_tokens_per_second(report.load), tokens);
+  EXPECT_NEAR(*c.cost_per_million_output_tokens(report.load), 55.04 / (tokens * 3600) * 1e6, 1e-9);
+}
+
+TEST(Plan, RefusesDisaggregationOfAClosedLoopOrAPercentile) {
+  PlanRequest request = simulated("aws-p5", Arrivals::closed);
+  request.disaggregate = true;
+  EXPECT_THROW(plan(shipped(), request), InputError);
+  request = simulated("aws-p5", Arrivals::poisson);
+  request.disaggregate = true;
+  request.targets.tpot_statistic = Statistic::p90;
+  EXPECT_THROW(plan(shipped(), request), InputError);
 }
 
 } // namespace

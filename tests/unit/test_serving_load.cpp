@@ -72,6 +72,22 @@ TEST_F(ServingLoadTest, TimesFollowTheQueueAndLittlesLaw) {
   EXPECT_GT(needed(below), s.batch - 1);
 }
 
+TEST_F(ServingLoadTest, ClientsSendAtTheRateTheirLatencyAllows) {
+  // Sixteen clients keep sixteen requests in flight: the decode step is the fixture's at 16
+  // sequences, and the rate they send at is 16 over a request's latency, to a percent.
+  const Load load{0, 1000, 200, 8192};
+  const LoadWorkloads w = workloads(load);
+  const LoadedStep s = serve_clients(cluster, w, one, load, 16);
+  ASSERT_TRUE(s.serves());
+  EXPECT_EQ(s.batch, 16);
+  EXPECT_NEAR(s.decode.step.latency.value(), decode_step(16), 0.02 * decode_step(16));
+  const double rate = 16 / (s.ttft + s.tpot * 200.0).value();
+  Load at = load;
+  at.rate = rate;
+  const LoadedStep again = serve_at_load(cluster, w, one, at, 16);
+  EXPECT_NEAR(16 / (again.ttft + again.tpot * 200.0).value(), rate, 0.01 * rate);
+}
+
 TEST_F(ServingLoadTest, PrefillThatNeedsEveryMomentSaturates) {
   const LoadWorkloads probe = workloads({1, 1000, 200, 8192});
   const double stage =

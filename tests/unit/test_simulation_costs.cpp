@@ -28,6 +28,23 @@ TEST_F(SimulationCostsTest, TheReplicaTakesTheEnginesLimitsAndTheCacheMemoryHold
   EXPECT_NEAR(r.costs.per_prompt_token.value(), 2 * 8e9 / 494.5e12, 0.05 * 2 * 8e9 / 494.5e12);
 }
 
+TEST_F(SimulationCostsTest, APipelineKeepsOneMicroBatchPerStageInFlight) {
+  // PP 2 on two GPUs: two lanes, each scheduling half the engine's 256 sequences.
+  const Cluster two{&gpu, 2, 8, 8, &nvlink, &ndr, 8};
+  const Layout pipeline{1, 2, 1, 1};
+  const Load load{1, 1000, 200, 8192};
+  const ReplicaModel r =
+      replica_model(two, workloads(load), pipeline, load, SchedulePolicy::decode_first);
+  EXPECT_EQ(r.lanes, 2);
+  EXPECT_EQ(r.schedulers(), 2);
+  EXPECT_EQ(r.limits.max_sequences, 128);
+  EXPECT_EQ(r.costs.batches.back(), 128);
+  // A lane's step at one sequence passes both stages, each reading its 8 GB of weights at
+  // 3.35 TB/s: 2 × 2.39 ms, as one GPU reading all 16 GB; the send between the stages and the
+  // KV reads add under 5 %.
+  EXPECT_NEAR(r.costs.decode.front().value(), 16e9 / 3.35e12, 0.05 * 16e9 / 3.35e12);
+}
+
 TEST_F(SimulationCostsTest, AtLightLoadTheSimulationAgreesWithTheClosedForm) {
   // One request every 20 s: nothing queues, nothing shares the GPU.
   const Load load{0.05, 1000, 200, 8192};

@@ -15,6 +15,8 @@
 #include "icx/base/json_values.hpp"
 #include "icx/catalog/catalog.hpp"
 #include "icx/serving/request_load.hpp"
+#include "icx/serving/simulate.hpp"
+#include "icx/serving/simulation_costs.hpp"
 
 namespace icx {
 
@@ -22,9 +24,13 @@ namespace icx {
 /// dense model in the catalog in BF16 and DeepSeek-V3 in FP8.
 constexpr int default_max_nodes = 4;
 
+/// Latency targets, each held against a statistic of the simulated requests (the closed form
+/// gives means only).
 struct PlanTargets {
   Seconds ttft;
   Seconds tpot;
+  Statistic ttft_statistic = Statistic::mean;
+  Statistic tpot_statistic = Statistic::mean;
 };
 
 struct PlanRequest {
@@ -33,8 +39,12 @@ struct PlanRequest {
   /// The engine assumptions (dtypes, overlap, utilisation, --impl, …); the phase, sizes and
   /// batch come from the load.
   ServingRequest serving;
-  /// The load; its prefill chunk is `prefill_chunk`, or each GPU's default.
+  /// The load; its prefill chunk is `prefill_chunk`, or each GPU's default. A closed loop's
+  /// rate is zero: its clients (`traffic`) set what it sends.
   Load load;
+  /// Each layout simulated under this traffic (an open loop at the load's rate, or a closed
+  /// loop of clients over the whole deployment); absent: the closed form alone (means).
+  std::optional<Traffic> traffic;
   std::optional<std::int64_t> prefill_chunk;
   PlanTargets targets;
   /// The systems to plan on, in catalog order.
@@ -84,6 +94,13 @@ struct PlanCandidate {
   /// The catalog's price, date and source when it is the one used.
   const Price* price = nullptr;
   PlanMiss miss = PlanMiss::none;
+  /// The chosen layout simulated under the request's traffic, when it had one: `step`'s TTFT
+  /// and TPOT are then the targets' statistics of it, its batch the mean batch, its tokens/s
+  /// what the simulation served, and its limit `saturated` when it fell behind.
+  std::optional<SimulatedLoad> simulated;
+  /// With `simulated`: the closed form's step of the same layout (a cross-check, and the chain
+  /// --explain shows).
+  LoadedStep closed_form;
   /// How many times over the missed target (TTFT or TPOT) the candidate is.
   double miss_factor = 1;
   std::string reason;
@@ -96,6 +113,9 @@ struct PlanCandidate {
   int layouts_evaluated = 0;
   int layouts_pruned = 0;
   [[nodiscard]] std::optional<double> cost_per_hour() const;
+  /// Output tokens per second over the deployment: the open loop's offered (all served when
+  /// the candidate meets the targets), else what the simulated clients reached.
+  [[nodiscard]] double output_tokens_per_second(const Load& load) const;
   [[nodiscard]] std::optional<double> cost_per_million_output_tokens(const Load& load) const;
 };
 
@@ -103,6 +123,8 @@ struct PlanReport {
   const Model* model = nullptr;
   const Dtype* dtype = nullptr;
   Load load;
+  /// The request's traffic, when each layout was simulated.
+  std::optional<Traffic> traffic;
   PlanTargets targets;
   int max_nodes = 0;
   bool disaggregate = false;

@@ -101,6 +101,13 @@ LoadedStep serve_at_load(const Cluster& cluster, const LoadWorkloads& workloads,
                          const Layout& layout, const Load& load,
                          std::optional<std::int64_t> batch = std::nullopt);
 
+/// A closed loop of `clients` by the closed form: they keep that many requests in flight, and
+/// send at the rate Little's law gives, clients / (TTFT + output × TPOT), found by iterating
+/// from no rate until it moves by less than a percent (at most a few times: the latencies
+/// depend on the rate only through the prefills' share of the GPUs).
+LoadedStep serve_clients(const Cluster& cluster, const LoadWorkloads& workloads,
+                         const Layout& layout, const Load& load, std::int64_t clients);
+
 /// Prefill/decode disaggregation (vLLM's and SGLang's PD split, NVIDIA Dynamo): prompts are
 /// prefilled on one pool of GPUs and their KV cache sent over the scale-out link to another
 /// that only decodes. The prefill pool's step: TTFT = M/D/1 over the prompts' prefill alone,

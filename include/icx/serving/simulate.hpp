@@ -9,6 +9,7 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <vector>
 
 #include "icx/base/enum_names.hpp"
@@ -113,6 +114,19 @@ struct LatencySummary {
   Seconds p99;
 };
 
+/// Which figure of a latency a target holds: its mean or a percentile.
+enum class Statistic { mean, p50, p90, p99 };
+
+constexpr std::array<EnumName<Statistic>, 4> enum_names(Statistic /*unused*/) {
+  return {{{Statistic::mean, "mean"},
+           {Statistic::p50, "p50"},
+           {Statistic::p90, "p90"},
+           {Statistic::p99, "p99"}}};
+}
+
+/// That figure of `summary`.
+Seconds statistic_of(const LatencySummary& summary, Statistic statistic);
+
 struct SimulationResult {
   /// Requests the figures cover: those issued after the first `warmup` and before the last.
   std::int64_t measured = 0;
@@ -146,5 +160,17 @@ struct SimulationResult {
 /// (its prompt and output exceed the KV cache) or the traffic leaves nothing to measure.
 SimulationResult simulate(const StepCosts& costs, const SchedulerLimits& limits,
                           const Traffic& traffic);
+
+/// Simulations already run, by everything they depend on: a search that meets the same
+/// replica under the same traffic twice (two systems of one GPU, one node) runs it once.
+class SimulationMemo {
+public:
+  /// simulate(costs, limits, traffic), or the result of the same inputs before.
+  const SimulationResult& run(const StepCosts& costs, const SchedulerLimits& limits,
+                              const Traffic& traffic);
+
+private:
+  std::map<std::vector<double>, SimulationResult> runs_;
+};
 
 } // namespace icx

@@ -19,22 +19,30 @@ struct ReplicaModel {
   SchedulerLimits limits;
   /// Replicas the cluster's load is spread over, evenly (a load balancer's round robin).
   int replicas = 1;
+  /// Micro-batches a replica's pipeline keeps in flight, one per stage (vLLM's batch queue of
+  /// pipeline-parallel size): each is simulated as a scheduler of its own share of the
+  /// replica's requests, sequences and KV cache, whose step is a pass through every stage.
+  int lanes = 1;
+  /// Schedulers the cluster's load is shared by: replicas × lanes.
+  [[nodiscard]] int schedulers() const { return replicas * lanes; }
 };
 
-/// The replica's costs from the step model: decode steps at batches 1, 2, 4, … up to the
-/// engine's sequence limit per replica, each at the load's mean context and at its full
-/// length (the slope between them is what a token of context costs); a prompt of the load's
-/// length prefilled alone, over its tokens (with data-parallel attention, one prompt per
-/// expert rank at once). Limits: the engine's sequences per replica, the prefill chunk per
-/// scheduler (times its expert ranks), the KV cache as the tokens of the requests memory holds
-/// at full length, and the engine's scheduling policy. Throws InputError as evaluate_layout
+/// The replica's costs from the step model, for one lane (one micro-batch of its pipeline):
+/// decode steps at batches 1, 2, 4, … up to the engine's sequence limit per lane, each a pass
+/// through every stage with each stage's micro-batch that size, at the load's mean context
+/// and at its full length (the slope between them is what a token of context costs); a prompt
+/// of the load's length prefilled alone through the pipeline, over its tokens (with
+/// data-parallel attention, one prompt per expert rank at once). Limits per lane: the
+/// engine's sequences per replica and the KV cache (the tokens of the requests memory holds
+/// at full length), each shared by the lanes; the prefill chunk per scheduler (times its
+/// expert ranks); the engine's scheduling policy. Throws InputError as evaluate_layout
 /// does, or when the weights leave no memory for a KV cache.
 ReplicaModel replica_model(const Cluster& cluster, const LoadWorkloads& workloads,
                            const Layout& layout, const Load& load, SchedulePolicy policy);
 
-/// A load simulated on one layout: the replica model, the traffic each replica sees (the
-/// cluster's clients spread evenly over the replicas, rounded up, or its rate divided among
-/// them) and what the simulation found.
+/// A load simulated on one layout: the replica model, the traffic each lane of a replica sees
+/// (the cluster's clients spread evenly over the schedulers, rounded up, or its rate divided
+/// among them) and what the simulation found.
 struct SimulatedLoad {
   ReplicaModel replica;
   /// The cluster's traffic, and the part of it one replica sees.
@@ -48,16 +56,17 @@ struct SimulatedLoad {
   double tokens_per_second_per_gpu = 0;
 };
 
-/// Simulates `traffic` (over the whole cluster) on `layout` (replica_model's assumptions).
+/// Simulates `traffic` (over the whole cluster) on `layout` (replica_model's assumptions),
+/// through `memo` when given.
 SimulatedLoad simulate_load(const Cluster& cluster, const LoadWorkloads& workloads,
                             const Layout& layout, const Load& load, SchedulePolicy policy,
-                            const Traffic& traffic);
+                            const Traffic& traffic, SimulationMemo* memo = nullptr);
 
 /// {arrivals, concurrency, rate_per_second, requests, warmup, measured, seed, input, output
-/// (each {shape, nominal, spread}), replicas, policy, max_sequences, token_budget, kv_tokens,
-/// ttft, tpot, itl, e2e (each {mean, p50, p90, p99} in seconds), requests_per_second,
-/// output_tokens_per_second (the cluster's), tokens_per_second_per_gpu, mean_batch,
-/// kv_occupancy, preemptions, duration_seconds, offered_rate_per_second and
+/// (each {shape, nominal, spread}), replicas, lanes_per_replica, policy, max_sequences,
+/// token_budget, kv_tokens, ttft, tpot, itl, e2e (each {mean, p50, p90, p99} in seconds),
+/// requests_per_second, output_tokens_per_second (the cluster's), tokens_per_second_per_gpu,
+/// mean_batch, kv_occupancy, preemptions, duration_seconds, offered_rate_per_second and
 /// served_rate_per_second (one replica's, open loop only; else null), saturated}.
 Json simulated_json(const SimulatedLoad& load);
 

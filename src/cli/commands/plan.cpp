@@ -4,6 +4,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -13,6 +14,7 @@
 #include "icx/reports/plan.hpp"
 #include "options/common.hpp"
 #include "options/load.hpp"
+#include "options/numbers.hpp"
 #include "options/serving.hpp"
 #include "output/output.hpp"
 #include "views/plan.hpp"
@@ -27,8 +29,9 @@ struct PlanOptions {
   ServingOptions engine;
   std::optional<double> mfu;
   LoadOptions load;
-  std::optional<double> ttft;
-  std::optional<double> tpot;
+  SimulationOptions simulation;
+  std::optional<std::string> ttft;
+  std::optional<std::string> tpot;
   std::vector<std::string> systems;
   std::vector<std::string> prices;
   int max_nodes = default_max_nodes;
@@ -76,14 +79,31 @@ std::map<std::string, double, std::less<>> parse_prices(const Catalog& catalog,
   return prices;
 }
 
+/// The targets of --ttft and --tpot; a percentile needs the simulation.
+PlanTargets plan_targets(const PlanOptions& o) {
+  const LatencyTarget ttft = latency_target_of(*o.ttft);
+  const LatencyTarget tpot = latency_target_of(*o.tpot);
+  for (const auto& [flag, target] : {std::pair{"--ttft", ttft}, std::pair{"--tpot", tpot}}) {
+    if (o.simulation.fast && target.statistic != Statistic::mean) {
+      throw UsageError(fmt::format("{} {}:{:g}s: with --fast the closed form gives means only; "
+                                   "drop --fast, or give a mean target ({} {:g}s)",
+                                   flag, to_string(target.statistic), target.seconds, flag,
+                                   target.seconds));
+    }
+  }
+  return {Seconds::of(ttft.seconds), Seconds::of(tpot.seconds), ttft.statistic, tpot.statistic};
+}
+
 PlanRequest plan_request(const Catalog& catalog, const PlanOptions& o, const ResolvedModel& model) {
   PlanRequest r;
   r.model = &model.model;
   r.dtype = &model.dtype;
   r.serving = serving_request(catalog, o.engine, o.mfu);
-  r.load = *load_of(o.load);
+  // A closed loop sends what its clients do: no rate.
+  r.load = load_of(o.load).value_or(Load{0, o.load.input, o.load.output, 0});
+  r.traffic = traffic_of(o.load, o.simulation);
   r.prefill_chunk = o.load.prefill_chunk;
-  r.targets = {Seconds::of(*o.ttft), Seconds::of(*o.tpot)};
+  r.targets = plan_targets(o);
   r.systems = systems_named(catalog, o.systems);
   r.prices = parse_prices(catalog, o.prices);
   r.max_nodes = o.max_nodes;
@@ -91,7 +111,21 @@ PlanRequest plan_request(const Catalog& catalog, const PlanOptions& o, const Res
   return r;
 }
 
-int run_plan(const PlanOptions& o) {
+/// A plan needs one load, and disaggregated pools an open loop with mean targets.
+void check_plan_load(const CLI::App& app, const PlanOptions& o) {
+  check_simulation_flags(app, o.load, o.simulation);
+  if (!o.load.rate && !o.simulation.concurrency) {
+    throw UsageError("plan needs a load: give --rate N (requests per second) or --concurrency "
+                     "N (clients), e.g. --rate 5");
+  }
+  if (o.disaggregate && o.simulation.concurrency) {
+    throw UsageError("--disaggregate with --concurrency: the pools are priced at a rate; give "
+                     "--rate N, or drop --disaggregate");
+  }
+}
+
+int run_plan(const CLI::App& app, const PlanOptions& o) {
+  check_plan_load(app, o);
   const Style style = style_of(o.common);
   const Catalog catalog = load_catalog(o.common);
   const ResolvedModel model = resolve_model(catalog, o.model);
@@ -111,14 +145,19 @@ Command setup_plan(CLI::App& app) {
               "and TPOT targets, and why the others miss (exit status 3 when none meets them)");
   add_model_options(*sub, o->model);
   add_load_options(*sub, o->load, true);
-  sub->add_option("--ttft", o->ttft, "Time to first token to meet, with a unit: 2s, 500ms")
-      ->type_name("DURATION")
+  add_simulation_options(*sub, o->simulation);
+  sub->add_option("--ttft", o->ttft,
+                  "Time to first token to meet, with a unit (2s, 500ms), of the requests' mean "
+                  "or a percentile of them: p99:2s (mean, p50, p90, p99)")
+      ->type_name("[STAT:]DURATION")
       ->required()
-      ->transform(duration_seconds(limits::target_seconds));
-  sub->add_option("--tpot", o->tpot, "Time per output token to meet, with a unit: 50ms")
-      ->type_name("DURATION")
+      ->transform(latency_target(limits::target_seconds));
+  sub->add_option("--tpot", o->tpot,
+                  "Time per output token to meet, with a unit (50ms), of the requests' mean or "
+                  "a percentile of them: p90:50ms")
+      ->type_name("[STAT:]DURATION")
       ->required()
-      ->transform(duration_seconds(limits::target_seconds));
+      ->transform(latency_target(limits::target_seconds));
   sub->add_option("--system", o->systems,
                   "Systems to plan on, comma-separated (see 'icx systems'); default: all")
       ->type_name("IDS")
@@ -142,6 +181,9 @@ Command setup_plan(CLI::App& app) {
               "says which target each misses first and by how much); 2 for bad input.\n\n"
               "Examples:\n"
               "  icx plan --model 70b --input 2048 --output 256 --ttft 2s --tpot 50ms --rate 5\n"
+              "  icx plan --model 70b --ttft p99:2s --tpot p90:50ms --rate 5\n"
+              "  icx plan --model 70b --ttft p99:1s --tpot 30ms --concurrency 64 --input 1000 "
+              "--output 1000 --spread 0.2\n"
               "  icx plan --model 8b --ttft 500ms --tpot 20ms --rate 20 --json\n"
               "  icx plan --model 70b --ttft 2s --tpot 50ms --rate 5 --system aws-p5,dgx-h100 "
               "--price dgx-h100=24\n"
@@ -149,7 +191,7 @@ Command setup_plan(CLI::App& app) {
               "gb200-nvl72=760 --explain\n"
               "  icx plan --model 70b --input 8192 --output 512 --ttft 3s --tpot 30ms --rate 4 "
               "--disaggregate");
-  return {sub, [options] { return run_plan(*options); }};
+  return {sub, [sub, options] { return run_plan(*sub, *options); }};
 }
 
 } // namespace icx::cli

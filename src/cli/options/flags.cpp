@@ -6,17 +6,20 @@ namespace icx::cli {
 
 namespace {
 
-constexpr std::array<EnumName<Knob>, 40> flags{{
+constexpr std::array<EnumName<Knob>, 50> flags{{
     {Knob::act_dtype, "--act-dtype"},
     {Knob::algo, "--algo"},
+    {Knob::arrivals, "--arrivals"},
     {Knob::batch, "--batch"},
     {Knob::catalog, "--catalog"},
     {Knob::combine_dtype, "--combine-dtype"},
+    {Knob::concurrency, "--concurrency"},
     {Knob::disaggregate, "--disaggregate"},
     {Knob::dispatch_dtype, "--dispatch-dtype"},
     {Knob::domain, "--domain"},
     {Knob::engine, "--engine"},
     {Knob::ep_mode, "--ep-mode"},
+    {Knob::fast, "--fast"},
     {Knob::gpu, "--gpu"},
     {Knob::gpus, "--gpus"},
     {Knob::gpus_per_node, "--gpus-per-node"},
@@ -25,6 +28,7 @@ constexpr std::array<EnumName<Knob>, 40> flags{{
     {Knob::impl, "--impl"},
     {Knob::input, "--input"},
     {Knob::kv_dtype, "--kv-dtype"},
+    {Knob::lengths, "--lengths"},
     {Knob::max_batch, "--max-batch"},
     {Knob::max_nodes, "--max-nodes"},
     {Knob::max_nodes_per_token, "--max-nodes-per-token"},
@@ -43,10 +47,16 @@ constexpr std::array<EnumName<Knob>, 40> flags{{
     {Knob::price, "--price"},
     {Knob::rate, "--rate"},
     {Knob::redundant_experts, "--redundant-experts"},
+    {Knob::requests, "--requests"},
     {Knob::scale_out, "--scale-out"},
+    {Knob::seed, "--seed"},
     {Knob::skew, "--skew"},
+    {Knob::spread, "--spread"},
     {Knob::system, "--system"},
     {Knob::tokens_per_gpu, "--tokens-per-gpu"},
+    {Knob::tpot, "--tpot"},
+    {Knob::ttft, "--ttft"},
+    {Knob::warmup, "--warmup"},
 }};
 
 } // namespace

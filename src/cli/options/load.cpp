@@ -10,17 +10,14 @@
 
 namespace icx::cli {
 
-void add_load_options(CLI::App& app, LoadOptions& o, bool rate_required) {
-  CLI::Option* rate =
-      app.add_option("--rate", o.rate,
-                     rate_required ? "Requests per second over the whole deployment"
-                                   : "Requests per second: evaluate the layout under this load "
-                                     "(TTFT and TPOT with prefills and decodes sharing the GPUs)")
-          ->type_name("PER_S")
-          ->transform(decimal_number(limits::requests_per_second));
-  if (rate_required) {
-    rate->required();
-  }
+void add_load_options(CLI::App& app, LoadOptions& o, bool planned) {
+  app.add_option("--rate", o.rate,
+                 planned ? "Requests per second over the whole deployment, an open loop (or "
+                           "--concurrency)"
+                         : "Requests per second: evaluate the layout under this load "
+                           "(TTFT and TPOT with prefills and decodes sharing the GPUs)")
+      ->type_name("PER_S")
+      ->transform(decimal_number(limits::requests_per_second));
   app.add_option("--input", o.input, "Prompt tokens of each request")
       ->type_name("N")
       ->default_str(std::to_string(default_load_input))

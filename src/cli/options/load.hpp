@@ -49,8 +49,9 @@ constexpr std::int64_t default_simulated_requests = 1000;
 constexpr std::int64_t requests_per_client = 10;
 constexpr std::int64_t warmup_share_divisor = 10;
 
-/// Adds the four flags; --rate is required when `rate_required`.
-void add_load_options(CLI::App& app, LoadOptions& options, bool rate_required);
+/// Adds the four flags; `planned`: the command plans for the load (else it evaluates a
+/// layout under it).
+void add_load_options(CLI::App& app, LoadOptions& options, bool planned);
 
 /// The load the flags describe (the chunk left at its default: each GPU's own), or nothing
 /// without --rate.

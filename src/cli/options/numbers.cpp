@@ -87,4 +87,36 @@ CLI::Validator duration_seconds(const limits::Bounds& bounds) {
       "");
 }
 
+CLI::Validator latency_target(const limits::Bounds& bounds) {
+  const CLI::Validator duration = duration_seconds(bounds);
+  return CLI::Validator(
+      [duration](std::string& text) -> std::string {
+        const std::size_t colon = text.find(':');
+        Statistic statistic = Statistic::mean;
+        if (colon != std::string::npos) {
+          const std::string name = text.substr(0, colon);
+          const std::optional<Statistic> parsed = parse_enum<Statistic>(name);
+          if (!parsed) {
+            return fmt::format("expected a statistic before ':' (mean, p50, p90 or p99), e.g. "
+                               "p99:2s, got '{}'",
+                               name);
+          }
+          statistic = *parsed;
+        }
+        std::string seconds = colon == std::string::npos ? text : text.substr(colon + 1);
+        if (std::string error = duration(seconds); !error.empty()) {
+          return error;
+        }
+        text = fmt::format("{}:{}", to_string(statistic), seconds);
+        return {};
+      },
+      "");
+}
+
+LatencyTarget latency_target_of(const std::string& transformed) {
+  const std::size_t colon = transformed.find(':');
+  return {parse_enum<Statistic>(transformed.substr(0, colon)).value_or(Statistic::mean),
+          std::stod(transformed.substr(colon + 1))};
+}
+
 } // namespace icx::cli

@@ -3,10 +3,12 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include <CLI/CLI.hpp>
 
 #include "icx/base/limits.hpp"
+#include "icx/serving/simulate.hpp"
 
 namespace icx::cli {
 
@@ -22,6 +24,20 @@ CLI::Validator decimal_number(const limits::Bounds& bounds);
 /// Accepts a duration with a unit, s, ms, us (or µs) or ns ("50ms", "2 s", "1.5s"), inside
 /// `bounds` in seconds, and gives it in seconds. Use with `->transform`.
 CLI::Validator duration_seconds(const limits::Bounds& bounds);
+
+/// A latency target: a duration held against the mean or a percentile of the requests.
+struct LatencyTarget {
+  Statistic statistic = Statistic::mean;
+  double seconds = 0;
+};
+
+/// Accepts a duration as duration_seconds does, optionally after a statistic and a colon
+/// ("2s", "p99:2s", "mean:500ms"; mean, p50, p90 or p99), and gives "<statistic>:<seconds>"
+/// for latency_target_of. Use with `->transform`.
+CLI::Validator latency_target(const limits::Bounds& bounds);
+
+/// The target a latency_target transform gave.
+LatencyTarget latency_target_of(const std::string& transformed);
 
 /// Accepts a decimal fraction from 0 to below 1 (e.g. "0.1"). Use with `->transform`.
 CLI::Validator unit_fraction();

@@ -146,9 +146,12 @@ void print_simulated_load(const SimulatedLoad& sim) {
              : fmt::format("{:g} requests/s ({} arrivals)", t.rate, to_string(t.arrivals));
   const std::string share = closed ? fmt::format("{} clients each", sim.per_replica.concurrency)
                                    : fmt::format("{:g} requests/s each", sim.per_replica.rate);
-  const std::string where = m.replicas == 1
+  const std::string lanes =
+      m.lanes == 1 ? std::string() : fmt::format(" × {} pipeline micro-batches", m.lanes);
+  const std::string where = m.schedulers() == 1
                                 ? std::string()
-                                : fmt::format(" on one of {} replicas ({})", m.replicas, share);
+                                : fmt::format(" on one of {} replica{}{} ({})", m.replicas,
+                                              m.replicas == 1 ? "" : "s", lanes, share);
   const std::string left_out = t.warmup == 0 ? std::string("none left out")
                                              : fmt::format("{} left out at each end", t.warmup);
   print_out("\nload     {}, {} prompt + {} output tokens ({}); simulated{}: {} requests, seed "

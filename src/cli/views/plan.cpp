@@ -7,6 +7,7 @@
 #include "icx/base/units_format.hpp"
 #include "icx/serving/ranking.hpp"
 #include "icx/util/table.hpp"
+#include "icx/words/targets.hpp"
 #include "output/terminal.hpp"
 
 namespace icx::cli {
@@ -40,14 +41,16 @@ std::string nodes_cell(const PlanCandidate& c) {
 }
 
 void print_candidates(const Style& style, const PlanReport& r) {
+  const std::string ttft = target_label("TTFT", r.targets.ttft_statistic);
+  const std::string tpot = target_label("TPOT", r.targets.tpot_statistic);
   TextTable table({{"#", Align::right},
                    {"system", Align::left},
                    {"nodes", Align::right},
                    {"GPUs", Align::right},
                    {"layout", Align::left},
                    {"batch", Align::right},
-                   {"TTFT", Align::right},
-                   {"TPOT", Align::right},
+                   {ttft, Align::right},
+                   {tpot, Align::right},
                    {"tok/s/GPU", Align::right},
                    {"$/hour", Align::right},
                    {"$/M out", Align::right},
@@ -66,8 +69,9 @@ void print_candidates(const Style& style, const PlanReport& r) {
                    c.meets_targets ? std::string("yes") : "no: " + std::string(to_string(c.miss))});
   }
   print_out("{}\n", table.render(style.width));
-  print_out("batch: requests in flight; tok/s/GPU and $/M out: output tokens at this load; "
+  print_out("batch: requests in flight{}; tok/s/GPU and $/M out: output tokens at this load; "
             "a candidate is the fewest nodes that meet, else the closest layout tried{}\n\n",
+            r.traffic ? " (the simulation's mean)" : "",
             r.disaggregate ? "; P+D: prefill and decode pools" : "");
 }
 
@@ -108,10 +112,15 @@ void print_outcome(const PlanReport& r) {
 } // namespace
 
 void print_plan(const Style& style, const PlanReport& r) {
-  print_out("Plan for {} ({}) at {:g} requests/s of {} prompt + {} output tokens; targets "
-            "TTFT ≤ {}, TPOT ≤ {}\n\n",
-            r.model->id, r.dtype->id, r.load.rate, r.load.input, r.load.output,
-            format_seconds(r.targets.ttft), format_seconds(r.targets.tpot));
+  const std::string load = r.traffic && r.traffic->arrivals == Arrivals::closed
+                               ? fmt::format("{} clients", r.traffic->concurrency)
+                               : fmt::format("{:g} requests/s", r.load.rate);
+  print_out("Plan for {} ({}) at {} of {} prompt + {} output tokens{}; targets {} ≤ {}, {} ≤ "
+            "{}\n\n",
+            r.model->id, r.dtype->id, load, r.load.input, r.load.output,
+            r.traffic ? ", simulated" : "", target_label("TTFT", r.targets.ttft_statistic),
+            format_seconds(r.targets.ttft), target_label("TPOT", r.targets.tpot_statistic),
+            format_seconds(r.targets.tpot));
   print_candidates(style, r);
   print_outcome(r);
   print_out("\nwhy:\n");

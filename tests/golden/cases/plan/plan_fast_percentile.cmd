@@ -1,0 +1,2 @@
+args: plan --model 70b --ttft p99:2s --tpot 50ms --rate 5 --fast
+exit: 2
