@@ -89,6 +89,14 @@ constexpr double max_simulated_tokens = 5e7;
 /// The spread of simulated lengths: none to a uniform draw from 0 to the nominal (1), or a
 /// lognormal coefficient of variation up to 4 (chat traces measure about 1).
 constexpr Bounds length_spread{0.0, 4.0};
+/// A benchmark run's latency figure in ms: none to a day.
+constexpr Bounds benchmark_latency_ms{0.0, 86.4e6};
+/// A benchmark run's mean tokens per request, and its throughput in requests or tokens per
+/// second: none to far above any run.
+constexpr Bounds benchmark_tokens{0.0, static_cast<double>(max_tokens)};
+constexpr Bounds benchmark_throughput{0.0, 1e9};
+/// A benchmark run's duration in seconds: a microsecond to a year.
+constexpr Bounds benchmark_duration_s{1e-6, 3.2e7};
 /// A cold-start budget in seconds: 1 ms to 30 days.
 constexpr Bounds budget_seconds{1e-3, 30.0 * 24 * 3600};
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "icx/catalog/catalog.hpp"
+#include "icx/reports/serving_validation.hpp"
 #include "output/output.hpp"
 
 namespace icx::cli {
@@ -26,5 +27,10 @@ int run_validate_loads(const Catalog& catalog, const std::vector<std::string>& f
 /// empty); the exit status as run_validate_collectives.
 int run_validate_offload(const Catalog& catalog, const std::vector<std::string>& files,
                          const Style& style);
+
+/// Prints the user's serving benchmark runs in `files` (vllm bench serve, SGLang bench_serving
+/// or genai-perf results) against icx's simulation of each on the request's setup; returns 0.
+int run_validate_serving(const Catalog& catalog, const std::vector<std::string>& files,
+                         const ServingValidationRequest& request, const Style& style);
 
 } // namespace icx::cli

@@ -1,0 +1,2 @@
+args: validate --model 70b
+exit: 2

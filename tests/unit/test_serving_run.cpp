@@ -1,0 +1,153 @@
+// Serving benchmark result files as their tools write them, read by hand.
+#include "icx/measured/serving_run.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "icx/base/error.hpp"
+#include "icx/catalog/catalog.hpp"
+#include "icx/reports/serving_validation.hpp"
+
+namespace icx {
+namespace {
+
+/// vllm_llama33_70b_tp8_a100_qps_inf.json's summary (tests/golden/serving): 200 ShareGPT
+/// prompts sent at once.
+constexpr const char* vllm_inf =
+    R"({"date": "20250414-141743", "backend": "vllm", "model_id": "meta-llama/Llama-3.3-70B-Instruct",
+ "num_prompts": 200, "request_rate": "inf", "burstiness": 1.0, "max_concurrency": null,
+ "duration": 23.81432977400027, "completed": 200, "total_input_tokens": 42659,
+ "total_output_tokens": 42398, "request_throughput": 8.398304797910107, "request_goodput:": null,
+ "output_throughput": 1780.3566341089636, "mean_ttft_ms": 360.36056903502185,
+ "median_ttft_ms": 349.84637349998593, "p99_ttft_ms": 450.3786364301777,
+ "mean_tpot_ms": 39.06266014106353, "median_tpot_ms": 36.973057458311075,
+ "p99_tpot_ms": 75.76524432244929, "mean_itl_ms": 34.188907868808926,
+ "median_itl_ms": 35.05137500019373, "p99_itl_ms": 43.595131400124956})";
+
+TEST(ServingRun, ReadsVllmsSavedResult) {
+  const std::vector<ServingRun> runs = parse_serving_runs(vllm_inf, "qps_inf.json");
+  ASSERT_EQ(runs.size(), 1U);
+  const ServingRun& r = runs.front();
+  EXPECT_EQ(r.tool, BenchTool::vllm);
+  EXPECT_EQ(r.model, "meta-llama/Llama-3.3-70B-Instruct");
+  // "inf" and no cap: every request at once.
+  EXPECT_FALSE(r.rate.has_value());
+  EXPECT_FALSE(r.concurrency.has_value());
+  EXPECT_EQ(r.completed, 200);
+  EXPECT_DOUBLE_EQ(r.input_tokens, 42659.0 / 200);
+  EXPECT_DOUBLE_EQ(r.output_tokens, 42398.0 / 200);
+  EXPECT_DOUBLE_EQ(r.ttft.mean->value(), 0.36036056903502185);
+  EXPECT_DOUBLE_EQ(r.ttft.p50->value(), 0.34984637349998593);
+  EXPECT_FALSE(r.ttft.p90.has_value());
+  EXPECT_DOUBLE_EQ(r.tpot.p99->value(), 0.07576524432244929);
+  EXPECT_DOUBLE_EQ(r.itl.mean->value(), 0.034188907868808926);
+  EXPECT_DOUBLE_EQ(r.output_tokens_per_second, 1780.3566341089636);
+}
+
+TEST(ServingRun, ReadsSglangsLinesWithTheirBareInfinity) {
+  // Two runs of SGLang's 2024 format: medians only, the request rate of the first Python's
+  // Infinity (unlimited), a tag naming Infinity inside a string, the throughput from the
+  // duration.
+  const std::string text =
+      R"({"backend": "sglang", "tag": "Infinity, NaN", "dataset_name": "random", "request_rate": Infinity, "max_concurrency": 64, "total_input_tokens": 3000, "total_output_tokens": 1500, "median_ttft_ms": 85.5, "median_itl_ms": 13.5, "output_throughput": 500.0, "duration": 3.0, "completed": 30})"
+      "\n\n"
+      R"({"backend": "sglang", "dataset_name": "random", "request_rate": 2.0, "max_concurrency": null, "total_input_tokens": 3000, "total_output_tokens": 1500, "median_ttft_ms": 90.0, "median_itl_ms": 14.0, "output_throughput": 400.0, "duration": 15.0, "completed": 30})"
+      "\n";
+  const std::vector<ServingRun> runs = parse_serving_runs(text, "runs.jsonl");
+  ASSERT_EQ(runs.size(), 2U);
+  EXPECT_EQ(runs[0].tool, BenchTool::sglang);
+  EXPECT_EQ(runs[0].line, 1U);
+  EXPECT_EQ(runs[1].line, 3U);
+  EXPECT_FALSE(runs[0].rate.has_value());
+  EXPECT_EQ(runs[0].concurrency, 64);
+  EXPECT_DOUBLE_EQ(*runs[1].rate, 2.0);
+  EXPECT_DOUBLE_EQ(runs[0].requests_per_second, 10.0);
+  EXPECT_DOUBLE_EQ(runs[1].requests_per_second, 2.0);
+  EXPECT_DOUBLE_EQ(runs[0].input_tokens, 100.0);
+  EXPECT_FALSE(runs[0].tpot.any());
+  EXPECT_DOUBLE_EQ(runs[0].itl.p50->value(), 0.0135);
+}
+
+TEST(ServingRun, ReadsGenaiPerfsExportOldAndNew) {
+  const std::string metrics =
+      R"("time_to_first_token": {"unit": "ms", "avg": 20.0, "p50": 19.0, "p90": 25.0, "p99": 30.0},
+ "inter_token_latency": {"unit": "ms", "avg": 7.0, "p50": 7.0, "p90": 7.5, "p99": 8.0},
+ "request_throughput": {"unit": "requests/sec", "avg": 3.0},
+ "output_token_throughput": {"unit": "tokens/sec", "avg": 150.0},
+ "output_sequence_length": {"unit": "tokens", "avg": 50.0},
+ "input_sequence_length": {"unit": "tokens", "avg": 100.0},)";
+  const ServingRun old = parse_serving_runs(
+      "{" + metrics + R"( "input_config": {"model": ["ensemble"], "concurrency": 100}})", "a")[0];
+  EXPECT_EQ(old.tool, BenchTool::genai_perf);
+  EXPECT_EQ(old.model, "ensemble");
+  EXPECT_EQ(old.concurrency, 100);
+  EXPECT_FALSE(old.completed.has_value());
+  // genai-perf's inter-token latency is per request: TPOT.
+  EXPECT_DOUBLE_EQ(old.tpot.p90->value(), 0.0075);
+  EXPECT_FALSE(old.itl.any());
+  const ServingRun nested = parse_serving_runs("{" + metrics +
+                                                   R"( "request_count": {"unit": "count", "avg": 8},
+ "input_config": {"perf_analyzer": {"stimulus": {"request_rate": 4.0}}}})",
+                                               "b")[0];
+  EXPECT_FALSE(nested.concurrency.has_value());
+  EXPECT_DOUBLE_EQ(*nested.rate, 4.0);
+  EXPECT_EQ(nested.completed, 8);
+}
+
+TEST(ServingRun, RefusesWhatIsNoRunOrLacksItsFigures) {
+  EXPECT_THROW(parse_serving_runs("", "x"), InputError);
+  EXPECT_THROW(parse_serving_runs("[1, 2]", "x"), InputError);
+  EXPECT_THROW(parse_serving_runs(R"({"mean_ttft_ms": 1})", "x"), InputError);
+  std::string zero = vllm_inf;
+  zero.replace(zero.find("\"completed\": 200"), 16, "\"completed\": 0");
+  EXPECT_THROW(parse_serving_runs(zero, "x"), InputError);
+  std::string negative = vllm_inf;
+  negative.replace(negative.find("\"mean_ttft_ms\": 3"), 17, "\"mean_ttft_ms\": -3");
+  EXPECT_THROW(parse_serving_runs(negative, "x"), InputError);
+  try {
+    std::string one_line = vllm_inf;
+    std::ranges::replace(one_line, '\n', ' ');
+    parse_serving_runs(one_line + "\n" + R"({"median_ttft_ms": "a"})", "two.jsonl");
+    FAIL() << "a second line without its figures is refused";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("two.jsonl:2"), std::string::npos) << e.what();
+  }
+}
+
+TEST(ServingValidation, ARunIsSimulatedAsItWasSent) {
+  const Catalog catalog = Catalog::shipped();
+  ServingValidationRequest request;
+  request.place.model = &catalog.model("8b");
+  request.place.dtype = &catalog.dtype("bf16");
+  request.place.serving = with_default_dtypes(catalog, *request.place.dtype, request.place.serving);
+  request.place.cluster = {&catalog.gpu("h100-sxm"), 1, 8, 8, &catalog.link("nvlink4"), nullptr, 8};
+  ServingRun run = parse_serving_runs(vllm_inf, "x")[0];
+  run.completed = 20;
+  // Every request at once: as many clients as requests, none left out, at the mean lengths.
+  ServingValidation v = validate_serving(catalog, request, std::span(&run, 1));
+  const Traffic& all = v.checks[0].traffic;
+  EXPECT_EQ(all.arrivals, Arrivals::closed);
+  EXPECT_EQ(all.concurrency, 20);
+  EXPECT_EQ(all.requests, 20);
+  EXPECT_EQ(all.warmup, 0);
+  EXPECT_EQ(all.input.nominal, 213);
+  EXPECT_EQ(all.output.nominal, 212);
+  EXPECT_EQ(v.checks[0].simulated.result.measured, 20);
+  // A rate: Poisson arrivals at it; a cap: a closed loop of that many clients.
+  run.rate = 4;
+  v = validate_serving(catalog, request, std::span(&run, 1));
+  EXPECT_EQ(v.checks[0].traffic.arrivals, Arrivals::poisson);
+  EXPECT_DOUBLE_EQ(v.checks[0].traffic.rate, 4);
+  run.concurrency = 5;
+  v = validate_serving(catalog, request, std::span(&run, 1));
+  EXPECT_EQ(v.checks[0].traffic.arrivals, Arrivals::closed);
+  EXPECT_EQ(v.checks[0].traffic.concurrency, 5);
+  // Each of the run's nine latency figures and its throughput, compared.
+  EXPECT_EQ(v.checks[0].latencies.size(), 9U);
+  EXPECT_EQ(v.summary.count("TTFT p99"), 1U);
+}
+
+} // namespace
+} // namespace icx
