@@ -8,7 +8,9 @@
 
 #include "icx/base/error.hpp"
 #include "icx/catalog/catalog.hpp"
+#include "icx/reports/serving_calibration.hpp"
 #include "icx/reports/serving_validation.hpp"
+#include "icx/serving/engine.hpp"
 
 namespace icx {
 namespace {
@@ -147,6 +149,58 @@ TEST(ServingValidation, ARunIsSimulatedAsItWasSent) {
   // Each of the run's nine latency figures and its throughput, compared.
   EXPECT_EQ(v.checks[0].latencies.size(), 9U);
   EXPECT_EQ(v.summary.count("TTFT p99"), 1U);
+}
+
+} // namespace
+} // namespace icx
+
+namespace icx {
+namespace {
+
+/// A run of 8B on one H100 as the simulation gives it with `costs`: its mean TTFT and TPOT.
+ServingRun simulated_run(const Catalog& catalog, const ServingValidationRequest& request,
+                         const EngineCosts& costs, std::int64_t clients) {
+  Engine engine = engine_of(catalog, nullptr);
+  engine.costs = costs;
+  ServingValidationRequest with = request;
+  with.place.serving.engine = &engine;
+  ServingRun run;
+  run.concurrency = clients;
+  run.completed = 200;
+  run.input_tokens = 500;
+  run.output_tokens = 100;
+  // Figures to be replaced by the simulation's.
+  run.ttft.mean = Seconds::of(1);
+  run.tpot.mean = Seconds::of(1);
+  const ServingCheck check = validate_serving(catalog, with, std::span(&run, 1)).checks[0];
+  run.ttft.mean = check.simulated.result.ttft.mean;
+  run.tpot.mean = check.simulated.result.tpot.mean;
+  run.output_tokens_per_second = check.simulated.output_tokens_per_second;
+  return run;
+}
+
+TEST(ServingCalibration, RecoversTheCostsRunsWereMadeWith) {
+  const Catalog catalog = Catalog::shipped();
+  ServingValidationRequest request;
+  request.place.model = &catalog.model("8b");
+  request.place.dtype = &catalog.dtype("bf16");
+  request.place.serving = with_default_dtypes(catalog, *request.place.dtype, request.place.serving);
+  request.place.cluster = {&catalog.gpu("h100-sxm"), 1, 8, 8, &catalog.link("nvlink4"), nullptr, 8};
+  EngineCosts truth = engine_of(catalog, nullptr).costs;
+  truth.step = Seconds::of(2e-3);
+  truth.request = Seconds::of(30e-3);
+  const std::vector<ServingRun> runs = {simulated_run(catalog, request, truth, 1),
+                                        simulated_run(catalog, request, truth, 16)};
+  const ServingCalibration c = calibrate_serving(catalog, request, runs);
+  EXPECT_NEAR(c.fitted.step.value(), 2e-3, 0.05 * 2e-3);
+  EXPECT_NEAR(c.fitted.request.value(), 30e-3, 0.05 * 30e-3);
+  EXPECT_EQ(c.fitted.layer, truth.layer);
+  EXPECT_LT(c.median_abs_error, 0.02);
+  EXPECT_TRUE(c.misses.empty()) << c.misses;
+  // The overlay is the engine's catalog entry with the fitted costs.
+  const nlohmann::ordered_json overlay = serving_overlay(c);
+  EXPECT_EQ(overlay["engines"][0]["id"], "vllm");
+  EXPECT_NEAR(overlay["engines"][0]["costs"]["step_us"].get<double>(), 2000, 100);
 }
 
 } // namespace

@@ -13,15 +13,19 @@
 #include "icx/base/units_format.hpp"
 #include "icx/measured/nccl_log.hpp"
 #include "icx/reports/calibration.hpp"
+#include "icx/reports/serving_calibration.hpp"
 #include "icx/util/table.hpp"
 #include "icx/util/text_file.hpp"
 #include "icx/wire/collectives.hpp"
 #include "options/common.hpp"
 #include "options/fabric.hpp"
 #include "options/files.hpp"
+#include "options/serving_runs.hpp"
 #include "output/json.hpp"
 #include "output/output.hpp"
 #include "output/terminal.hpp"
+#include "views/comparison.hpp"
+#include "views/validate.hpp"
 
 namespace icx::cli {
 
@@ -37,6 +41,9 @@ struct CalibrateOptions {
   std::string algo = "auto";
   std::optional<std::string> output;
   bool force = false;
+  /// Serving benchmark runs to fit an engine's costs to, and their setup.
+  std::vector<std::string> serving;
+  ServingRunOptions runs;
 };
 
 /// --gpus, else the ranks the log lists; the two must agree.
@@ -102,19 +109,19 @@ CalibrationRequest request_of(const CalibrateOptions& options, const Catalog& ca
 
 /// Every file the overlay was computed from: -o must not replace one of them.
 std::vector<std::filesystem::path> inputs_of(const CalibrateOptions& options) {
-  std::vector<std::filesystem::path> inputs{options.log};
+  std::vector<std::filesystem::path> inputs;
+  if (!options.log.empty()) {
+    inputs.emplace_back(options.log);
+  }
+  inputs.insert(inputs.end(), options.serving.begin(), options.serving.end());
   inputs.insert(inputs.end(), options.common.catalogs.begin(), options.common.catalogs.end());
   return inputs;
 }
 
-/// Writes the overlay when -o was given and the fit meets its bounds (or --force); a fit
-/// that misses them is said on stderr either way.
-void write_overlay(const CalibrateOptions& options, const CalibrationReport& report) {
-  const std::string& misses = report.misses;
-  const std::string advice =
-      report.fabric
-          ? "check --scale-out, --nics-per-node, --gpus-per-node and --algo against the run"
-          : "check --wire, --algo and --gpus against the run";
+/// Writes `overlay` when -o was given and the fit meets its bounds (or --force); a fit that
+/// misses them (`misses`) is said on stderr either way, with `advice`.
+void write_overlay(const CalibrateOptions& options, const std::string& misses,
+                   const std::string& advice, const nlohmann::ordered_json& overlay) {
   if (options.output && !misses.empty() && !options.force) {
     throw InputError(fmt::format("-o {}: not written: the fit misses its quality bounds: {}; {}, "
                                  "or write it anyway with --force",
@@ -128,8 +135,7 @@ void write_overlay(const CalibrateOptions& options, const CalibrationReport& rep
     return;
   }
   try {
-    write_text_file_atomically(*options.output, catalog_overlay(report.overlay).dump(2) + "\n",
-                               inputs_of(options));
+    write_text_file_atomically(*options.output, overlay.dump(2) + "\n", inputs_of(options));
   } catch (const InputError& error) {
     throw InputError(fmt::format("-o{}{}", options.output->empty() ? ": " : " ", error.what()));
   }
@@ -180,10 +186,80 @@ void print_fit(const CalibrationReport& report) {
             large ? fmt::format(" ({:.1f} % from 16 MiB)", *large * 100) : std::string());
 }
 
-int run_calibrate(const CalibrateOptions& options) {
+void print_serving_fit(const ServingCalibration& c) {
+  const auto costs = [](const EngineCosts& e) {
+    return fmt::format("{} per step, {} per request", format_seconds(e.step),
+                       format_seconds(e.request));
+  };
+  print_out("{}: {} run{} of {}\n\n", c.engine.id, c.after_check.checks.size(),
+            c.after_check.checks.size() == 1 ? "" : "s", "serving benchmarks");
+  TextTable table({{"run", Align::left},
+                   {"figure", Align::left},
+                   {"measured", Align::right},
+                   {"catalog", Align::right},
+                   {"fitted", Align::right}});
+  for (std::size_t i = 0; i < c.after_check.checks.size(); ++i) {
+    const ServingCheck& before = c.before_check.checks[i];
+    const ServingCheck& after = c.after_check.checks[i];
+    for (std::size_t j = 0; j < after.latencies.size(); ++j) {
+      const Comparison& b = before.latencies[j].comparison;
+      const Comparison& a = after.latencies[j].comparison;
+      table.add_row({j == 0 ? serving_run_name(after.run) : std::string(),
+                     figure_name(after.latencies[j]), format_seconds(Seconds::of(*a.measured)),
+                     fmt::format("{:+.0f} %", b.error * 100),
+                     fmt::format("{:+.0f} %", a.error * 100)});
+    }
+  }
+  print_out("{}\n", table.render());
+  print_out("fitted: {} (the catalog's: {}; per layer kept at {}); median |error| of each run's "
+            "mean (else median) TTFT and TPOT {:.1f} %, worst {:.1f} %\n",
+            costs(c.fitted), costs(c.before), format_seconds(c.fitted.layer),
+            c.median_abs_error * 100, c.worst_abs_error * 100);
+}
+
+int run_calibrate_serving(const CLI::App& app, const CalibrateOptions& options,
+                          const Catalog& catalog) {
+  std::vector<std::string> texts;
+  const std::vector<ServingRun> runs = rows_of<ServingRun>(
+      measurement_files(options.serving, {}, "a benchmark result file", texts), parse_serving_runs);
+  // The cluster by calibrate's own --system, --gpus… flags.
+  ServingRunOptions setup = options.runs;
+  setup.place.nodes = options.fabric;
+  setup.place.gpus = options.gpus;
+  const ResolvedModel model = serving_run_model(catalog, app, setup, options.serving);
+  const ServingCalibration c =
+      calibrate_serving(catalog, serving_run_request(catalog, setup, options.common, model), runs);
+  write_overlay(options, c.misses, "check --model, --system, --tp… and --engine against the runs",
+                serving_overlay(c));
+  Json doc;
+  to_json(doc, c);
+  emit(style_of(options.common), doc, "runs_after", {}, [&] {
+    print_serving_fit(c);
+    if (options.output) {
+      print_out("overlay written to {} (use it with --catalog {})\n", *options.output,
+                *options.output);
+    }
+  });
+  return 0;
+}
+
+int run_calibrate(const CLI::App& app, const CalibrateOptions& options) {
   const Catalog catalog = load_catalog(options.common);
+  if (!options.serving.empty()) {
+    return run_calibrate_serving(app, options, catalog);
+  }
+  if (options.log.empty()) {
+    throw UsageError("calibrate needs a measurement: an nccl-tests log (icx calibrate LOG "
+                     "--wire ID), or serving benchmark runs (--serving FILE… --model M "
+                     "--system ID)");
+  }
   const CalibrationReport report = calibration_report(catalog, request_of(options, catalog));
-  write_overlay(options, report);
+  write_overlay(options, report.misses,
+                report.fabric
+                    ? "check --scale-out, --nics-per-node, --gpus-per-node and --algo against "
+                      "the run"
+                    : "check --wire, --algo and --gpus against the run",
+                catalog_overlay(report.overlay));
   const Style style = style_of(options.common);
   emit(style, Json(report), "rows", {}, [&] {
     print_table(report);
@@ -196,6 +272,17 @@ int run_calibrate(const CalibrateOptions& options) {
   return 0;
 }
 
+void add_serving_calibration_options(CLI::App& sub, CalibrateOptions& options) {
+  sub.add_option("--serving", options.serving,
+                 "Fit a serving engine's time per step and per request to your own benchmark "
+                 "runs (vllm bench serve --save-result JSON, SGLang bench_serving JSONL, "
+                 "genai-perf's export) on the setup --model, --system, --tp… describe")
+      ->type_name("FILE…")
+      ->check(input_file("--serving"))
+      ->excludes("log");
+  add_serving_run_options(sub, options.runs, false);
+}
+
 } // namespace
 
 Command setup_calibrate(CLI::App& app) {
@@ -206,8 +293,7 @@ Command setup_calibrate(CLI::App& app) {
       "nodes: the scale-out link's)");
   sub->add_option("log", options->log, "nccl-tests output, as the tool printed it")
       ->type_name("FILE")
-      ->check(input_file("LOG"))
-      ->required();
+      ->check(input_file("LOG"));
   sub->add_option("-w,--wire", options->wire,
                   "Link id or alias the log was measured on (inside a node, when it spans nodes)")
       ->type_name("ID");
@@ -234,15 +320,18 @@ Command setup_calibrate(CLI::App& app) {
                             "the efficiency at its bound of 1)",
                             fit_bounds::max_median_abs_error * 100,
                             fit_bounds::max_row_abs_error * 100));
+  add_serving_calibration_options(*sub, *options);
   add_common_options(*sub, options->common);
   sub->footer("Examples:\n"
               "  icx calibrate all_reduce_perf.log --wire nvlink4 --gpus 8 -o my-nvlink4.json\n"
+              "  icx calibrate --serving qps1.json qps4.json --model 70b --system aws-p4d --tp 8 "
+              "-o my-vllm.json\n"
               "  icx collective all-reduce --size 1GiB --gpus 8 --wire nvlink4 --catalog "
               "my-nvlink4.json\n"
               "  icx calibrate nvls.log --wire nvlink4 --algo nvls --json\n"
               "  icx calibrate two-nodes.log --scale-up nvlink4 --scale-out gcp-tcpxo "
               "--nics-per-node 8 -o my-nic.json");
-  return {sub, [options] { return run_calibrate(*options); }};
+  return {sub, [sub, options] { return run_calibrate(*sub, *options); }};
 }
 
 } // namespace icx::cli

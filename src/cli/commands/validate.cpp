@@ -1,6 +1,4 @@
 // icx validate: its options, and which table of published measurements they check.
-#include <array>
-#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -8,12 +6,9 @@
 #include <fmt/format.h>
 
 #include "commands/commands.hpp"
-#include "icx/base/limits.hpp"
 #include "options/common.hpp"
 #include "options/files.hpp"
-#include "options/load.hpp"
-#include "options/numbers.hpp"
-#include "options/place.hpp"
+#include "options/serving_runs.hpp"
 #include "output/output.hpp"
 #include "views/validate.hpp"
 
@@ -27,48 +22,16 @@ struct ValidateOptions {
   bool loads = false;
   bool offload = false;
   bool serving = false;
-  /// The setup of --serving runs, and how their lengths are drawn.
-  PlaceOptions place;
-  SimulationOptions simulation;
+  /// The setup of --serving runs.
+  ServingRunOptions runs;
 };
-
-/// Flags of the setup that the runs set themselves, or that only --serving reads.
-constexpr std::array<const char*, 6> set_by_runs{"--phase", "--tokens",    "--context",
-                                                 "--batch", "--objective", "--top"};
-
-ServingValidationRequest serving_request_of(const Catalog& catalog, const CLI::App& app,
-                                            const ValidateOptions& o) {
-  for (const char* flag : set_by_runs) {
-    if (app.count(flag) > 0) {
-      throw UsageError(fmt::format("{} with --serving: each run sets its own load and step; "
-                                   "drop {}",
-                                   flag, flag));
-    }
-  }
-  if (o.files.empty()) {
-    throw UsageError("--serving reads benchmark result files: give one or more (vllm bench "
-                     "serve --save-result JSON, SGLang bench_serving JSONL, genai-perf's "
-                     "profile_export_genai_perf.json)");
-  }
-  if (o.place.model.model.empty() && o.place.model.hf_config.empty()) {
-    throw UsageError("--serving needs the model the runs served: give --model (the files do "
-                     "not say which of icx's models it is), e.g. --model 70b");
-  }
-  PlaceOptions place = o.place;
-  place.common = o.common;
-  const ResolvedModel model = resolve_model(catalog, place.model);
-  ServingValidationRequest r;
-  r.place = place_request(catalog, place, model);
-  r.lengths = o.simulation.spread > 0 ? o.simulation.lengths : LengthShape::fixed;
-  r.spread = o.simulation.spread;
-  r.seed = o.simulation.seed;
-  return r;
-}
 
 int run_validate(const CLI::App& app, const ValidateOptions& options) {
   const Catalog catalog = load_catalog(options.common);
   if (options.serving) {
-    return run_validate_serving(catalog, options.files, serving_request_of(catalog, app, options),
+    const ResolvedModel model = serving_run_model(catalog, app, options.runs, options.files);
+    return run_validate_serving(catalog, options.files,
+                                serving_run_request(catalog, options.runs, options.common, model),
                                 style_of(options.common));
   }
   if (app.count("--model") > 0 || app.count("--system") > 0 || app.count("--gpu") > 0) {
@@ -110,26 +73,7 @@ Command setup_validate(CLI::App& app) {
                 "of each, on the setup --model, --system (or --gpu) and --tp… describe")
       ->excludes("--loads")
       ->excludes("--offload");
-  CLI::Option_group* setup =
-      sub->add_option_group("Setup of --serving runs", "The model, cluster, engine and layout "
-                                                       "the runs were measured on");
-  add_place_options(*setup, options->place);
-  setup
-      ->add_option("--spread", options->simulation.spread,
-                   "Draw the runs' lengths around their means: uniform from (1 - F) x to 1 x, "
-                   "or lognormal with F as its coefficient of variation; default 0")
-      ->type_name("F")
-      ->transform(decimal_number(limits::length_spread));
-  setup
-      ->add_option<LengthShape, int>("--lengths", options->simulation.lengths,
-                                     "How --spread draws lengths: uniform or lognormal")
-      ->type_name("SHAPE")
-      ->default_str("uniform")
-      ->transform(enum_choice<LengthShape>("length shape"));
-  setup->add_option("--seed", options->simulation.seed, "Seed of the simulation's draws")
-      ->type_name("N")
-      ->default_str("1")
-      ->transform(whole_number(0, static_cast<std::int64_t>(limits::max_exact_double)));
+  add_serving_run_options(*sub, options->runs);
   add_common_options(*sub, options->common);
   sub->footer("Examples:\n"
               "  icx validate\n"

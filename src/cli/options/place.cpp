@@ -40,13 +40,16 @@ std::string flag_for(ClusterPart part, const PlaceOptions& o) {
   throw UsageError(fmt::format("{}: {}", flag_for(error.part, o), error.what()));
 }
 
-/// --system, --gpus, --gpus-per-node, --scale-up, --scale-out, --nics-per-node, --gpu and --mfu.
-void add_cluster_options(CLI::App& app, PlaceOptions& options) {
-  add_fabric_options(app, options.nodes, "-s,--system",
-                     "GPUs per node; default: the system's, else the GPU's scale-up domain");
-  app.add_option("-g,--gpus", options.gpus, "GPUs in the cluster; default: one node")
-      ->type_name("N")
-      ->transform(whole_number(1, limits::max_domain));
+/// --system, --gpus, --gpus-per-node, --scale-up, --scale-out and --nics-per-node (unless the
+/// command has its own), --gpu and --mfu.
+void add_cluster_options(CLI::App& app, PlaceOptions& options, bool fabric) {
+  if (fabric) {
+    add_fabric_options(app, options.nodes, "-s,--system",
+                       "GPUs per node; default: the system's, else the GPU's scale-up domain");
+    app.add_option("-g,--gpus", options.gpus, "GPUs in the cluster; default: one node")
+        ->type_name("N")
+        ->transform(whole_number(1, limits::max_domain));
+  }
   add_compute_options(app, options.compute);
   app.get_option("--gpu")->description(
       "GPU in each node (see 'icx gpus'); default: the --system's. Without --system: a cluster "
@@ -55,9 +58,9 @@ void add_cluster_options(CLI::App& app, PlaceOptions& options) {
 
 } // namespace
 
-void add_place_options(CLI::App& app, PlaceOptions& o) {
+void add_place_options(CLI::App& app, PlaceOptions& o, bool fabric) {
   add_model_options(app, o.model);
-  add_cluster_options(app, o);
+  add_cluster_options(app, o, fabric);
   add_serving_options(app, o.serving);
   add_ep_options(app, o.experts, "--ep-mode",
                  "Expert-parallel kernels: normal (DeepEP's high-throughput ones), low-latency "

@@ -30,8 +30,10 @@ struct PlaceOptions {
   std::size_t top = default_top;
 };
 
-/// --model…, --system, --gpus…, the serving flags, --ep-mode…, --top and --tp/--pp/--ep/--dp.
-void add_place_options(CLI::App& app, PlaceOptions& options);
+/// --model…, --system, --gpus…, the serving flags, --ep-mode…, --top and --tp/--pp/--ep/--dp;
+/// without `fabric`, none of --system, --gpus, --gpus-per-node, --scale-up, --scale-out and
+/// --nics-per-node (a command that has them already fills options.nodes and options.gpus).
+void add_place_options(CLI::App& app, PlaceOptions& options, bool fabric = true);
 
 /// The catalog entries the flags name: a system, or a GPU; parts given replace the system's.
 ClusterRequest cluster_request(const Catalog& catalog, const PlaceOptions& options);

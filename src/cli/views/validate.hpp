@@ -28,6 +28,9 @@ int run_validate_loads(const Catalog& catalog, const std::vector<std::string>& f
 int run_validate_offload(const Catalog& catalog, const std::vector<std::string>& files,
                          const Style& style);
 
+/// A run as a table names it: its file's name, and its line when the file holds several.
+std::string serving_run_name(const ServingRun& run);
+
 /// Prints the user's serving benchmark runs in `files` (vllm bench serve, SGLang bench_serving
 /// or genai-perf results) against icx's simulation of each on the request's setup; returns 0.
 int run_validate_serving(const Catalog& catalog, const std::vector<std::string>& files,

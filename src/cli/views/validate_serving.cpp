@@ -16,12 +16,6 @@ namespace icx::cli {
 
 namespace {
 
-std::string run_name(const ServingRun& run) {
-  const std::size_t slash = run.origin.find_last_of('/');
-  const std::string file = slash == std::string::npos ? run.origin : run.origin.substr(slash + 1);
-  return run.line > 1 ? fmt::format("{}:{}", file, run.line) : file;
-}
-
 std::string load_text(const Traffic& t) {
   return t.arrivals == Arrivals::closed ? fmt::format("{} clients", t.concurrency)
                                         : fmt::format("{:g}/s {}", t.rate, to_string(t.arrivals));
@@ -42,7 +36,7 @@ void print_runs(const ServingValidation& v) {
                    {"error", Align::right}});
   for (const ServingCheck& c : v.checks) {
     std::vector<std::string> lead = {
-        run_name(c.run), load_text(c.traffic),
+        serving_run_name(c.run), load_text(c.traffic),
         fmt::format("{}/{}", c.traffic.input.nominal, c.traffic.output.nominal),
         layout_name(c.layout)};
     for (const LatencyCheck& l : c.latencies) {
@@ -77,6 +71,12 @@ void print_summary(const ServingValidation& v) {
 }
 
 } // namespace
+
+std::string serving_run_name(const ServingRun& run) {
+  const std::size_t slash = run.origin.find_last_of('/');
+  const std::string file = slash == std::string::npos ? run.origin : run.origin.substr(slash + 1);
+  return run.line > 1 ? fmt::format("{}:{}", file, run.line) : file;
+}
 
 int run_validate_serving(const Catalog& catalog, const std::vector<std::string>& files,
                          const ServingValidationRequest& request, const Style& style) {

@@ -1,0 +1,78 @@
+#include "options/serving_runs.hpp"
+
+#include <array>
+#include <cstdint>
+
+#include <fmt/format.h>
+
+#include "icx/base/limits.hpp"
+#include "options/numbers.hpp"
+
+namespace icx::cli {
+
+namespace {
+
+/// Flags of the setup that each run sets itself.
+constexpr std::array<const char*, 6> set_by_runs{"--phase", "--tokens",    "--context",
+                                                 "--batch", "--objective", "--top"};
+
+} // namespace
+
+void add_serving_run_options(CLI::App& app, ServingRunOptions& o, bool fabric) {
+  CLI::Option_group* setup =
+      app.add_option_group("Setup of --serving runs", "The model, cluster, engine and layout "
+                                                      "the runs were measured on");
+  add_place_options(*setup, o.place, fabric);
+  setup
+      ->add_option("--spread", o.simulation.spread,
+                   "Draw the runs' lengths around their means: uniform from (1 - F) x to 1 x, "
+                   "or lognormal with F as its coefficient of variation; default 0")
+      ->type_name("F")
+      ->transform(decimal_number(limits::length_spread));
+  setup
+      ->add_option<LengthShape, int>("--lengths", o.simulation.lengths,
+                                     "How --spread draws lengths: uniform or lognormal")
+      ->type_name("SHAPE")
+      ->default_str("uniform")
+      ->transform(enum_choice<LengthShape>("length shape"));
+  setup->add_option("--seed", o.simulation.seed, "Seed of the simulation's draws")
+      ->type_name("N")
+      ->default_str("1")
+      ->transform(whole_number(0, static_cast<std::int64_t>(limits::max_exact_double)));
+}
+
+ResolvedModel serving_run_model(const Catalog& catalog, const CLI::App& app,
+                                const ServingRunOptions& o, const std::vector<std::string>& files) {
+  for (const char* flag : set_by_runs) {
+    if (app.count(flag) > 0) {
+      throw UsageError(fmt::format("{} with --serving: each run sets its own load and step; "
+                                   "drop {}",
+                                   flag, flag));
+    }
+  }
+  if (files.empty()) {
+    throw UsageError("--serving reads benchmark result files: give one or more (vllm bench "
+                     "serve --save-result JSON, SGLang bench_serving JSONL, genai-perf's "
+                     "profile_export_genai_perf.json)");
+  }
+  if (o.place.model.model.empty() && o.place.model.hf_config.empty()) {
+    throw UsageError("--serving needs the model the runs served: give --model (the files do "
+                     "not say which of icx's models it is), e.g. --model 70b");
+  }
+  return resolve_model(catalog, o.place.model);
+}
+
+ServingValidationRequest serving_run_request(const Catalog& catalog, const ServingRunOptions& o,
+                                             const CommonOptions& common,
+                                             const ResolvedModel& model) {
+  PlaceOptions place = o.place;
+  place.common = common;
+  ServingValidationRequest r;
+  r.place = place_request(catalog, place, model);
+  r.lengths = o.simulation.spread > 0 ? o.simulation.lengths : LengthShape::fixed;
+  r.spread = o.simulation.spread;
+  r.seed = o.simulation.seed;
+  return r;
+}
+
+} // namespace icx::cli

@@ -1,0 +1,2 @@
+args: calibrate --model 70b --system aws-p4d
+exit: 2

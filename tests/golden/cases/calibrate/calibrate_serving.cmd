@@ -1,0 +1,2 @@
+args: calibrate --serving serving/vllm_llama33_70b_tp8_a100_qps_01.json serving/vllm_llama33_70b_tp8_a100_qps_04.json --model 70b --system aws-p4d --tp 8 --spread 1 --lengths lognormal
+exit: 0
