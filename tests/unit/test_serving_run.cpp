@@ -118,13 +118,19 @@ TEST(ServingRun, RefusesWhatIsNoRunOrLacksItsFigures) {
   }
 }
 
-TEST(ServingValidation, ARunIsSimulatedAsItWasSent) {
-  const Catalog catalog = Catalog::shipped();
+/// Llama 3.1 8B in BF16 on one H100, the shipped engine (vLLM).
+ServingValidationRequest eight_b_on_one_h100(const Catalog& catalog) {
   ServingValidationRequest request;
   request.place.model = &catalog.model("8b");
   request.place.dtype = &catalog.dtype("bf16");
   request.place.serving = with_default_dtypes(catalog, *request.place.dtype, request.place.serving);
   request.place.cluster = {&catalog.gpu("h100-sxm"), 1, 8, 8, &catalog.link("nvlink4"), nullptr, 8};
+  return request;
+}
+
+TEST(ServingValidation, ARunIsSimulatedAsItWasSent) {
+  const Catalog catalog = Catalog::shipped();
+  const ServingValidationRequest request = eight_b_on_one_h100(catalog);
   ServingRun run = parse_serving_runs(vllm_inf, "x")[0];
   run.completed = 20;
   // Every request at once: as many clients as requests, none left out, at the mean lengths.
@@ -181,11 +187,7 @@ ServingRun simulated_run(const Catalog& catalog, const ServingValidationRequest&
 
 TEST(ServingCalibration, RecoversTheCostsRunsWereMadeWith) {
   const Catalog catalog = Catalog::shipped();
-  ServingValidationRequest request;
-  request.place.model = &catalog.model("8b");
-  request.place.dtype = &catalog.dtype("bf16");
-  request.place.serving = with_default_dtypes(catalog, *request.place.dtype, request.place.serving);
-  request.place.cluster = {&catalog.gpu("h100-sxm"), 1, 8, 8, &catalog.link("nvlink4"), nullptr, 8};
+  const ServingValidationRequest request = eight_b_on_one_h100(catalog);
   EngineCosts truth = engine_of(catalog, nullptr).costs;
   truth.step = Seconds::of(2e-3);
   truth.request = Seconds::of(30e-3);
