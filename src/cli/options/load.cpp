@@ -47,8 +47,8 @@ std::optional<Load> load_of(const LoadOptions& o) {
 void add_simulation_options(CLI::App& app, SimulationOptions& o) {
   app.add_option("--concurrency", o.concurrency,
                  "Clients, each sending its next request when the last one ends (a closed "
-                 "loop, as vllm bench serve --max-concurrency runs): simulate the chosen layout "
-                 "step by step and report mean and p50/p90/p99 TTFT, TPOT, ITL and latency")
+                 "loop, as vllm bench serve --max-concurrency runs), simulated step by step: "
+                 "mean and p50/p90/p99 TTFT, TPOT, ITL and latency")
       ->type_name("N")
       ->transform(whole_number(1, limits::max_simulated_requests));
   app.add_option<Arrivals, int>("--arrivals", o.arrivals,
