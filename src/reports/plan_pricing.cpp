@@ -36,7 +36,7 @@ void simulate_layout(const Pricing& pricing, const Cluster& cluster, Evaluated& 
   try {
     e.simulated = simulate_load(cluster, pricing.workloads, e.layout, pricing.load, pricing.policy,
                                 *request.traffic, pricing.memo);
-  } catch (const InputError&) {
+  } catch (const KvCacheError&) {
     e.step.limit = ServeLimit::memory;
     return;
   }

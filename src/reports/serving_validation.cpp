@@ -13,13 +13,10 @@ namespace icx {
 
 namespace {
 
-/// Requests simulated for a run that does not count its own (genai-perf before request_count).
-constexpr std::int64_t uncounted_requests = 1000;
-
 /// The traffic a run sent over the whole cluster (validate_serving's rules).
 Traffic traffic_of_run(const ServingRun& run, const ServingValidationRequest& request) {
   Traffic t;
-  t.requests = run.completed.value_or(uncounted_requests);
+  t.requests = run.completed.value_or(default_simulated_requests);
   if (run.concurrency) {
     t.arrivals = Arrivals::closed;
     t.concurrency = std::min(*run.concurrency, t.requests);

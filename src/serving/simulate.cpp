@@ -102,7 +102,7 @@ void Scheduler::draw_requests() {
     r.to_prefill = r.prompt;
     total_output += static_cast<double>(r.output);
     if (r.prompt + r.output > limits_.kv_tokens) {
-      throw InputError(fmt::format(
+      throw KvCacheError(fmt::format(
           "a request of {} prompt and {} output tokens needs more KV cache than the {} tokens "
           "the GPUs hold beside the weights: shorten --input or --output, or narrow --spread",
           r.prompt, r.output, limits_.kv_tokens));

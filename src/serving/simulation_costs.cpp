@@ -37,11 +37,11 @@ ReplicaModel replica_model(const Cluster& cluster, const LoadWorkloads& workload
                                  format_bytes(memory.usable_per_gpu)));
   }
   if (memory.replica_capacity == 0) {
-    throw InputError(fmt::format("one request of {} tokens needs more KV cache than the {} per "
-                                 "GPU the weights leave: shorten --input or --output, or give "
-                                 "more --gpus",
-                                 workloads.full_length.context + 1,
-                                 format_bytes(memory.usable_per_gpu - memory.weights_per_gpu)));
+    throw KvCacheError(fmt::format("one request of {} tokens needs more KV cache than the {} per "
+                                   "GPU the weights leave: shorten --input or --output, or give "
+                                   "more --gpus",
+                                   workloads.full_length.context + 1,
+                                   format_bytes(memory.usable_per_gpu - memory.weights_per_gpu)));
   }
   const std::int64_t full_tokens = workloads.full_length.context + 1;
   const std::int64_t ranks = layout.ep;

@@ -184,6 +184,8 @@ TEST(Simulate, RefusesWhatCannotRun) {
   SchedulerLimits limits = roomy(SchedulePolicy::decode_first);
   limits.kv_tokens = 100;
   EXPECT_THROW(simulate(hand_costs(), limits, closed(1, 1, 90, 20)), InputError);
+  // That one is the layout's memory (a plan counts it so), not a bad traffic.
+  EXPECT_THROW(simulate(hand_costs(), limits, closed(1, 1, 90, 20)), KvCacheError);
   Traffic t = closed(1, 4, 10, 2);
   t.warmup = 2;
   EXPECT_THROW(simulate(hand_costs(), roomy(SchedulePolicy::decode_first), t), InputError);

@@ -62,13 +62,12 @@ enum class Knob {
   spread,
   system,
   tokens_per_gpu,
-  tpot,
   ttft,
   warmup,
 };
 
 /// A knob's own name: what a sentence writes when no front end has handed its spelling over.
-constexpr std::array<EnumName<Knob>, 50> enum_names(Knob /*unused*/) {
+constexpr std::array<EnumName<Knob>, 49> enum_names(Knob /*unused*/) {
   return {{{Knob::act_dtype, "act-dtype"},
            {Knob::algo, "algo"},
            {Knob::arrivals, "arrivals"},
@@ -116,7 +115,6 @@ constexpr std::array<EnumName<Knob>, 50> enum_names(Knob /*unused*/) {
            {Knob::spread, "spread"},
            {Knob::system, "system"},
            {Knob::tokens_per_gpu, "tokens-per-gpu"},
-           {Knob::tpot, "tpot"},
            {Knob::ttft, "ttft"},
            {Knob::warmup, "warmup"}}};
 }

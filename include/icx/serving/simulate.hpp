@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "icx/base/enum_names.hpp"
+#include "icx/base/error.hpp"
 #include "icx/base/units.hpp"
 #include "icx/catalog/catalog.hpp"
 
@@ -91,6 +92,10 @@ struct StepCosts {
   [[nodiscard]] double decode_seconds(std::int64_t batch, double context_tokens) const;
 };
 
+/// Requests a simulation runs when nothing says how many: vllm bench serve's default
+/// --num-prompts.
+constexpr std::int64_t default_simulated_requests = 1000;
+
 /// The load one scheduler sees.
 struct Traffic {
   Arrivals arrivals = Arrivals::poisson;
@@ -156,8 +161,16 @@ struct SimulationResult {
   bool saturated = false;
 };
 
-/// Simulates `traffic` on one scheduler. Throws InputError when a request cannot ever run
-/// (its prompt and output exceed the KV cache) or the traffic leaves nothing to measure.
+/// A request that can never run: its prompt and output need more KV cache than the GPUs hold
+/// beside the weights (a layout's memory, not the user's input, is what falls short).
+class KvCacheError : public InputError {
+public:
+  using InputError::InputError;
+};
+
+/// Simulates `traffic` on one scheduler. Throws KvCacheError when a request cannot ever run
+/// (its prompt and output exceed the KV cache), InputError when the traffic leaves nothing to
+/// measure or is more than one simulation runs.
 SimulationResult simulate(const StepCosts& costs, const SchedulerLimits& limits,
                           const Traffic& traffic);
 

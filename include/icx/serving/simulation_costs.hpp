@@ -36,7 +36,7 @@ struct ReplicaModel {
 /// engine's sequences per replica and the KV cache (the tokens of the requests memory holds
 /// at full length), each shared by the lanes; the prefill chunk per scheduler (times its
 /// expert ranks); the engine's scheduling policy. Throws InputError as evaluate_layout
-/// does, or when the weights leave no memory for a KV cache.
+/// does, KvCacheError when the weights leave no memory for one request's KV cache.
 ReplicaModel replica_model(const Cluster& cluster, const LoadWorkloads& workloads,
                            const Layout& layout, const Load& load, SchedulePolicy policy);
 

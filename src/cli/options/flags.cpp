@@ -6,7 +6,7 @@ namespace icx::cli {
 
 namespace {
 
-constexpr std::array<EnumName<Knob>, 50> flags{{
+constexpr std::array<EnumName<Knob>, 49> flags{{
     {Knob::act_dtype, "--act-dtype"},
     {Knob::algo, "--algo"},
     {Knob::arrivals, "--arrivals"},
@@ -54,7 +54,6 @@ constexpr std::array<EnumName<Knob>, 50> flags{{
     {Knob::spread, "--spread"},
     {Knob::system, "--system"},
     {Knob::tokens_per_gpu, "--tokens-per-gpu"},
-    {Knob::tpot, "--tpot"},
     {Knob::ttft, "--ttft"},
     {Knob::warmup, "--warmup"},
 }};

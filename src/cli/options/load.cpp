@@ -44,6 +44,32 @@ std::optional<Load> load_of(const LoadOptions& o) {
   return load;
 }
 
+void add_length_options(CLI::App& app, SimulationOptions& o, const std::string& spread_help) {
+  app.add_option("--spread", o.spread, spread_help)
+      ->type_name("F")
+      ->transform(decimal_number(limits::length_spread));
+  app.add_option<LengthShape, int>("--lengths", o.lengths,
+                                   "How --spread draws lengths: uniform or lognormal "
+                                   "(ShareGPT-like chat)")
+      ->type_name("SHAPE")
+      ->default_str("uniform")
+      ->transform(enum_choice<LengthShape>("length shape"));
+  app.add_option("--seed", o.seed, "Seed of the simulation's draws (lengths)")
+      ->type_name("N")
+      ->default_str("1")
+      ->transform(whole_number(0, static_cast<std::int64_t>(limits::max_exact_double)));
+}
+
+LengthShape length_shape_of(const SimulationOptions& o) {
+  const LengthShape shape = o.spread > 0 ? o.lengths : LengthShape::fixed;
+  if (shape == LengthShape::uniform && o.spread > 1) {
+    throw UsageError(fmt::format("--spread {:g}: a uniform spread is at most 1 (lengths from 0 "
+                                 "to the nominal); give --lengths lognormal for a wider one",
+                                 o.spread));
+  }
+  return shape;
+}
+
 void add_simulation_options(CLI::App& app, SimulationOptions& o) {
   app.add_option("--concurrency", o.concurrency,
                  "Clients, each sending its next request when the last one ends (a closed "
@@ -61,19 +87,11 @@ void add_simulation_options(CLI::App& app, SimulationOptions& o) {
   app.add_flag("--fast", o.fast,
                "Price --rate by the closed form alone (Little's law, M/D/1 queueing, mean TTFT "
                "and TPOT) instead of simulating it step by step");
-  app.add_option("--spread", o.spread,
-                 "Lengths drawn around --input and --output: uniform from (1 - F) x to 1 x "
-                 "nominal (0.2: 80-100 %, as InferenceMAX draws; 1: 0-100 %, SGLang "
-                 "bench_serving's default), or lognormal with F as its coefficient of "
-                 "variation; default 0, every request the nominal length")
-      ->type_name("F")
-      ->transform(decimal_number(limits::length_spread));
-  app.add_option<LengthShape, int>("--lengths", o.lengths,
-                                   "How --spread draws lengths: uniform or lognormal "
-                                   "(ShareGPT-like chat)")
-      ->type_name("SHAPE")
-      ->default_str("uniform")
-      ->transform(enum_choice<LengthShape>("length shape"));
+  add_length_options(app, o,
+                     "Lengths drawn around --input and --output: uniform from (1 - F) x to 1 x "
+                     "nominal (0.2: 80-100 %, as InferenceMAX draws; 1: 0-100 %, SGLang "
+                     "bench_serving's default), or lognormal with F as its coefficient of "
+                     "variation; default 0, every request the nominal length");
   app.add_option("--requests", o.requests,
                  "Requests simulated; default 1000 or 10 per client, whichever is more")
       ->type_name("N")
@@ -83,10 +101,6 @@ void add_simulation_options(CLI::App& app, SimulationOptions& o) {
                  "default a tenth of --requests, 0 to count every request as a benchmark does")
       ->type_name("N")
       ->transform(whole_number(0, limits::max_simulated_requests));
-  app.add_option("--seed", o.seed, "Seed of the simulation's draws (lengths)")
-      ->type_name("N")
-      ->default_str("1")
-      ->transform(whole_number(0, static_cast<std::int64_t>(limits::max_exact_double)));
 }
 
 void check_simulation_flags(const CLI::App& app, const LoadOptions& load,
@@ -136,12 +150,7 @@ std::optional<Traffic> traffic_of(const LoadOptions& load, const SimulationOptio
     t.arrivals = o.arrivals;
     t.rate = *load.rate;
   }
-  const LengthShape shape = o.spread > 0 ? o.lengths : LengthShape::fixed;
-  if (shape == LengthShape::uniform && o.spread > 1) {
-    throw UsageError(fmt::format("--spread {:g}: a uniform spread is at most 1 (lengths from 0 "
-                                 "to the nominal); give --lengths lognormal for a wider one",
-                                 o.spread));
-  }
+  const LengthShape shape = length_shape_of(o);
   t.input = {shape, load.input, o.spread};
   t.output = {shape, load.output, o.spread};
   // Unless given: 1000 or 10 per client, as many as one simulation runs at --output.

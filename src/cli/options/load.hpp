@@ -8,6 +8,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <string>
 
 #include <CLI/CLI.hpp>
 
@@ -42,10 +43,9 @@ struct SimulationOptions {
   std::uint64_t seed = 1;
 };
 
-/// Requests a simulation runs when --requests does not say: vllm bench serve's default
-/// --num-prompts, or ten per client when that is more, at most what one simulation runs; a
-/// tenth of them is left out at each end unless --warmup says.
-constexpr std::int64_t default_simulated_requests = 1000;
+/// Requests a simulation runs when --requests does not say: default_simulated_requests
+/// (icx/serving/simulate.hpp), or ten per client when that is more, at most what one
+/// simulation runs; a tenth of them is left out at each end unless --warmup says.
 constexpr std::int64_t requests_per_client = 10;
 constexpr std::int64_t warmup_share_divisor = 10;
 
@@ -56,6 +56,13 @@ void add_load_options(CLI::App& app, LoadOptions& options, bool planned);
 /// The load the flags describe (the chunk left at its default: each GPU's own), or nothing
 /// without --rate.
 std::optional<Load> load_of(const LoadOptions& options);
+
+/// Adds --spread (with its help, saying around what), --lengths and --seed.
+void add_length_options(CLI::App& app, SimulationOptions& options, const std::string& spread_help);
+
+/// The shape --spread and --lengths describe: fixed without a spread; refuses a uniform spread
+/// above 1.
+LengthShape length_shape_of(const SimulationOptions& options);
 
 /// Adds --concurrency, --arrivals, --fast, --spread, --lengths, --requests, --warmup and
 /// --seed.

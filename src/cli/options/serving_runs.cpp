@@ -23,22 +23,9 @@ void add_serving_run_options(CLI::App& app, ServingRunOptions& o, bool fabric) {
       app.add_option_group("Setup of --serving runs", "The model, cluster, engine and layout "
                                                       "the runs were measured on");
   add_place_options(*setup, o.place, fabric);
-  setup
-      ->add_option("--spread", o.simulation.spread,
-                   "Draw the runs' lengths around their means: uniform from (1 - F) x to 1 x, "
-                   "or lognormal with F as its coefficient of variation; default 0")
-      ->type_name("F")
-      ->transform(decimal_number(limits::length_spread));
-  setup
-      ->add_option<LengthShape, int>("--lengths", o.simulation.lengths,
-                                     "How --spread draws lengths: uniform or lognormal")
-      ->type_name("SHAPE")
-      ->default_str("uniform")
-      ->transform(enum_choice<LengthShape>("length shape"));
-  setup->add_option("--seed", o.simulation.seed, "Seed of the simulation's draws")
-      ->type_name("N")
-      ->default_str("1")
-      ->transform(whole_number(0, static_cast<std::int64_t>(limits::max_exact_double)));
+  add_length_options(*setup, o.simulation,
+                     "Draw the runs' lengths around their means: uniform from (1 - F) x to 1 x, "
+                     "or lognormal with F as its coefficient of variation; default 0");
 }
 
 ResolvedModel serving_run_model(const Catalog& catalog, const CLI::App& app,
@@ -69,7 +56,7 @@ ServingValidationRequest serving_run_request(const Catalog& catalog, const Servi
   place.common = common;
   ServingValidationRequest r;
   r.place = place_request(catalog, place, model);
-  r.lengths = o.simulation.spread > 0 ? o.simulation.lengths : LengthShape::fixed;
+  r.lengths = length_shape_of(o.simulation);
   r.spread = o.simulation.spread;
   r.seed = o.simulation.seed;
   return r;
