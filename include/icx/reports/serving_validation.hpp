@@ -57,8 +57,8 @@ struct ServingValidation {
 
 /// Simulates each run's load and compares. A run sets its traffic: its client cap as a closed
 /// loop, else its rate as Poisson arrivals, else every request at once (a closed loop of as
-/// many clients as requests); as many requests as it completed (default_simulated_requests when it does not say),
-/// none left out, at its mean lengths. Throws InputError as place_report does.
+/// many clients as requests); as many requests as it completed (default_simulated_requests when it
+/// does not say), none left out, at its mean lengths. Throws InputError as place_report does.
 ServingValidation validate_serving(const Catalog& catalog, const ServingValidationRequest& request,
                                    std::span<const ServingRun> runs);
 
