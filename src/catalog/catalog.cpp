@@ -260,6 +260,13 @@ void Catalog::check_references() const {
       throw CatalogError(fmt::format("{}: model '{}': default_dtype '{}' is not a known dtype id",
                                      model.origin, model.id, model.default_dtype));
     }
+    for (const auto& [dtype, id] : model.checkpoints) {
+      if (!known(names_.dtypes, dtype)) {
+        throw CatalogError(fmt::format("{}: model '{}': checkpoints: '{}' is not a known dtype "
+                                       "id (the dtype the checkpoint's weights are stored in)",
+                                       model.origin, model.id, dtype));
+      }
+    }
   }
   for (const System& system : systems()) {
     check_system_references(*this, names_, system,

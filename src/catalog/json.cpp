@@ -12,25 +12,31 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "catalog/json_detail.hpp"
 #include "icx/base/limits.hpp"
 
 namespace icx {
 
-using Json = nlohmann::ordered_json;
-
-namespace {
+namespace detail {
 
 // A catalog file gives figures with at most 15 significant digits; scaling a figure to base
 // units and back may move it by an ulp, which 15 digits round away (2.74 µs writes as 2.74,
 // not 2.7400000000000002).
 constexpr int catalog_digits = 15;
 
-/// `value` (base units) in units of `unit`, as the catalog file writes it.
 Json in_unit(double value, double unit) {
   const std::string text = fmt::format("{:.{}g}", value / unit, catalog_digits);
   double rounded = 0;
   std::from_chars(text.data(), text.data() + text.size(), rounded);
   return json_number(rounded);
+}
+
+Json entry_head(const Entry& entry) {
+  Json head = Json::object();
+  head["id"] = entry.id;
+  head["name"] = entry.name;
+  head["aliases"] = entry.aliases;
+  return head;
 }
 
 /// One figure, or [low, high] when the source gives a range.
@@ -41,14 +47,12 @@ template <class Q> Json in_unit(const Range<Q>& range, double unit) {
   return Json::array({in_unit(range.low.value(), unit), in_unit(range.high.value(), unit)});
 }
 
-/// id, name and aliases: the keys every entry starts with.
-Json entry_head(const Entry& entry) {
-  Json json = Json::object();
-  json["id"] = entry.id;
-  json["name"] = entry.name;
-  json["aliases"] = entry.aliases;
-  return json;
-}
+} // namespace detail
+
+using detail::entry_head;
+using detail::in_unit;
+
+namespace {
 
 /// The kernels of `kernels` that are given, by key, then their source.
 template <class Kernels, class Kernel, std::size_t N>
@@ -303,6 +307,10 @@ void to_json(Json& json, const Model& model) {
       json["v_head_dim"] = model.latent_attention->v_head_dim;
     }
   }
+  if (!model.checkpoints.empty()) {
+    json["checkpoints"] = model.checkpoints;
+    json["checkpoints_source"] = model.checkpoints_source;
+  }
   json["source"] = model.source;
 }
 
@@ -367,30 +375,6 @@ void to_json(Json& json, const Loader& loader) {
   }
   json["overhead_s"] = json_number(loader.overhead.value());
   json["source"] = loader.source;
-}
-
-void to_json(Json& json, const Engine& engine) {
-  json = entry_head(engine);
-  json["version"] = engine.version;
-  json["impl"] = engine.implementation;
-  Json tiers = Json::object();
-  for (const SchedulerTier& tier : engine.scheduler) {
-    Json& out = tiers[tier.name];
-    if (tier.min_hbm.value() > 0) {
-      out["min_hbm_GiB"] = json_number(tier.min_hbm.value() / gibi);
-    }
-    if (!tier.except.empty()) {
-      out["except"] = tier.except;
-    }
-    out["max_batch"] = tier.max_batch;
-    out["prefill_chunk"] = tier.prefill_chunk;
-  }
-  json["scheduler"] = std::move(tiers);
-  json["policy"] = engine.policy;
-  json["costs"] = {{"step_us", in_unit(engine.costs.step.value(), micro)},
-                   {"layer_us", in_unit(engine.costs.layer.value(), micro)},
-                   {"request_us", in_unit(engine.costs.request.value(), micro)}};
-  json["source"] = engine.source;
 }
 
 } // namespace icx

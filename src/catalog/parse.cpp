@@ -59,6 +59,26 @@ void read_catalog_expert_groups(ObjectReader& reader, Model& model) {
   }
 }
 
+/// "checkpoints": a published checkpoint per weights dtype, with "checkpoints_source" (both or
+/// neither); the dtype ids are checked against the catalog's once every file is read.
+void read_checkpoints(ObjectReader& reader, Model& model, const std::string& origin) {
+  if (reader.has("checkpoints") != reader.has("checkpoints_source")) {
+    reader.fail(reader.has("checkpoints") ? "checkpoints" : "checkpoints_source",
+                "given without the other: checkpoints need checkpoints_source (where the ids "
+                "are published)");
+  }
+  if (!reader.has("checkpoints")) {
+    return;
+  }
+  ObjectReader ids(reader.object("checkpoints"), reader.pointer_to("checkpoints"), origin);
+  for (const auto& [dtype, id] : reader.object("checkpoints").items()) {
+    model.checkpoints[dtype] = ids.text(dtype);
+    check_printable(ids, dtype, model.checkpoints[dtype]);
+  }
+  ids.finish();
+  model.checkpoints_source = reader.text("checkpoints_source");
+}
+
 Model read_model(ObjectReader& reader, const std::string& origin) {
   Model model;
   read_entry(reader, model, origin);
@@ -114,6 +134,7 @@ Model read_model(ObjectReader& reader, const std::string& origin) {
     reader.fail("qk_rope_head_dim", "given without kv_lora_rank (multi-head latent attention "
                                     "needs both)");
   }
+  read_checkpoints(reader, model, origin);
   return model;
 }
 

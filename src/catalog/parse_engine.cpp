@@ -73,6 +73,11 @@ Engine read_engine(ObjectReader& reader, const std::string& origin) {
   engine.costs.layer = Seconds::of(costs.positive("layer_us", limits::engine_cost_us) * micro);
   engine.costs.request = Seconds::of(costs.positive("request_us", limits::engine_cost_us) * micro);
   costs.finish();
+  if (reader.has("launch")) {
+    ObjectReader launch(reader.object("launch"), reader.pointer_to("launch"), origin);
+    engine.launch = EngineLaunch{launch.choice<LaunchStyle>("style"), launch.text("source")};
+    launch.finish();
+  }
   return engine;
 }
 

@@ -10,6 +10,7 @@
 #include "icx/catalog/group_rules.hpp"
 #include "icx/serving/engine.hpp"
 #include "icx/wire/strategies.hpp"
+#include "icx/words/launch.hpp"
 #include "icx/words/place.hpp"
 #include "icx/words/ranking.hpp"
 #include "icx/words/verdict.hpp"
@@ -179,6 +180,19 @@ PlaceReport place_report(const Catalog& catalog, const PlaceRequest& request) {
     report.assumptions.push_back(simulation_assumption(*report.simulated));
   }
   report.derivations = place_derivations(report.workload, report.cluster, report.placement());
+  if (request.emit) {
+    const Engine& engine = engine_of(catalog, request.serving.engine);
+    LaunchRequest launch{
+        &engine,
+        request.model,
+        request.dtype,
+        &report.workload,
+        p.layout,
+        &report.cluster,
+        request.prefill_chunk.value_or(scheduler_tier(engine, *c.gpu).prefill_chunk)};
+    report.launch = launch_command(launch);
+    write_launch_words(*report.launch);
+  }
   return report;
 }
 
@@ -266,6 +280,9 @@ void to_json(Json& json, const PlaceReport& report) {
   json["layouts"] = std::move(layouts);
   json["load"] = report.loaded ? loaded_json(*report.loaded, *report.load) : Json();
   json["simulation"] = report.simulated ? simulated_json(*report.simulated) : Json();
+  if (report.launch) {
+    json["launch"] = *report.launch;
+  }
 }
 
 } // namespace icx

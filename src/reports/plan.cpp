@@ -12,6 +12,7 @@
 #include "icx/reports/place.hpp"
 #include "icx/serving/engine.hpp"
 #include "icx/serving/ranking.hpp"
+#include "icx/words/launch.hpp"
 #include "reports/plan_pricing.hpp"
 #include "words/plan.hpp"
 
@@ -289,6 +290,24 @@ bool cheaper(const PlanCandidate& a, const PlanCandidate& b) {
   return a.meets_targets && !b.meets_targets;
 }
 
+/// The command that launches `winner`'s layout, with the workload its decode steps were
+/// priced with (dtypes, sequences per scheduler).
+LaunchCommand winner_launch(const Catalog& catalog, const PlanRequest& request,
+                            const PlanCandidate& winner) {
+  const Engine& engine = engine_of(catalog, request.serving.engine);
+  Load load = request.load;
+  load.prefill_chunk = winner.prefill_chunk;
+  const Workload workload = load_workloads(catalog, *request.model, *request.dtype,
+                                           *winner.cluster.gpu, request.serving, load)
+                                .decode;
+  const LaunchRequest launch{
+      &engine,         request.model,       request.dtype, &workload, winner.step.layout,
+      &winner.cluster, winner.prefill_chunk};
+  LaunchCommand command = launch_command(launch);
+  write_launch_words(command);
+  return command;
+}
+
 } // namespace
 
 PlanReport plan(const Catalog& catalog, const PlanRequest& request) {
@@ -344,6 +363,9 @@ PlanReport plan(const Catalog& catalog, const PlanRequest& request) {
   }
   report.assumptions = detail::plan_assumptions(catalog, request);
   report.derivations = detail::plan_derivations(report);
+  if (request.emit && report.winner) {
+    report.launch = winner_launch(catalog, request, report.candidates[*report.winner]);
+  }
   return report;
 }
 

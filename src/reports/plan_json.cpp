@@ -111,6 +111,9 @@ void to_json(Json& json, const PlanReport& report) {
   json["closest"] =
       report.closest ? candidate_json(report.candidates[*report.closest], report.load) : Json();
   json["assumptions"] = report.assumptions;
+  if (report.launch) {
+    json["launch"] = *report.launch;
+  }
 }
 
 } // namespace icx

@@ -16,11 +16,11 @@
 
 namespace icx {
 
-namespace {
-
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
   return (a + b - 1) / b;
 }
+
+namespace {
 
 /// The busiest pipeline stage's share of the layers: ⌈layers / pp⌉ of them.
 double stage_share(const Model& model, const Layout& layout) {

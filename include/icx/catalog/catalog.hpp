@@ -103,6 +103,11 @@ struct Model : Entry {
     bool operator==(const LatentAttention&) const = default;
   };
   std::optional<LatentAttention> latent_attention;
+  /// Published checkpoints to serve the model from, by the dtype their weights are stored in
+  /// (a Hugging Face id or, for a --hf-config model, the config's directory); empty: none
+  /// known, so no launch command can name one.
+  std::map<std::string, std::string, std::less<>> checkpoints;
+  std::string checkpoints_source;
   bool operator==(const Model&) const = default;
 };
 
@@ -270,6 +275,32 @@ struct EngineCosts {
   bool operator==(const EngineCosts&) const = default;
 };
 
+/// The command line family an engine is started with (icx/serving/launch.hpp writes it).
+enum class LaunchStyle {
+  /// `vllm serve CHECKPOINT`: data-parallel ranks as attention ranks of an MoE model, expert
+  /// parallelism a switch over them.
+  vllm,
+  /// `python -m sglang.launch_server`: tensor degree over the whole group, DP attention and
+  /// the expert degree given alongside.
+  sglang,
+  /// `trtllm-serve CHECKPOINT`: one server per replica, attention DP and the KV cache dtype in
+  /// an options file.
+  trtllm,
+};
+
+constexpr std::array<EnumName<LaunchStyle>, 3> enum_names(LaunchStyle /*unused*/) {
+  return {{{LaunchStyle::vllm, "vllm"},
+           {LaunchStyle::sglang, "sglang"},
+           {LaunchStyle::trtllm, "trtllm"}}};
+}
+
+/// How an engine is started: its command family and where its flags are documented.
+struct EngineLaunch {
+  LaunchStyle style = LaunchStyle::vllm;
+  std::string source;
+  bool operator==(const EngineLaunch&) const = default;
+};
+
 /// A serving engine: the version its figures describe, the all-reduce implementation its
 /// tensor-parallel layers call (an --impl name, checked where the wire model is known), its
 /// scheduler's defaults by GPU and its own costs.
@@ -281,6 +312,8 @@ struct Engine : Entry {
   /// memory wins (icx/serving/engine.hpp).
   std::vector<SchedulerTier> scheduler;
   SchedulePolicy policy = SchedulePolicy::decode_first;
+  /// Absent: icx writes no launch command for the engine.
+  std::optional<EngineLaunch> launch;
   bool operator==(const Engine&) const = default;
 };
 

@@ -13,6 +13,7 @@
 #include "icx/base/error.hpp"
 #include "icx/base/json_values.hpp"
 #include "icx/catalog/catalog.hpp"
+#include "icx/serving/launch.hpp"
 #include "icx/serving/placement.hpp"
 #include "icx/serving/ranking.hpp"
 #include "icx/serving/request_load.hpp"
@@ -90,6 +91,8 @@ struct PlaceRequest {
   /// closed loop of clients, the layouts ranked at its clients in flight (`load`'s rate
   /// unused); or `load`'s open loop, ranked and priced by the closed form as well.
   std::optional<Traffic> traffic;
+  /// Write the command that launches the chosen layout on the request's engine.
+  bool emit = false;
 };
 
 /// A given layout that cannot run on the cluster.
@@ -126,6 +129,8 @@ struct PlaceReport {
   std::optional<LoadedStep> loaded;
   /// The chosen layout simulated under the request's traffic, when it had one.
   std::optional<SimulatedLoad> simulated;
+  /// The chosen layout's launch command, when the request asked for it.
+  std::optional<LaunchCommand> launch;
   [[nodiscard]] const RankedLayout& chosen_layout() const { return ranked.at(chosen); }
   [[nodiscard]] const Placement& placement() const { return chosen_layout().placement; }
 };

@@ -14,6 +14,7 @@
 #include "icx/base/enum_names.hpp"
 #include "icx/base/json_values.hpp"
 #include "icx/catalog/catalog.hpp"
+#include "icx/serving/launch.hpp"
 #include "icx/serving/request_load.hpp"
 #include "icx/serving/simulate.hpp"
 #include "icx/serving/simulation_costs.hpp"
@@ -55,6 +56,8 @@ struct PlanRequest {
   /// Also plan separate prefill and decode pools (each up to max_nodes nodes of the system)
   /// with the KV cache sent between them, and take them where they need fewer nodes.
   bool disaggregate = false;
+  /// Write the command that launches the winner's layout on the request's engine.
+  bool emit = false;
 };
 
 /// A deployment split into a prefill pool and a decode pool of one system.
@@ -140,6 +143,8 @@ struct PlanReport {
   std::vector<std::string> assumptions;
   /// The chain from the targets to the winner's layout and cost (or the closest candidate's).
   Derivations derivations;
+  /// The winner's launch command, when the request asked for it and a candidate won.
+  std::optional<LaunchCommand> launch;
 };
 
 /// Which target a step misses by more, and by what factor: the larger of TTFT / its target

@@ -116,6 +116,9 @@ ServingRequest with_default_dtypes(const Catalog& catalog, const Dtype& weights,
 Workload workload_for(const Catalog& catalog, const Model& model, const Dtype& dtype,
                       const Gpu& gpu, const ServingRequest& request);
 
+/// ⌈a / b⌉ for positive whole numbers: the groups of b that hold a.
+std::int64_t ceil_div(std::int64_t a, std::int64_t b);
+
 /// Degrees of each split; their product is the GPU count. Ranks are laid out tensor
 /// innermost, then expert, then pipeline, then data.
 struct Layout {

@@ -74,6 +74,7 @@ int run_place(const CLI::App& app, const PlaceCommandOptions& options) {
   request.load = load_of(options.load);
   request.prefill_chunk = options.load.prefill_chunk;
   request.traffic = traffic_of(options.load, options.simulation);
+  request.emit = emits_launch(o.serving, model);
   if (request.traffic && request.traffic->arrivals == Arrivals::closed) {
     // The closed loop's lengths; its rate is what the simulation finds.
     request.load = Load{0, options.load.input, options.load.output, 0};
@@ -101,6 +102,7 @@ Command setup_place(CLI::App& app) {
   add_sweep_options(*sub, options->sweep, place_sweep_params);
   add_load_options(*sub, options->load, false);
   add_simulation_options(*sub, options->simulation);
+  add_emit_option(*sub, o->serving);
   add_explain_option(*sub, o->common);
   add_common_options(*sub, o->common);
   sub->footer("Examples:\n"
@@ -117,7 +119,9 @@ Command setup_place(CLI::App& app) {
               "  icx place --model 405b --system dgx-h100 --sweep gpus=8:64:x2 --top 3\n"
               "  icx place --model 70b --system aws-p5 --tp 8 --rate 5 --input 2048 --output 256\n"
               "  icx place --model 70b --system dgx-h100 --tp 8 --concurrency 64 --input 1000 "
-              "--output 1000 --spread 0.2");
+              "--output 1000 --spread 0.2\n"
+              "  icx place --model 70b --system dgx-h100 --rate 5 --input 2048 --output 256 "
+              "--emit vllm");
   return {sub, [sub, options] { return run_place(*sub, *options); }};
 }
 

@@ -108,6 +108,7 @@ PlanRequest plan_request(const Catalog& catalog, const PlanOptions& o, const Res
   r.prices = parse_prices(catalog, o.prices);
   r.max_nodes = o.max_nodes;
   r.disaggregate = o.disaggregate;
+  r.emit = emits_launch(o.engine, model);
   return r;
 }
 
@@ -117,6 +118,10 @@ void check_plan_load(const CLI::App& app, const PlanOptions& o) {
   if (!o.load.rate && !o.simulation.concurrency) {
     throw UsageError("plan needs a load: give --rate N (requests per second) or --concurrency "
                      "N (clients), e.g. --rate 5");
+  }
+  if (o.disaggregate && o.engine.emit) {
+    throw UsageError("--emit with --disaggregate: icx writes no launch command for separate "
+                     "prefill and decode pools; drop one of them");
   }
   if (o.disaggregate && o.simulation.concurrency) {
     throw UsageError("--disaggregate with --concurrency: the pools are priced at a rate; give "
@@ -131,7 +136,7 @@ int run_plan(const CLI::App& app, const PlanOptions& o) {
   const ResolvedModel model = resolve_model(catalog, o.model);
   const PlanReport report = plan(catalog, plan_request(catalog, o, model));
   emit(style, report, "candidates", style.explain ? report.derivations : Derivations{},
-       [&] { print_plan(style, report); });
+       [&] { print_plan(style, report, o.engine.emit.has_value()); });
   return report.winner ? exit_ok : exit_targets_unmet;
 }
 
@@ -175,6 +180,7 @@ Command setup_plan(CLI::App& app) {
                 "the scale-out link), taken where they need fewer nodes than sharing the GPUs");
   add_mfu_option(*sub, o->mfu);
   add_engine_options(*sub, o->engine);
+  add_emit_option(*sub, o->engine);
   add_explain_option(*sub, o->common);
   add_common_options(*sub, o->common);
   sub->footer("Exit status: 0 with a winner; 3 when no candidate meets the targets (the table "
@@ -190,7 +196,9 @@ Command setup_plan(CLI::App& app) {
               "  icx plan --model deepseek-v3 --ttft 3s --tpot 80ms --rate 2 --price "
               "gb200-nvl72=760 --explain\n"
               "  icx plan --model 70b --input 8192 --output 512 --ttft 3s --tpot 30ms --rate 4 "
-              "--disaggregate");
+              "--disaggregate\n"
+              "  icx plan --model 70b --ttft p99:2s --tpot p90:50ms --rate 5 --system aws-p5 "
+              "--emit sglang");
   return {sub, [sub, options] { return run_plan(*sub, *options); }};
 }
 

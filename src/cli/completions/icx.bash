@@ -56,7 +56,7 @@ _icx() {
     --dtype | --dispatch-dtype | --combine-dtype) listing=dtypes ;;
     --from) listing=storage ;;
     --loader) listing=loaders ;;
-    --engine) listing=engines ;;
+    --engine | --emit) listing=engines ;;
     --catalog | --hf-config | --measured | --plot | -o | --output)
       # icx plan and icx place take --output N (tokens per request), not a file.
       [[ $prev == --output && ($subcommand == plan || $subcommand == place) ]] && return

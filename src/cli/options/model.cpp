@@ -1,5 +1,6 @@
 #include "options/model.hpp"
 
+#include <filesystem>
 #include <string_view>
 
 #include <fmt/format.h>
@@ -95,6 +96,14 @@ ResolvedModel resolve_model(const Catalog& catalog, const ModelOptions& options)
   resolved.dtype = for_flag("--dtype", [&] { return catalog.dtype(dtype); });
   if (!options.dtype.empty() && !resolved.custom()) {
     resolved.overridden.emplace_back("--dtype");
+  }
+  if (!options.hf_config.empty()) {
+    // The checkpoint beside the config, in the dtype the config stores (else the one given).
+    const std::filesystem::path directory = std::filesystem::path(options.hf_config).parent_path();
+    resolved.model.checkpoints = {
+        {resolved.model.default_dtype.empty() ? dtype : resolved.model.default_dtype,
+         directory.empty() ? std::string(".") : directory.string()}};
+    resolved.model.checkpoints_source = "--hf-config " + options.hf_config;
   }
   return resolved;
 }

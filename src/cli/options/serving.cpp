@@ -77,7 +77,49 @@ void add_engine_options(CLI::App& app, ServingOptions& o) {
   add_run_setup_options(app, o.setup, "the engine's (icx engines)");
 }
 
+void add_emit_option(CLI::App& app, ServingOptions& o) {
+  app.add_option("--emit", o.emit,
+                 "Print the command that launches the chosen layout on this engine (vllm, "
+                 "sglang, trtllm), a comment per flag saying why; prices that engine unless "
+                 "--engine names it")
+      ->type_name("ENGINE");
+}
+
+bool emits_launch(const ServingOptions& o, const ResolvedModel& model) {
+  if (!o.emit) {
+    return false;
+  }
+  // --dtype picks a checkpoint; the other overrides change the model itself.
+  for (const std::string& flag : model.overridden) {
+    if (flag != "--dtype") {
+      throw UsageError(fmt::format("--emit {} with {}: the published checkpoint is not the model "
+                                   "priced; drop {}, or serve your own with --hf-config "
+                                   "DIR/config.json",
+                                   *o.emit, flag, flag));
+    }
+  }
+  return true;
+}
+
 namespace {
+
+/// The engine priced: --engine's, else --emit's, else the default; both given must agree, so
+/// the command printed launches the engine the figures describe.
+const Engine& engine_flag(const Catalog& catalog, const ServingOptions& o) {
+  const Engine* emit =
+      o.emit ? &for_flag("--emit", [&]() -> const Engine& { return catalog.engine(*o.emit); })
+             : nullptr;
+  const Engine& engine = for_flag("--engine", [&]() -> const Engine& {
+    return o.engine ? catalog.engine(*o.engine)
+                    : (emit != nullptr ? *emit : catalog.engine(std::string(default_engine)));
+  });
+  if (emit != nullptr && emit != &engine) {
+    throw UsageError(fmt::format("--emit {} with --engine {}: the command would launch another "
+                                 "engine than the one priced; give --engine {} or drop --engine",
+                                 *o.emit, *o.engine, *o.emit));
+  }
+  return engine;
+}
 
 const Dtype* dtype_flag(const Catalog& catalog, const char* flag, const std::string& id) {
   if (id.empty()) {
@@ -110,9 +152,7 @@ ServingRequest serving_request(const Catalog& catalog, const ServingOptions& o,
   r.utilization = utilization;
   r.hbm_fraction = o.hbm_fraction;
   r.memory_reserve = o.reserve;
-  r.engine = &for_flag("--engine", [&]() -> const Engine& {
-    return catalog.engine(o.engine.value_or(std::string(default_engine)));
-  });
+  r.engine = &engine_flag(catalog, o);
   r.setup = parse_run_setup(catalog, o.setup, engine_implementation(*r.engine));
   return r;
 }

@@ -12,6 +12,7 @@
 #include "icx/catalog/catalog.hpp"
 #include "icx/memory/hbm.hpp"
 #include "icx/serving/step_model.hpp"
+#include "options/model.hpp"
 #include "options/run_setup.hpp"
 
 namespace icx::cli {
@@ -23,6 +24,9 @@ struct ServingOptions {
   std::optional<std::int64_t> context;
   std::optional<std::int64_t> max_batch;
   std::optional<std::string> engine;
+  /// --emit ENGINE: the engine to write the launch command for (and to price, when --engine
+  /// is not given).
+  std::optional<std::string> emit;
   Objective objective = Objective::latency;
   std::string act_dtype;
   std::string kv_dtype;
@@ -49,6 +53,14 @@ CLI::Option* add_context_option(CLI::App& app, std::optional<std::int64_t>& cont
 /// --engine, --max-batch, --act-dtype, --kv-dtype, --overlap, --hbm-fraction, --reserve, --impl
 /// and --pcie-topology: what the engine does, for commands whose load decides the step (plan).
 void add_engine_options(CLI::App& app, ServingOptions& options);
+
+/// --emit ENGINE, for the commands that choose a layout (place, plan).
+void add_emit_option(CLI::App& app, ServingOptions& options);
+
+/// Whether --emit was given for a model it can name a checkpoint of: a catalog model as
+/// published, or a --hf-config one (its directory). Throws UsageError when --emit comes with a
+/// flag that changed the catalog model (its checkpoint would not be what was priced).
+bool emits_launch(const ServingOptions& options, const ResolvedModel& model);
 
 /// The request the flags describe for weights in `dtype` (--mfu given as `utilization`).
 /// Throws UsageError for a flag of the other phase.

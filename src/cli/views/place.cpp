@@ -210,6 +210,13 @@ void print_place(const Style& style, const PlaceReport& report, std::size_t top)
   for (const std::string& line : report.assumptions) {
     print_out("  {}\n", line);
   }
+  if (report.launch) {
+    print_launch(*report.launch);
+  }
+}
+
+void print_launch(const LaunchCommand& command) {
+  print_out("launch (--emit {}):\n{}", command.engine->id, command.script);
 }
 
 std::vector<std::string> ranked_layout_cells(std::size_t rank, const RankedLayout& r,

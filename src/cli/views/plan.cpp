@@ -9,6 +9,7 @@
 #include "icx/util/table.hpp"
 #include "icx/words/targets.hpp"
 #include "output/terminal.hpp"
+#include "views/place.hpp"
 
 namespace icx::cli {
 
@@ -111,7 +112,7 @@ void print_outcome(const PlanReport& r) {
 
 } // namespace
 
-void print_plan(const Style& style, const PlanReport& r) {
+void print_plan(const Style& style, const PlanReport& r, bool emit) {
   const std::string load = r.traffic && r.traffic->arrivals == Arrivals::closed
                                ? fmt::format("{} clients", r.traffic->concurrency)
                                : fmt::format("{:g} requests/s", r.load.rate);
@@ -135,6 +136,11 @@ void print_plan(const Style& style, const PlanReport& r) {
   print_out("assumed:\n");
   for (const std::string& line : r.assumptions) {
     print_out("  {}\n", line);
+  }
+  if (r.launch) {
+    print_launch(*r.launch);
+  } else if (emit) {
+    print_out("launch: none, as no candidate meets the targets\n");
   }
 }
 

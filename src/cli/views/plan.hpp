@@ -7,6 +7,7 @@
 
 namespace icx::cli {
 
-void print_plan(const Style& style, const PlanReport& report);
+/// The whole report; with `emit`, the winner's launch command (or why there is none).
+void print_plan(const Style& style, const PlanReport& report, bool emit);
 
 } // namespace icx::cli
