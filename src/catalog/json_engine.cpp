@@ -32,6 +32,9 @@ void to_json(Json& json, const Engine& engine) {
   json["costs"] = {{"step_us", in_unit(engine.costs.step.value(), micro)},
                    {"layer_us", in_unit(engine.costs.layer.value(), micro)},
                    {"request_us", in_unit(engine.costs.request.value(), micro)}};
+  if (engine.costs.prompt_scale != 1) {
+    json["costs"]["prompt_scale"] = json_number(engine.costs.prompt_scale);
+  }
   if (engine.launch) {
     json["launch"] = {{"style", engine.launch->style}, {"source", engine.launch->source}};
   }

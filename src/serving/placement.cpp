@@ -263,8 +263,9 @@ void time_step(const Cluster& cluster, const Workload& w, Placement& p) {
     step.layer_gaps = w.engine->costs.layer * static_cast<double>(stage_layers);
     step.engine = w.engine->costs.step;
     step.request = w.phase == Phase::prefill ? w.engine->costs.request : Seconds{};
+    step.prompt_scale = w.phase == Phase::prefill ? w.engine->costs.prompt_scale : 1.0;
   }
-  step.stage = step.work.seconds + step.exposed_comm + step.layer_gaps;
+  step.stage = (step.work.seconds + step.exposed_comm) * step.prompt_scale + step.layer_gaps;
   // One micro-batch passes the stages one after another.
   step.latency =
       step.stage * static_cast<double>(p.layout.pp) + step.pipeline + step.engine + step.request;

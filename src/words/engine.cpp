@@ -60,10 +60,15 @@ std::string engine_defaults_text(const Engine& engine, const Gpu& gpu) {
 
 std::string engine_costs_text(const Engine& engine) {
   const EngineCosts& c = engine.costs;
-  return fmt::format("{} per step + {} per layer, {} per request (fitted on published serving "
+  const std::string prompts = c.prompt_scale != 1
+                                  ? fmt::format(", prefills at {:.3g} × their priced kernels and "
+                                                "collectives",
+                                                c.prompt_scale)
+                                  : std::string();
+  return fmt::format("{} per step + {} per layer, {} per request{} (fitted on published serving "
                      "runs; catalog engine '{}')",
                      format_seconds(c.step), format_seconds(c.layer), format_seconds(c.request),
-                     engine.id);
+                     prompts, engine.id);
 }
 
 std::string layer_gaps_term(const StepTime& step) {

@@ -27,10 +27,13 @@ void add_operation_terms(Derivations& d, const StepTime& step, const Gpu& gpu,
 
 void add_step_terms(Derivations& d, const StepTime& step, const Gpu& gpu, std::string_view label) {
   add_operation_terms(d, step, gpu, label);
-  d.push_back({fmt::format("{}stage", label),
-               fmt::format("{} of operations + {} exposed{}", format_seconds(step.work.seconds),
-                           format_seconds(step.exposed_comm), layer_gaps_term(step)),
-               step.stage.value(), format_seconds(step.stage)});
+  std::string work = fmt::format("{} of operations + {} exposed", format_seconds(step.work.seconds),
+                                 format_seconds(step.exposed_comm));
+  if (step.prompt_scale != 1) {
+    work = fmt::format("({}) × {:.3g} (the engine's prompt scale)", work, step.prompt_scale);
+  }
+  d.push_back({fmt::format("{}stage", label), work + layer_gaps_term(step), step.stage.value(),
+               format_seconds(step.stage)});
 }
 
 std::string latency_formula(const StepTime& step, int pp) {

@@ -2,6 +2,7 @@
 // GPU, and the defaults a workload takes from them.
 #include <cmath>
 #include <string>
+#include <utility>
 
 #include <gtest/gtest.h>
 
@@ -91,6 +92,40 @@ TEST(Engines, WorkloadTakesTheEnginesLimitUnlessGiven) {
   EXPECT_EQ(workload_for(catalog, model, bf16, h100, request).max_batch, 2048);
   request.max_batch = 48;
   EXPECT_EQ(workload_for(catalog, model, bf16, h100, request).max_batch, 48);
+}
+
+/// Engine "e" with `prompt_scale` over the shipped catalog: its prefill and decode steps of
+/// 70B on one DGX H100 at TP 8.
+std::pair<StepTime, StepTime> steps_with_prompt_scale(const std::string& prompt_scale) {
+  Catalog catalog = Catalog::shipped();
+  std::string text = engine_with(two_tiers);
+  text.replace(text.find("\"request_us\": 20000}"), 20,
+               "\"request_us\": 20000, \"prompt_scale\": " + prompt_scale + "}");
+  catalog.overlay_text(text, "e.json");
+  const Cluster cluster{&catalog.gpu("h100-sxm"), 8, 8, 8, &catalog.link("nvlink4"), nullptr, 8};
+  const Dtype& bf16 = catalog.dtype("bf16");
+  ServingRequest request = with_default_dtypes(catalog, bf16, ServingRequest{});
+  request.engine = &catalog.engine("e");
+  request.tokens = 4096;
+  request.context = 4096;
+  request.batch = 1;
+  const auto step = [&](Phase phase) {
+    request.phase = phase;
+    const Workload w = workload_for(catalog, catalog.model("70b"), bf16, *cluster.gpu, request);
+    return evaluate_layout(cluster, w, {8, 1, 1, 1}).step;
+  };
+  return {step(Phase::prefill), step(Phase::decode)};
+}
+
+TEST(Engines, PromptScaleTimesAPrefillsWorkAndCollectivesNotADecodes) {
+  const auto [half_prefill, half_decode] = steps_with_prompt_scale("0.5");
+  const auto [one_prefill, one_decode] = steps_with_prompt_scale("1");
+  // The layer gaps are the engine's own, outside the scale.
+  EXPECT_NEAR((half_prefill.stage - half_prefill.layer_gaps).value(),
+              0.5 * (one_prefill.stage - one_prefill.layer_gaps).value(), 1e-12);
+  EXPECT_EQ(half_prefill.layer_gaps, one_prefill.layer_gaps);
+  EXPECT_EQ(half_decode.stage, one_decode.stage);
+  EXPECT_THROW(steps_with_prompt_scale("0"), CatalogError);
 }
 
 TEST(Engines, WritesWhatItReads) {

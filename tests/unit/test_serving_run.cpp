@@ -191,11 +191,13 @@ TEST(ServingCalibration, RecoversTheCostsRunsWereMadeWith) {
   EngineCosts truth = engine_of(catalog, nullptr).costs;
   truth.step = Seconds::of(2e-3);
   truth.request = Seconds::of(30e-3);
+  truth.prompt_scale = 0.5;
   const std::vector<ServingRun> runs = {simulated_run(catalog, request, truth, 1),
                                         simulated_run(catalog, request, truth, 16)};
   const ServingCalibration c = calibrate_serving(catalog, request, runs);
   EXPECT_NEAR(c.fitted.step.value(), 2e-3, 0.05 * 2e-3);
   EXPECT_NEAR(c.fitted.request.value(), 30e-3, 0.05 * 30e-3);
+  EXPECT_NEAR(c.fitted.prompt_scale, 0.5, 0.05 * 0.5);
   EXPECT_EQ(c.fitted.layer, truth.layer);
   EXPECT_LT(c.median_abs_error, 0.02);
   EXPECT_TRUE(c.misses.empty()) << c.misses;
@@ -203,6 +205,7 @@ TEST(ServingCalibration, RecoversTheCostsRunsWereMadeWith) {
   const nlohmann::ordered_json overlay = serving_overlay(c);
   EXPECT_EQ(overlay["engines"][0]["id"], "vllm");
   EXPECT_NEAR(overlay["engines"][0]["costs"]["step_us"].get<double>(), 2000, 100);
+  EXPECT_NEAR(overlay["engines"][0]["costs"]["prompt_scale"].get<double>(), 0.5, 0.025);
 }
 
 } // namespace

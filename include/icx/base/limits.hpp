@@ -48,6 +48,9 @@ constexpr Bounds half_head_dim{0.0, 1e6};
 constexpr Bounds route_ns{0.0, 1e6};
 /// An engine's own cost per step, per layer or per request in µs: none to 10 s.
 constexpr Bounds engine_cost_us{0.0, 1e7};
+/// An engine's prompt scale (EngineCosts::prompt_scale): from a tenth to ten times the priced
+/// prefill.
+constexpr Bounds prompt_scale{0.1, 10.0};
 /// A curve's blend exponent between two bounds: 1 (their sum) to 64 (within 1 % of the longer).
 constexpr Bounds knee{1.0, 64.0};
 /// HBM capacity of one GPU in GB: 1 MB to 1 PB.

@@ -272,6 +272,10 @@ struct EngineCosts {
   /// Per request, outside the GPUs' steps: the HTTP server, tokenizing the prompt, returning
   /// the first token. In a request's TTFT, not in the GPUs' time.
   Seconds request;
+  /// The share of a prefill's priced kernels and collectives the engine's steps take: 1 as
+  /// shipped (the kernel curves as measured); `icx calibrate --serving` fits it to a user's
+  /// runs, where the engine prefills faster or slower than the curves say.
+  double prompt_scale = 1;
   bool operator==(const EngineCosts&) const = default;
 };
 

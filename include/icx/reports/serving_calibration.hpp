@@ -17,7 +17,7 @@ namespace icx {
 
 struct ServingCalibration {
   /// The engine fitted (the request's, else the default) with its catalog costs, and with the
-  /// fitted ones: its time per step and per request; per layer kept.
+  /// fitted ones: its time per step and per request and its prompt scale; per layer kept.
   Engine engine;
   EngineCosts before;
   EngineCosts fitted;
@@ -32,9 +32,11 @@ struct ServingCalibration {
   std::string misses;
 };
 
-/// Fits the engine's per-step time to the runs' TPOT and its per-request time to their TTFT
-/// (each by golden-section search of the summed squared log error over its range, the two in
-/// turn), every run simulated as validate_serving does. Throws InputError as it does.
+/// Fits the engine's per-step time to the runs' TPOT, its prompt scale to their TTFT and TPOT
+/// together (a prompt's cost shows in both) and its per-request time to their TTFT, each by
+/// golden-section search of the summed squared log error over its range (the scale's on a log
+/// scale), the three in turn, every run simulated as validate_serving does. Throws InputError
+/// as it does.
 ServingCalibration calibrate_serving(const Catalog& catalog,
                                      const ServingValidationRequest& request,
                                      std::span<const ServingRun> runs);

@@ -88,7 +88,11 @@ struct StepTime {
   Seconds exposed_comm;
   /// The engine's gaps between the stage's layers (EngineCosts::layer × its layers).
   Seconds layer_gaps;
-  /// The operations one after another + exposed communication + the layer gaps of one stage.
+  /// The engine's prompt scale applied to a prefill's operations and collectives (1 in decode;
+  /// EngineCosts::prompt_scale).
+  double prompt_scale = 1;
+  /// (The operations one after another + exposed communication) × prompt_scale + the layer
+  /// gaps of one stage.
   Seconds stage;
   /// The activation sends between stages along one micro-batch's path.
   Seconds pipeline;

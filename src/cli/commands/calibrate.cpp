@@ -188,8 +188,8 @@ void print_fit(const CalibrationReport& report) {
 
 void print_serving_fit(const ServingCalibration& c) {
   const auto costs = [](const EngineCosts& e) {
-    return fmt::format("{} per step, {} per request", format_seconds(e.step),
-                       format_seconds(e.request));
+    return fmt::format("{} per step, {} per request, prompt scale {:.3g}", format_seconds(e.step),
+                       format_seconds(e.request), e.prompt_scale);
   };
   print_out("{}: {} run{} of {}\n\n", c.engine.id, c.after_check.checks.size(),
             c.after_check.checks.size() == 1 ? "" : "s", "serving benchmarks");
