@@ -232,9 +232,11 @@ bool Scheduler::step() {
       first_tokens += r.prefilled + chunk == r.to_prefill ? 1 : 0;
     }
   }
-  const double seconds =
-      (decodes > 0 ? costs_.decode_seconds(decodes, context) : costs_.prefill_fixed.value()) +
-      static_cast<double>(prompt_tokens) * costs_.per_prompt_token.value();
+  // Never below zero: a prompt's line may cross zero short of its length (its attention grows
+  // with the square of the length), and a step of a few tokens of it alone would fall there.
+  const double seconds = std::max(
+      0.0, (decodes > 0 ? costs_.decode_seconds(decodes, context) : costs_.prefill_fixed.value()) +
+               static_cast<double>(prompt_tokens) * costs_.per_prompt_token.value());
   const double before = now_;
   now_ += seconds;
   totals_.time = now_;

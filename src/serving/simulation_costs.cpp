@@ -22,6 +22,36 @@ std::vector<std::int64_t> grid_batches(std::int64_t most) {
   return batches;
 }
 
+/// A prompt's cost per token in a step and what a step without decodes pays first, and the
+/// engine's time per request.
+void price_prompts(const Cluster& cluster, const LoadWorkloads& workloads, const Layout& layout,
+                   const Load& load, StepCosts& costs) {
+  const std::int64_t ranks = layout.ep;
+  // One prompt per scheduler (each expert rank's, with data-parallel attention) at once, of
+  // the load's length and of twice it: the difference is a prompt token's marginal cost (the
+  // weights are read once either way), the rest what a step without decodes pays first.
+  Workload prompts = with_batch(workloads.prefill, schedulers(layout));
+  const StepTime prefill = evaluate_layout(cluster, prompts, layout).step;
+  prompts.tokens *= 2;
+  const StepTime longer = evaluate_layout(cluster, prompts, layout).step;
+  const auto tokens = static_cast<double>(workloads.prefill.tokens * ranks);
+  costs.per_prompt_token = (longer.busy() - prefill.busy()) / tokens;
+  costs.prefill_fixed = prefill.busy() - costs.per_prompt_token * tokens;
+  if (workloads.prefill.tokens > load.prefill_chunk) {
+    // A prompt longer than a step's chunk is prefilled over several steps, each of fewer
+    // tokens than the line above was drawn through: for a long prompt, whose attention grows
+    // with the square of its length, that line falls below zero before a chunk's size. The
+    // line through a one-token prompt and the load's instead: the whole prompt's cost kept
+    // (and a one-token pass more per further step), no step negative.
+    prompts.tokens = 1;
+    costs.prefill_fixed = evaluate_layout(cluster, prompts, layout).step.busy();
+    costs.per_prompt_token =
+        std::max(Seconds{}, prefill.busy() - costs.prefill_fixed) /
+        (static_cast<double>(workloads.prefill.tokens - 1) * static_cast<double>(ranks));
+  }
+  costs.per_request = prefill.request;
+}
+
 } // namespace
 
 ReplicaModel replica_model(const Cluster& cluster, const LoadWorkloads& workloads,
@@ -69,17 +99,7 @@ ReplicaModel replica_model(const Cluster& cluster, const LoadWorkloads& workload
     costs.per_context_token.push_back(extra > 0 ? (full - mean) / (extra * static_cast<double>(b))
                                                 : Seconds{});
   }
-  // One prompt per scheduler (each expert rank's, with data-parallel attention) at once, of
-  // the load's length and of twice it: the difference is a prompt token's marginal cost (the
-  // weights are read once either way), the rest what a step without decodes pays first.
-  Workload prompts = with_batch(workloads.prefill, schedulers(layout));
-  const StepTime prefill = evaluate_layout(cluster, prompts, layout).step;
-  prompts.tokens *= 2;
-  const StepTime longer = evaluate_layout(cluster, prompts, layout).step;
-  const auto tokens = static_cast<double>(workloads.prefill.tokens * ranks);
-  costs.per_prompt_token = (longer.busy() - prefill.busy()) / tokens;
-  costs.prefill_fixed = prefill.busy() - costs.per_prompt_token * tokens;
-  costs.per_request = prefill.request;
+  price_prompts(cluster, workloads, layout, load, costs);
   return replica;
 }
 

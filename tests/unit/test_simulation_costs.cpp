@@ -45,6 +45,30 @@ TEST_F(SimulationCostsTest, APipelineKeepsOneMicroBatchPerStageInFlight) {
   EXPECT_NEAR(r.costs.decode.front().value(), 16e9 / 3.35e12, 0.05 * 16e9 / 3.35e12);
 }
 
+TEST_F(SimulationCostsTest, APromptLongerThanAChunkCostsItsWholePrefill) {
+  // 20,000 tokens in chunks of 2,048: ten steps without decodes. Their sum is the prompt's
+  // prefill alone (the line through one token and the prompt) plus a one-token pass for each
+  // of the nine further steps; a line through 20,000 and 40,000 tokens, steep from attention's
+  // square, fell below zero at a chunk's size and made the TTFT negative.
+  const Load load{0.01, 20000, 10, 2048};
+  const LoadWorkloads w = workloads(load);
+  const ReplicaModel r = replica_model(cluster, w, one, load, SchedulePolicy::decode_first);
+  EXPECT_GT(r.costs.prefill_fixed.value(), 0);
+  EXPECT_GT(r.costs.per_prompt_token.value(), 0);
+  Traffic t;
+  t.arrivals = Arrivals::closed;
+  t.concurrency = 1;
+  t.input = {LengthShape::fixed, load.input, 0};
+  t.output = {LengthShape::fixed, load.output, 0};
+  t.requests = 5;
+  const SimulationResult s = simulate(r.costs, r.limits, t);
+  const Seconds alone = evaluate_layout(cluster, w.prefill, one).step.busy();
+  const double steps = 10;
+  EXPECT_NEAR(s.ttft.mean.value(),
+              (alone + r.costs.prefill_fixed * (steps - 1) + r.costs.per_request).value(),
+              0.02 * alone.value());
+}
+
 TEST_F(SimulationCostsTest, AtLightLoadTheSimulationAgreesWithTheClosedForm) {
   // One request every 20 s: nothing queues, nothing shares the GPU.
   const Load load{0.05, 1000, 200, 8192};
