@@ -198,7 +198,7 @@ void search_layouts(const detail::Pricing& pricing, const Cluster& cluster, int 
     }
   }
   for (detail::Evaluated& e : priced_layouts) {
-    if (request.traffic) {
+    if (request.traffic && request.simulate) {
       if (!detail::worth_simulating(distance(e.step, request.targets), nearest)) {
         continue;
       }
@@ -327,6 +327,7 @@ PlanReport plan(const Catalog& catalog, const PlanRequest& request) {
   report.dtype = request.dtype;
   report.load = request.load;
   report.traffic = request.traffic;
+  report.simulated = request.traffic && request.simulate;
   report.targets = request.targets;
   report.max_nodes = request.max_nodes;
   report.disaggregate = request.disaggregate;

@@ -99,7 +99,7 @@ void to_json(Json& json, const PlanReport& report) {
       {"concurrency", closed ? Json(traffic->concurrency) : Json()},
       {"input_tokens", report.load.input},
       {"output_tokens", report.load.output},
-      {"simulated", traffic.has_value()}};
+      {"simulated", report.simulated}};
   json["max_nodes"] = report.max_nodes;
   Json candidates = Json::array();
   for (const PlanCandidate& c : report.candidates) {

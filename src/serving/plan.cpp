@@ -25,6 +25,10 @@ double PlanCandidate::output_tokens_per_second(const Load& load) const {
   if (simulated && simulated->traffic.arrivals == Arrivals::closed) {
     return simulated->output_tokens_per_second;
   }
+  if (load.rate <= 0) {
+    // A closed loop by the closed form (--fast): what its clients reach at Little's rate.
+    return step.tokens_per_second_per_gpu * static_cast<double>(cluster.gpus);
+  }
   return load.rate * static_cast<double>(load.output);
 }
 

@@ -173,24 +173,36 @@ LoadedStep serve_at_load(const Cluster& cluster, const LoadWorkloads& workloads,
 
 LoadedStep serve_clients(const Cluster& cluster, const LoadWorkloads& workloads,
                          const Layout& layout, const Load& load, std::int64_t clients) {
-  // The rate moves the latencies only through the prefills' share, so the iteration settles
-  // within a few rounds; a percent is well inside what the closed form knows.
-  constexpr int most_rounds = 8;
-  constexpr double settled = 0.01;
+  // The rate the clients reach: where rate × (TTFT + output × TPOT) is the clients. That
+  // product grows with the rate (the latencies only grow with it), so bisection finds it,
+  // between no rate and the clients over the latency at no rate (the least latency); to half
+  // a percent, well inside what the closed form knows. Iterating rate = clients / latency
+  // instead can swing between two rates when the prefills' share is steep.
+  constexpr int most_rounds = 40;
+  constexpr double settled = 0.005;
+  const auto clients_at = [&](const LoadedStep& s, double rate) {
+    return rate * (s.ttft + s.tpot * static_cast<double>(load.output)).value();
+  };
   Load at = load;
   at.rate = 0;
   LoadedStep step = serve_at_load(cluster, workloads, layout, at, clients);
-  for (int round = 0; round < most_rounds && step.serves(); ++round) {
-    const Seconds latency = step.ttft + step.tpot * static_cast<double>(load.output);
-    const double rate = static_cast<double>(clients) / latency.value();
-    const bool done = std::abs(rate - at.rate) <= settled * rate;
-    at.rate = rate;
-    step = serve_at_load(cluster, workloads, layout, at, clients);
-    if (done) {
-      break;
+  if (!step.serves()) {
+    return step;
+  }
+  double low = 0;
+  double high = static_cast<double>(clients) /
+                (step.ttft + step.tpot * static_cast<double>(load.output)).value();
+  for (int round = 0; round < most_rounds && high - low > settled * high; ++round) {
+    at.rate = (low + high) / 2;
+    const LoadedStep trial = serve_at_load(cluster, workloads, layout, at, clients);
+    if (trial.serves() && clients_at(trial, at.rate) <= static_cast<double>(clients)) {
+      low = at.rate;
+    } else {
+      high = at.rate;
     }
   }
-  return step;
+  at.rate = low;
+  return serve_at_load(cluster, workloads, layout, at, clients);
 }
 
 LoadedStep serve_prefill_pool(const Cluster& cluster, const LoadWorkloads& workloads,

@@ -50,6 +50,34 @@ std::string simulation_text(const PlanRequest& request) {
       to_string(request.targets.tpot_statistic), Knob::ttft, Knob::fast);
 }
 
+/// How each layout was priced: simulated (and the scheduler's limits), or by the closed form
+/// (its queue and Little's law for a rate or for clients).
+void pricing_lines(const PlanRequest& request, const Engine& engine,
+                   std::vector<std::string>& lines) {
+  const std::string max_batch = scheduler_setting_text(engine, &SchedulerTier::max_batch,
+                                                       request.serving.max_batch, "sequences");
+  const bool closed = request.traffic && request.traffic->arrivals == Arrivals::closed;
+  if (request.traffic && request.simulate) {
+    lines.push_back(simulation_text(request));
+    lines.push_back(fmt::format(
+        "an engine scheduler runs at most {} ({}) in the engine's order ({}); each request "
+        "holds its KV cache, and a full cache preempts the newest to recompute later",
+        max_batch, Knob::max_batch, to_string(engine.policy)));
+  } else {
+    lines.emplace_back("prefill and decode share the GPUs: a decode step slows by the prefill's "
+                       "share of their time, none of it hidden under the step's memory reads; "
+                       "prompts wait for those ahead as in an M/D/1 queue");
+    lines.push_back(fmt::format("{}, each holding its KV cache at full length; an engine "
+                                "scheduler runs at most {} ({}); decode runs at the mean "
+                                "context, prompt + half the output",
+                                closed ? "the clients send at the rate Little's law gives, "
+                                         "clients / (TTFT + output × TPOT), all in flight"
+                                       : "requests in flight = rate × (TTFT + output × TPOT) "
+                                         "(Little's law)",
+                                max_batch, Knob::max_batch));
+  }
+}
+
 } // namespace
 
 std::vector<std::string> plan_assumptions(const Catalog& catalog, const PlanRequest& request) {
@@ -65,24 +93,7 @@ std::vector<std::string> plan_assumptions(const Catalog& catalog, const PlanRequ
                              "tokens") +
           (request.prefill_chunk ? "" : ", the engine's defaults"),
       Knob::prefill_chunk));
-  const std::string max_batch = scheduler_setting_text(engine, &SchedulerTier::max_batch,
-                                                       request.serving.max_batch, "sequences");
-  if (request.traffic) {
-    lines.push_back(simulation_text(request));
-    lines.push_back(fmt::format(
-        "an engine scheduler runs at most {} ({}) in the engine's order ({}); each request "
-        "holds its KV cache, and a full cache preempts the newest to recompute later",
-        max_batch, Knob::max_batch, to_string(engine.policy)));
-  } else {
-    lines.emplace_back("prefill and decode share the GPUs: a decode step slows by the prefill's "
-                       "share of their time, none of it hidden under the step's memory reads; "
-                       "prompts wait for those ahead as in an M/D/1 queue");
-    lines.push_back(fmt::format("requests in flight = rate × (TTFT + output × TPOT) (Little's "
-                                "law), each holding its KV cache at full length; an engine "
-                                "scheduler runs at most {} ({}); decode runs at the mean "
-                                "context, prompt + half the output",
-                                max_batch, Knob::max_batch));
-  }
+  pricing_lines(request, engine, lines);
   lines.push_back(fmt::format("all-reduces run by {} ({}); activations cross the wire in "
                               "{} ({}); collectives are not hidden behind compute "
                               "unless {} says",
@@ -101,7 +112,9 @@ std::vector<std::string> plan_assumptions(const Catalog& catalog, const PlanRequ
         "model); decode on another pool, no prefill sharing its GPUs; taken where both pools "
         "need fewer nodes than sharing ({}){}",
         Knob::disaggregate,
-        request.traffic ? "; both pools priced by the closed form (means), not simulated" : ""));
+        request.traffic && request.simulate
+            ? "; both pools priced by the closed form (means), not simulated"
+            : ""));
   }
   lines.push_back(fmt::format("prices are on-demand list prices of the date shown, per "
                               "node-hour; a discount, reservation or other region changes them "

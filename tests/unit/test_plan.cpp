@@ -231,6 +231,25 @@ TEST(Plan, AClosedLoopCostsWhatItsClientsReach) {
   EXPECT_NEAR(*c.cost_per_million_output_tokens(report.load), 55.04 / (tokens * 3600) * 1e6, 1e-9);
 }
 
+TEST(Plan, AClosedLoopByTheClosedFormKeepsItsClientsInFlight) {
+  // --fast: no simulation; the 64 clients all in flight at the rate Little's law gives them,
+  // their tokens per second those of the closed form's step on the candidate's GPUs.
+  PlanRequest request = simulated("aws-p5", Arrivals::closed);
+  request.simulate = false;
+  const PlanReport report = plan(shipped(), request);
+  EXPECT_FALSE(report.simulated);
+  const PlanCandidate& c = report.candidates.front();
+  EXPECT_FALSE(c.simulated.has_value());
+  EXPECT_EQ(c.step.batch, 64);
+  const double tokens = c.step.tokens_per_second_per_gpu * c.cluster.gpus;
+  EXPECT_GT(tokens, 0);
+  EXPECT_DOUBLE_EQ(c.output_tokens_per_second(report.load), tokens);
+  // Little's law: 64 clients each holding a request for TTFT + (output - 1) x TPOT, or
+  // TTFT + output x TPOT, produce output tokens at 64 x output / that time.
+  const double per_request = (c.step.ttft + c.step.tpot * report.load.output).value();
+  EXPECT_NEAR(tokens, 64.0 * report.load.output / per_request, 0.02 * tokens);
+}
+
 TEST(Plan, RefusesDisaggregationOfAClosedLoopOrAPercentile) {
   PlanRequest request = simulated("aws-p5", Arrivals::closed);
   request.disaggregate = true;

@@ -46,6 +46,9 @@ struct PlanRequest {
   /// Each layout simulated under this traffic (an open loop at the load's rate, or a closed
   /// loop of clients over the whole deployment); absent: the closed form alone (means).
   std::optional<Traffic> traffic;
+  /// Simulate the layouts worth it under `traffic`; false (--fast): the closed form alone, a
+  /// closed loop's clients by serve_clients.
+  bool simulate = true;
   std::optional<std::int64_t> prefill_chunk;
   PlanTargets targets;
   /// The systems to plan on, in catalog order.
@@ -117,7 +120,8 @@ struct PlanCandidate {
   int layouts_pruned = 0;
   [[nodiscard]] std::optional<double> cost_per_hour() const;
   /// Output tokens per second over the deployment: the open loop's offered (all served when
-  /// the candidate meets the targets), else what the simulated clients reached.
+  /// the candidate meets the targets), else what the clients reached (simulated, or by the
+  /// closed form).
   [[nodiscard]] double output_tokens_per_second(const Load& load) const;
   [[nodiscard]] std::optional<double> cost_per_million_output_tokens(const Load& load) const;
 };
@@ -126,8 +130,11 @@ struct PlanReport {
   const Model* model = nullptr;
   const Dtype* dtype = nullptr;
   Load load;
-  /// The request's traffic, when each layout was simulated.
+  /// The request's traffic: an open loop when each layout was simulated, or a closed loop
+  /// (simulated, or by the closed form under --fast).
   std::optional<Traffic> traffic;
+  /// Whether layouts were simulated (else the closed form's means alone).
+  bool simulated = false;
   PlanTargets targets;
   int max_nodes = 0;
   bool disaggregate = false;

@@ -102,9 +102,8 @@ LoadedStep serve_at_load(const Cluster& cluster, const LoadWorkloads& workloads,
                          std::optional<std::int64_t> batch = std::nullopt);
 
 /// A closed loop of `clients` by the closed form: they keep that many requests in flight, and
-/// send at the rate Little's law gives, clients / (TTFT + output × TPOT), found by iterating
-/// from no rate until it moves by less than a percent (at most a few times: the latencies
-/// depend on the rate only through the prefills' share of the GPUs).
+/// send at the rate Little's law gives, clients / (TTFT + output × TPOT), found by bisection
+/// to half a percent (rate × that latency grows with the rate).
 LoadedStep serve_clients(const Cluster& cluster, const LoadWorkloads& workloads,
                          const Layout& layout, const Load& load, std::int64_t clients);
 

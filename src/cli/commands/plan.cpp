@@ -102,6 +102,7 @@ PlanRequest plan_request(const Catalog& catalog, const PlanOptions& o, const Res
   // A closed loop sends what its clients do: no rate.
   r.load = load_of(o.load).value_or(Load{0, o.load.input, o.load.output, 0});
   r.traffic = traffic_of(o.load, o.simulation);
+  r.simulate = !o.simulation.fast;
   r.prefill_chunk = o.load.prefill_chunk;
   r.targets = plan_targets(o);
   r.systems = systems_named(catalog, o.systems);
@@ -114,7 +115,7 @@ PlanRequest plan_request(const Catalog& catalog, const PlanOptions& o, const Res
 
 /// A plan needs one load, and disaggregated pools an open loop with mean targets.
 void check_plan_load(const CLI::App& app, const PlanOptions& o) {
-  check_simulation_flags(app, o.load, o.simulation);
+  check_simulation_flags(app, o.load, o.simulation, true);
   if (!o.load.rate && !o.simulation.concurrency) {
     throw UsageError("plan needs a load: give --rate N (requests per second) or --concurrency "
                      "N (clients), e.g. --rate 5");

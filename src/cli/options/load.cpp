@@ -85,8 +85,8 @@ void add_simulation_options(CLI::App& app, SimulationOptions& o) {
       ->default_str("poisson")
       ->transform(enum_choice<Arrivals>("arrivals"));
   app.add_flag("--fast", o.fast,
-               "Price --rate by the closed form alone (Little's law, M/D/1 queueing, mean TTFT "
-               "and TPOT) instead of simulating it step by step");
+               "Price the load by the closed form alone (Little's law, M/D/1 queueing, mean TTFT "
+               "and TPOT) instead of simulating it step by step; plan takes --concurrency too");
   add_length_options(app, o,
                      "Lengths drawn around --input and --output: uniform from (1 - F) x to 1 x "
                      "nominal (0.2: 80-100 %, as InferenceMAX draws; 1: 0-100 %, SGLang "
@@ -104,14 +104,15 @@ void add_simulation_options(CLI::App& app, SimulationOptions& o) {
 }
 
 void check_simulation_flags(const CLI::App& app, const LoadOptions& load,
-                            const SimulationOptions& o) {
+                            const SimulationOptions& o, bool fast_clients) {
   if (o.concurrency && load.rate) {
     throw UsageError("--rate with --concurrency: give one load, an open loop of requests per "
                      "second or a closed loop of clients");
   }
-  if (o.concurrency && o.fast) {
-    throw UsageError("--fast with --concurrency: a closed loop is only simulated; drop --fast, "
-                     "or give --rate N for the closed form");
+  if (o.concurrency && o.fast && !fast_clients) {
+    throw UsageError("--fast with --concurrency: place simulates its one layout in a moment; "
+                     "drop --fast, or give --rate N for the closed form ('icx plan' prices "
+                     "clients by the closed form under --fast)");
   }
   if (o.concurrency && app.count("--arrivals") > 0) {
     throw UsageError("--arrivals with --concurrency: a closed loop sends a client's next "
@@ -121,7 +122,7 @@ void check_simulation_flags(const CLI::App& app, const LoadOptions& load,
     throw UsageError("--arrivals closed: give --concurrency N (clients) for a closed loop; "
                      "--arrivals takes poisson or constant");
   }
-  const bool simulated = o.concurrency || (load.rate && !o.fast);
+  const bool simulated = (o.concurrency || load.rate) && !o.fast;
   for (const char* flag : simulation_flags) {
     if (app.count(flag) == 0 || simulated) {
       continue;
@@ -133,8 +134,9 @@ void check_simulation_flags(const CLI::App& app, const LoadOptions& load,
                                           "(requests per second) or --concurrency N (clients)",
                                           flag));
   }
-  if (o.fast && !load.rate) {
-    throw UsageError("--fast prices a load by the closed form: give --rate N with it");
+  if (o.fast && !load.rate && !o.concurrency) {
+    throw UsageError("--fast prices a load by the closed form: give --rate N or --concurrency N "
+                     "with it");
   }
 }
 

@@ -72,13 +72,15 @@ void add_simulation_options(CLI::App& app, SimulationOptions& options);
 inline constexpr std::array<const char*, 6> simulation_flags{"--arrivals", "--spread", "--lengths",
                                                              "--requests", "--warmup", "--seed"};
 
-/// Refuses flags that contradict each other: --rate with --concurrency, --fast or --arrivals
-/// with a closed loop, and the simulation's flags with --fast or without a load.
+/// Refuses flags that contradict each other: --rate with --concurrency, --arrivals with a
+/// closed loop, --fast with one unless `fast_clients` (a command with a closed form for
+/// clients), and the simulation's flags with --fast or without a load.
 void check_simulation_flags(const CLI::App& app, const LoadOptions& load,
-                            const SimulationOptions& options);
+                            const SimulationOptions& options, bool fast_clients = false);
 
 /// The traffic the flags describe with --input and --output as its nominal lengths: the
-/// closed loop of --concurrency, else the open loop of --rate unless --fast; nothing else.
+/// closed loop of --concurrency (under --fast too: its clients are what the closed form
+/// prices), else the open loop of --rate unless --fast; nothing else.
 std::optional<Traffic> traffic_of(const LoadOptions& load, const SimulationOptions& options);
 
 } // namespace icx::cli

@@ -72,7 +72,7 @@ void print_candidates(const Style& style, const PlanReport& r) {
   print_out("{}\n", table.render(style.width));
   print_out("batch: requests in flight{}; tok/s/GPU and $/M out: output tokens at this load; "
             "a candidate is the fewest nodes that meet, else the closest layout tried{}\n\n",
-            r.traffic ? " (the simulation's mean)" : "",
+            r.simulated ? " (the simulation's mean)" : "",
             r.disaggregate ? "; P+D: prefill and decode pools" : "");
 }
 
@@ -119,7 +119,7 @@ void print_plan(const Style& style, const PlanReport& r, bool emit) {
   print_out("Plan for {} ({}) at {} of {} prompt + {} output tokens{}; targets {} ≤ {}, {} ≤ "
             "{}\n\n",
             r.model->id, r.dtype->id, load, r.load.input, r.load.output,
-            r.traffic ? ", simulated" : "", target_label("TTFT", r.targets.ttft_statistic),
+            r.simulated ? ", simulated" : "", target_label("TTFT", r.targets.ttft_statistic),
             format_seconds(r.targets.ttft), target_label("TPOT", r.targets.tpot_statistic),
             format_seconds(r.targets.tpot));
   print_candidates(style, r);
