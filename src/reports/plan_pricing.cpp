@@ -16,7 +16,13 @@ void take_simulated(LoadedStep& step, const SimulatedLoad& sim, const PlanTarget
   const SimulationResult& r = sim.result;
   step.ttft = statistic_of(r.ttft, targets.ttft_statistic);
   step.tpot = statistic_of(r.tpot, targets.tpot_statistic);
-  step.batch = std::max<std::int64_t>(1, std::llround(r.mean_batch * sim.replica.schedulers()));
+  // The schedulers' batches, the busier share each (clients that do not divide evenly), at
+  // most the requests there are: a closed loop's clients.
+  const double batch = r.mean_batch * sim.replica.schedulers();
+  step.batch = std::max<std::int64_t>(
+      1, std::llround(sim.traffic.arrivals == Arrivals::closed
+                          ? std::min(batch, static_cast<double>(sim.traffic.concurrency))
+                          : batch));
   step.tokens_per_second_per_gpu = sim.tokens_per_second_per_gpu;
   step.limit = r.saturated ? ServeLimit::saturated : ServeLimit::none;
 }

@@ -143,9 +143,14 @@ std::string simulation_assumption(const SimulatedLoad& load) {
                                              m.lanes));
   const bool closed = t.arrivals == Arrivals::closed;
   const std::string where =
-      closed ? fmt::format("the clients simulated on one scheduler, spread evenly over the {} "
-                           "(rounded up)",
-                           replicas)
+      closed ? fmt::format("the clients simulated on one scheduler, spread evenly over the {}{}",
+                           replicas,
+                           load.per_replica.concurrency * m.schedulers() != t.concurrency
+                               ? fmt::format(" ({} each, rounded up: the busier schedulers' "
+                                             "latencies, the throughput of the {} clients there "
+                                             "are)",
+                                             load.per_replica.concurrency, t.concurrency)
+                               : std::string())
              : fmt::format("the requests simulated on one scheduler, the rate shared evenly by "
                            "the {}",
                            replicas);

@@ -69,6 +69,26 @@ TEST_F(SimulationCostsTest, APromptLongerThanAChunkCostsItsWholePrefill) {
               0.02 * alone.value());
 }
 
+TEST_F(SimulationCostsTest, ClientsThatDoNotDivideEvenlyServeWhatTheyAre) {
+  // 60 clients over 8 replicas: each simulated with 8 (64 in all), of which 60 send, so the
+  // cluster serves 60/64 of eight such replicas.
+  const Cluster eight{&gpu, 8, 8, 8, &nvlink, &ndr, 8};
+  const Layout replicas{1, 1, 1, 8};
+  const Load load{0, 500, 100, 8192};
+  Traffic t;
+  t.arrivals = Arrivals::closed;
+  t.concurrency = 60;
+  t.input = {LengthShape::fixed, load.input, 0};
+  t.output = {LengthShape::fixed, load.output, 0};
+  t.requests = 200;
+  const SimulatedLoad s =
+      simulate_load(eight, workloads(load), replicas, load, SchedulePolicy::decode_first, t);
+  EXPECT_EQ(s.per_replica.concurrency, 8);
+  EXPECT_NEAR(s.output_tokens_per_second, s.result.output_tokens_per_second * 8 * 60.0 / 64.0,
+              1e-9 * s.output_tokens_per_second);
+  EXPECT_NEAR(s.tokens_per_second_per_gpu, s.output_tokens_per_second / 8, 1e-12);
+}
+
 TEST_F(SimulationCostsTest, AtLightLoadTheSimulationAgreesWithTheClosedForm) {
   // One request every 20 s: nothing queues, nothing shares the GPU.
   const Load load{0.05, 1000, 200, 8192};
