@@ -9,6 +9,17 @@ namespace {
 
 using SimulationCostsTest = test::EightBOnOneGpu;
 
+/// A closed loop of `count` clients sending `requests` of the load's fixed lengths.
+Traffic clients(std::int64_t count, const Load& load, std::int64_t requests) {
+  Traffic t;
+  t.arrivals = Arrivals::closed;
+  t.concurrency = count;
+  t.input = {LengthShape::fixed, load.input, 0};
+  t.output = {LengthShape::fixed, load.output, 0};
+  t.requests = requests;
+  return t;
+}
+
 constexpr double kv_per_token = test::eight_b_kv_per_token;
 
 TEST_F(SimulationCostsTest, TheReplicaTakesTheEnginesLimitsAndTheCacheMemoryHolds) {
@@ -55,13 +66,7 @@ TEST_F(SimulationCostsTest, APromptLongerThanAChunkCostsItsWholePrefill) {
   const ReplicaModel r = replica_model(cluster, w, one, load, SchedulePolicy::decode_first);
   EXPECT_GT(r.costs.prefill_fixed.value(), 0);
   EXPECT_GT(r.costs.per_prompt_token.value(), 0);
-  Traffic t;
-  t.arrivals = Arrivals::closed;
-  t.concurrency = 1;
-  t.input = {LengthShape::fixed, load.input, 0};
-  t.output = {LengthShape::fixed, load.output, 0};
-  t.requests = 5;
-  const SimulationResult s = simulate(r.costs, r.limits, t);
+  const SimulationResult s = simulate(r.costs, r.limits, clients(1, load, 5));
   const Seconds alone = evaluate_layout(cluster, w.prefill, one).step.busy();
   const double steps = 10;
   EXPECT_NEAR(s.ttft.mean.value(),
@@ -75,14 +80,8 @@ TEST_F(SimulationCostsTest, ClientsThatDoNotDivideEvenlyServeWhatTheyAre) {
   const Cluster eight{&gpu, 8, 8, 8, &nvlink, &ndr, 8};
   const Layout replicas{1, 1, 1, 8};
   const Load load{0, 500, 100, 8192};
-  Traffic t;
-  t.arrivals = Arrivals::closed;
-  t.concurrency = 60;
-  t.input = {LengthShape::fixed, load.input, 0};
-  t.output = {LengthShape::fixed, load.output, 0};
-  t.requests = 200;
-  const SimulatedLoad s =
-      simulate_load(eight, workloads(load), replicas, load, SchedulePolicy::decode_first, t);
+  const SimulatedLoad s = simulate_load(eight, workloads(load), replicas, load,
+                                        SchedulePolicy::decode_first, clients(60, load, 200));
   EXPECT_EQ(s.per_replica.concurrency, 8);
   EXPECT_NEAR(s.output_tokens_per_second, s.result.output_tokens_per_second * 8 * 60.0 / 64.0,
               1e-9 * s.output_tokens_per_second);
