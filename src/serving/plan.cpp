@@ -22,12 +22,18 @@ std::optional<double> PlanCandidate::cost_per_hour() const {
 }
 
 double PlanCandidate::output_tokens_per_second(const Load& load) const {
-  if (simulated && simulated->traffic.arrivals == Arrivals::closed) {
+  if (simulated &&
+      (simulated->traffic.arrivals == Arrivals::closed || simulated->result.saturated)) {
+    // What the clients reached, or what an open loop that fell behind served.
     return simulated->output_tokens_per_second;
   }
   if (load.rate <= 0) {
     // A closed loop by the closed form (--fast): what its clients reach at Little's rate.
     return step.tokens_per_second_per_gpu * static_cast<double>(cluster.gpus);
+  }
+  if (step.limit != ServeLimit::none) {
+    // The closed form cannot serve the load here: no tokens to price.
+    return 0;
   }
   return load.rate * static_cast<double>(load.output);
 }

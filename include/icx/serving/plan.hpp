@@ -120,8 +120,9 @@ struct PlanCandidate {
   int layouts_pruned = 0;
   [[nodiscard]] std::optional<double> cost_per_hour() const;
   /// Output tokens per second over the deployment: the open loop's offered (all served when
-  /// the candidate meets the targets), else what the clients reached (simulated, or by the
-  /// closed form).
+  /// the candidate meets the targets), what the simulation served when it fell behind (none
+  /// when the closed form cannot serve it), else what the clients reached (simulated, or by
+  /// the closed form).
   [[nodiscard]] double output_tokens_per_second(const Load& load) const;
   [[nodiscard]] std::optional<double> cost_per_million_output_tokens(const Load& load) const;
 };
