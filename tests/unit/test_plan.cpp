@@ -246,8 +246,9 @@ TEST(Plan, AClosedLoopByTheClosedFormKeepsItsClientsInFlight) {
   EXPECT_DOUBLE_EQ(c.output_tokens_per_second(report.load), tokens);
   // Little's law: 64 clients each holding a request for TTFT + (output - 1) x TPOT, or
   // TTFT + output x TPOT, produce output tokens at 64 x output / that time.
-  const double per_request = (c.step.ttft + c.step.tpot * report.load.output).value();
-  EXPECT_NEAR(tokens, 64.0 * report.load.output / per_request, 0.02 * tokens);
+  const auto output = static_cast<double>(report.load.output);
+  const double per_request = (c.step.ttft + c.step.tpot * output).value();
+  EXPECT_NEAR(tokens, 64.0 * output / per_request, 0.02 * tokens);
 }
 
 TEST(Plan, RefusesDisaggregationOfAClosedLoopOrAPercentile) {
