@@ -69,9 +69,9 @@ Json candidate_json(const PlanCandidate& c, const Load& load) {
   j["miss"] = c.meets_targets ? Json() : Json(std::string(to_string(c.miss)));
   j["miss_factor"] = c.meets_targets ? Json() : json_number(c.miss_factor);
   j["price"] = price_json(c);
-  const double served = c.output_tokens_per_second(load);
-  j["tokens_per_second_per_gpu"] =
-      served > 0 ? figure(served / (c.nodes * c.system->gpus_per_node)) : Json();
+  j["tokens_per_second_per_gpu"] = c.output_tokens_per_second(load) > 0
+                                       ? figure(c.output_tokens_per_second_per_gpu(load))
+                                       : Json();
   j["decode_step_seconds"] = figure(s.decode.step.latency.value());
   j["prefill_seconds"] = figure(s.prefill.step.latency.value());
   j["prefill_share"] = figure(s.prefill_share);

@@ -13,6 +13,11 @@ namespace icx {
 
 namespace {
 
+/// The port the first node of an SGLang server over several nodes listens on for the others
+/// (--dist-init-addr HOST:PORT): any free one; its multi-node guide uses a port of the
+/// user's choosing.
+constexpr std::string_view sglang_init_port = "5000";
+
 /// The dtype id of FP8 in the catalog, the one narrower KV cache and weights format every
 /// engine here names on its command line.
 constexpr std::string_view fp8 = "fp8";
@@ -135,7 +140,10 @@ void sglang_args(const LaunchRequest& r, LaunchCommand& c) {
   if (c.nodes_per_server > 1) {
     add(c, "--nnodes", c.nodes_per_server, LaunchWhy::multi_node);
     c.args.push_back({"--node-rank", "$NODE_RANK", LaunchWhy::node_rank, {}});
-    c.args.push_back({"--dist-init-addr", "$FIRST_NODE:5000", LaunchWhy::first_node, {}});
+    c.args.push_back({"--dist-init-addr",
+                      fmt::format("$FIRST_NODE:{}", sglang_init_port),
+                      LaunchWhy::first_node,
+                      {}});
   }
 }
 

@@ -38,6 +38,10 @@ double PlanCandidate::output_tokens_per_second(const Load& load) const {
   return load.rate * static_cast<double>(load.output);
 }
 
+double PlanCandidate::output_tokens_per_second_per_gpu(const Load& load) const {
+  return output_tokens_per_second(load) / static_cast<double>(nodes * system->gpus_per_node);
+}
+
 std::optional<double> PlanCandidate::cost_per_million_output_tokens(const Load& load) const {
   const std::optional<double> hourly = cost_per_hour();
   const double tokens = output_tokens_per_second(load);

@@ -124,6 +124,8 @@ struct PlanCandidate {
   /// when the closed form cannot serve it), else what the clients reached (simulated, or by
   /// the closed form).
   [[nodiscard]] double output_tokens_per_second(const Load& load) const;
+  /// output_tokens_per_second over the candidate's GPUs: what its table row and JSON show.
+  [[nodiscard]] double output_tokens_per_second_per_gpu(const Load& load) const;
   [[nodiscard]] std::optional<double> cost_per_million_output_tokens(const Load& load) const;
 };
 

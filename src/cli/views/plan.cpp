@@ -66,8 +66,7 @@ void print_candidates(const Style& style, const PlanReport& r) {
                                                                       : std::string("-"),
                    figure(c, c.step.ttft), figure(c, c.step.tpot),
                    evaluated && c.output_tokens_per_second(r.load) > 0
-                       ? format_scaled(c.output_tokens_per_second(r.load) /
-                                       (c.nodes * c.system->gpus_per_node))
+                       ? format_scaled(c.output_tokens_per_second_per_gpu(r.load))
                        : std::string("-"),
                    usd(c.cost_per_hour()), usd(c.cost_per_million_output_tokens(r.load)),
                    c.meets_targets ? std::string("yes") : "no: " + std::string(to_string(c.miss))});
