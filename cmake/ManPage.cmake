@@ -72,6 +72,11 @@ function(render_help text result)
     elseif(line MATCHES "^Usage: (.*)$")
       escape("${CMAKE_MATCH_1}" usage)
       string(APPEND roff ".PP\n\\fBUsage:\\fR ${usage}\n")
+    elseif(line MATCHES "^(Exit status|Environment):$")
+      # The top-level help's own sections of the page.
+      string(TOUPPER "${CMAKE_MATCH_1}" heading)
+      string(APPEND roff ".SH ${heading}\n")
+      set(mode "table")
     elseif(line MATCHES "^([A-Z][A-Za-z ]*):$")
       set(heading "${CMAKE_MATCH_1}")
       string(APPEND roff ".PP\n\\fB${heading}:\\fR\n")
@@ -107,6 +112,8 @@ function(render_help text result)
 endfunction()
 
 run_icx(version --version)
+# "icx 0.1.0 (commit …, catalog …)": the page names the version.
+string(REGEX REPLACE "^icx ([^ ]+).*$" "\\1" version "${version}")
 string(STRIP "${version}" version)
 run_icx(top --help)
 

@@ -3,14 +3,10 @@
 #pragma once
 
 #include <span>
-#include <string_view>
+
+#include "icx/util/embedded_file.hpp"
 
 namespace icx::detail {
-
-struct EmbeddedFile {
-  std::string_view name;
-  std::string_view text;
-};
 
 std::span<const EmbeddedFile> embedded_catalog_files();
 std::span<const EmbeddedFile> embedded_validation_files();

@@ -176,6 +176,25 @@ std::vector<std::string> legend_lines(const TpReport& report) {
   return lines;
 }
 
+std::vector<std::string> legend_short_lines(const TpReport& report) {
+  const TpRequest& request = report.request;
+  std::vector<std::string> lines{fmt::format(
+      "headline: traffic / vendor bandwidth, no latency; expected: {} all-reduces of {} each, "
+      "{} {}; crossover: the size where latency and bandwidth take equal time",
+      report.traffic.allreduces_per_layer * request.shape.layers, format_bytes(report.message),
+      Knob::impl, to_string(request.serving.setup.implementation))};
+  if (report.judged()) {
+    const Engine* engine = request.serving.engine;
+    lines.push_back(fmt::format(
+        "{}: the {} on the GPUs shown{}, all-reduces included; verdict: against every layout of "
+        "the same GPUs on the same wire, for {} ({})",
+        request.phase() == Phase::prefill ? "TTFT" : "TPOT", pass_name(request.phase()),
+        engine != nullptr ? fmt::format(" with {}'s own costs", engine->id) : std::string(),
+        to_string(request.serving.objective), Knob::objective));
+  }
+  return lines;
+}
+
 /// The headline all-reduce: 2 · B tokens · H hidden · b bytes per GPU.
 std::string per_allreduce_formula(const TpRequest& request) {
   return fmt::format("2 × {} tokens × {} hidden × {} B", request.tokens(), request.shape.hidden,
@@ -355,6 +374,7 @@ TpReport tensor_parallel_report(const Catalog& catalog, const TpRequest& request
   report.traffic_terms = traffic_terms(report);
   report.legend = legend_facts(report);
   report.legend.lines = legend_lines(report);
+  report.legend.short_lines = legend_short_lines(report);
   report.derivations = derive(report);
   return report;
 }

@@ -41,14 +41,8 @@ ComputeRate compute_rate(const Gpu& gpu, const Dtype& dtype, std::span<const Dty
   return rate;
 }
 
-const Gpu& gpu_for_link(const Catalog& catalog, const Link& link, bool& matched) {
+const Gpu& reference_gpu(const Catalog& catalog) {
   const auto gpus = catalog.gpus();
-  const auto native = std::ranges::find_if(
-      gpus, [&](const Gpu& g) { return catalog.link(g.scale_up_link).id == link.id; });
-  matched = native != gpus.end();
-  if (matched) {
-    return *native;
-  }
   const auto reference = std::ranges::find_if(gpus, [](const Gpu& g) { return g.reference; });
   if (reference != gpus.end()) {
     return *reference;
@@ -57,6 +51,14 @@ const Gpu& gpu_for_link(const Catalog& catalog, const Link& link, bool& matched)
     throw InputError(fmt::format("the catalog has no GPUs; add one with {}", Knob::catalog));
   }
   return gpus.front();
+}
+
+const Gpu& gpu_for_link(const Catalog& catalog, const Link& link, bool& matched) {
+  const auto gpus = catalog.gpus();
+  const auto native = std::ranges::find_if(
+      gpus, [&](const Gpu& g) { return catalog.link(g.scale_up_link).id == link.id; });
+  matched = native != gpus.end();
+  return matched ? *native : reference_gpu(catalog);
 }
 
 } // namespace icx

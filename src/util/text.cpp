@@ -25,30 +25,62 @@ bool is_continuation(char byte) {
   return (static_cast<unsigned char>(byte) & 0xC0U) == 0x80U;
 }
 
-std::string wrap_line(std::string_view line, std::size_t width) {
-  const std::size_t indent = std::min(line.find_first_not_of(' '), line.size());
-  const std::string_view body = line.substr(indent);
-  if (display_width(line) <= width || body.find("  ") != std::string_view::npos) {
-    return std::string(line);
-  }
-  const std::string margin(indent, ' ');
+/// `words` filled into lines of at most `width` columns, the first after `first`, the rest
+/// after `margin`; a word longer than the room keeps a line to itself.
+std::string fill(std::string_view first, std::string_view margin, std::string_view words,
+                 std::size_t width) {
   std::string out;
-  std::string current;
+  std::string current(first);
+  bool empty = true;
   std::size_t at = 0;
-  while (at < body.size()) {
-    const std::size_t end = std::min(body.find(' ', at), body.size());
-    const std::string_view word = body.substr(at, end - at);
+  while (at < words.size()) {
+    const std::size_t end = std::min(words.find(' ', at), words.size());
+    const std::string_view word = words.substr(at, end - at);
     at = end + 1;
-    if (current.empty()) {
-      current = margin + std::string(word);
+    if (empty) {
+      current += word;
     } else if (display_width(current) + 1 + display_width(word) <= width) {
       current += ' ' + std::string(word);
     } else {
       out += current + '\n';
-      current = margin + std::string(word);
+      current = std::string(margin) + std::string(word);
     }
+    empty = false;
   }
   return out + current;
+}
+
+/// Where the text after a line's last gap of two or more spaces starts (its last aligned
+/// column), or npos when the line has no gap after its indentation.
+std::size_t last_column(std::string_view line, std::size_t indent) {
+  const std::size_t gap = line.rfind("  ");
+  if (gap == std::string_view::npos || gap < indent) {
+    return std::string_view::npos;
+  }
+  return line.find_first_not_of(' ', gap);
+}
+
+/// Columns a hanging last column keeps at least, or the line is left whole.
+constexpr std::size_t min_hanging_columns = 24;
+
+std::string wrap_line(std::string_view line, std::size_t width) {
+  const std::size_t indent = std::min(line.find_first_not_of(' '), line.size());
+  if (display_width(line) <= width) {
+    return std::string(line);
+  }
+  const std::size_t column = last_column(line, indent);
+  if (column == std::string_view::npos) {
+    return fill(line.substr(0, indent), std::string(indent, ' '), line.substr(indent), width);
+  }
+  // Aligned columns (a table row, a key and its value, a flag and its help): the text after
+  // the last gap wraps under itself, if it has room to.
+  const std::string_view head = line.substr(0, column);
+  const std::string_view tail = line.substr(column);
+  const std::size_t hang = display_width(head);
+  if (tail.find(' ') == std::string_view::npos || hang + min_hanging_columns > width) {
+    return std::string(line);
+  }
+  return fill(head, std::string(hang, ' '), tail, width);
 }
 
 } // namespace
@@ -67,6 +99,23 @@ std::size_t display_width(std::string_view text) {
     width += (static_cast<unsigned char>(text[i]) & 0xC0U) != 0x80U ? 1U : 0U;
   }
   return width;
+}
+
+std::string shorten(std::string_view text, std::size_t width, bool ascii) {
+  if (display_width(text) <= width) {
+    return std::string(text);
+  }
+  const std::string_view ellipsis = ascii ? "..." : "…";
+  const std::size_t room = width > display_width(ellipsis) ? width - display_width(ellipsis) : 0;
+  std::size_t at = 0;
+  for (std::size_t kept = 0; at < text.size(); ++at) {
+    if (!is_continuation(text[at]) && kept++ == room) {
+      break;
+    }
+  }
+  std::string out(text.substr(0, at));
+  out.erase(out.find_last_not_of(' ') + 1);
+  return out + std::string(ellipsis);
 }
 
 std::string to_ascii(std::string_view text) {

@@ -58,6 +58,15 @@ expect "place --system dgx" dgx-h100
 expect "offload --gpu h1" h100-sxm
 expect "tp --dtype fp" fp8 fp16 fp32
 expect "e" ep
+# Values --help lists for a flag, and a subcommand's positional.
+expect "tp --objective " latency throughput
+expect "tp --impl n" nccl
+expect "tp --format " table json csv
+expect "tp --color a" auto always
+expect "tp --sweep " tokens= batch=
+expect "collective a" all-reduce all-gather all-to-all
+expect_none "collective all-reduce --size "
+expect "c" coldstart collective
 expect "ep --" --model --gpus --system --tokens-per-gpu --batch --mode --max-nodes-per-token \
   --skew --redundant-experts --dispatch-dtype --combine-dtype --json
 expect "ep --dispatch-dtype fp" fp8
@@ -70,7 +79,8 @@ expect "coldstart --from nvme-gen" nvme-gen4 nvme-gen5
 expect "offload --host-link nvlink-" nvlink-c2c
 expect "coldstart --host-link nvlink-" nvlink-c2c
 expect "coldstart --ho" --host-link
-expect_none "coldstart --w"
+expect_none "coldstart --wir"
+expect "coldstart --w" --wide
 expect "tp --wire = pc" pcie4 pcie5
 expect "tp --catalog $(dirname "$0")/../golden/catalogs/extra_link.json --wire ib-x" ib-xdr
 expect_none "tp --tokens "

@@ -27,12 +27,19 @@ TEST(Text, AsciiReplacesEveryNonAsciiCharacter) {
   EXPECT_EQ(to_ascii("plain\n"), "plain\n");
 }
 
-TEST(Text, WrapsProseAtSpacesAndLeavesTablesWhole) {
+TEST(Text, WrapsProseAtSpacesAndAlignedColumnsUnderTheLast) {
   EXPECT_EQ(wrap_prose("one two three four\n", 9), "one two\nthree\nfour\n");
   // Continuation lines keep the indentation.
   EXPECT_EQ(wrap_prose("  aaa bbb ccc\n", 9), "  aaa bbb\n  ccc\n");
-  // Two spaces in a row after the indentation: a table row, never wrapped.
+  // Two spaces in a row after the indentation: aligned columns, of which only the last
+  // wraps, under itself, and only when it keeps 24 columns.
   EXPECT_EQ(wrap_prose("wire   time  verdict\n", 9), "wire   time  verdict\n");
+  EXPECT_EQ(wrap_prose("key  one two three four five six seven\n", 29),
+            "key  one two three four five\n     six seven\n");
+  EXPECT_EQ(wrap_prose("  --flag N  what it does to the result\n", 36),
+            "  --flag N  what it does to the\n            result\n");
+  EXPECT_EQ(wrap_prose("a long key  one two three four five six seven\n", 30),
+            "a long key  one two three four five six seven\n");
   // A word longer than the width stays whole on its own line.
   EXPECT_EQ(wrap_prose("a abcdefghijk b\n", 5), "a\nabcdefghijk\nb\n");
   // Width counts characters, not bytes: "× × ×" is 5 columns.

@@ -125,6 +125,8 @@ struct TpLegend {
   /// The legend as printed under the wires: "headline = …", "expected = …", "crossover = …",
   /// then "compute = …" and the verdict thresholds (or what a verdict needs).
   std::vector<std::string> lines;
+  /// The same in a line or two each, for a table without --explain.
+  std::vector<std::string> short_lines;
 };
 
 struct TpReport {

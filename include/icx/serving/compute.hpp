@@ -26,6 +26,9 @@ struct ComputeRate {
 ComputeRate compute_rate(const Gpu& gpu, const Dtype& dtype, std::span<const Dtype> dtypes,
                          double utilization);
 
+/// The catalog's reference GPU (else its first); throws InputError when it has none.
+const Gpu& reference_gpu(const Catalog& catalog);
+
 /// The GPU assumed for a wire: the first catalog GPU whose scale-up link is `link`, else the
 /// catalog's reference GPU (else the first GPU). `matched` tells which rule applied.
 const Gpu& gpu_for_link(const Catalog& catalog, const Link& link, bool& matched);

@@ -17,9 +17,16 @@ std::size_t display_width(std::string_view text);
 /// non-ASCII character → ?.
 std::string to_ascii(std::string_view text);
 
+/// `text` in at most `width` columns: whole if it fits, else its first characters and an
+/// ellipsis ("…", or "..." in ASCII). Colour codes are not allowed for (never shorten a
+/// coloured cell).
+std::string shorten(std::string_view text, std::size_t width, bool ascii);
+
 /// Each line of prose longer than `width` broken at spaces; continuation lines keep the
-/// line's indentation. A line with two spaces in a row after its indentation is a table
-/// row (or aligned key and value) and is left whole, as is a word longer than `width`.
+/// line's indentation. A line with two spaces in a row after its indentation has aligned
+/// columns (a table row, a key and its value, a flag and its help): only the text after its
+/// last such gap wraps, each continuation starting under it, when that leaves it at least 24
+/// columns; else the line is left whole, as is a word longer than `width`.
 std::string wrap_prose(std::string_view text, std::size_t width);
 
 /// The offset of the first byte of `text` that does not begin or continue a well-formed UTF-8

@@ -1,5 +1,6 @@
 #include "commands/app.hpp"
 
+#include <array>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
@@ -14,6 +15,7 @@
 #include "commands/commands.hpp"
 #include "icx/base/error.hpp"
 #include "icx/util/spelling.hpp"
+#include "icx_build_info.hpp"
 #include "options/common.hpp"
 #include "options/files.hpp"
 #include "options/flags.hpp"
@@ -31,11 +33,12 @@ void print_internal_error(const std::exception& error) {
   print_stderr_line(fmt::format("icx: internal error: {}", error.what()));
 }
 
-/// --help and --version, through the terminal like every other output.
+/// --help and --version, through the terminal like every other output: each flag's help
+/// wraps under itself.
 int print_help(const CLI::App& app, const CLI::Error& request) {
   std::ostringstream out;
   const int status = app.exit(request, out, out);
-  write_unwrapped(stdout, out.str());
+  write_wrapped(stdout, out.str());
   return status;
 }
 
@@ -110,42 +113,34 @@ int output_failed(int code) {
   return exit_internal;
 }
 
-/// No subcommand, or an unknown one: the subcommands, and the nearest name to what was typed.
-std::string no_subcommand_message(const CLI::App& app, const std::vector<Command>& commands) {
+/// "unknown subcommand 'tq'; choose one of: tp, ep, … (did you mean 'tp'?)".
+std::string unknown_command_text(const std::string& typed, const std::vector<Command>& commands) {
   std::vector<std::string> names;
   for (const Command& command : commands) {
     names.push_back(command.app->get_name());
   }
-  const std::vector<std::string> extra = app.remaining();
-  const auto suggestion = extra.empty() ? std::nullopt : nearest(extra.front(), names);
-  return fmt::format("{}; choose one of: {}{} (see 'icx --help')",
-                     extra.empty() ? std::string("no subcommand given")
-                                   : fmt::format("unknown subcommand '{}'", extra.front()),
-                     fmt::join(names, ", "),
+  const auto suggestion = nearest(typed, names);
+  return fmt::format("unknown subcommand '{}'; choose one of: {}{}", typed, fmt::join(names, ", "),
                      suggestion ? fmt::format(" (did you mean '{}'?)", *suggestion)
                                 : std::string());
 }
 
-int run_app(int argc, char** argv) {
-  CLI::App app{"icx: what the wire between your GPUs costs, and whether a split of the "
-               "model on that wire is a good idea.",
-               "icx"};
-  app.set_version_flag("--version", ICX_VERSION);
-  app.require_subcommand(1, 1);
-  app.footer("Examples:\n"
-             "  icx tp --model 70b --tokens 4096 --wire pcie5\n"
-             "  icx tp --model 70b --tokens 4096            (every wire, fastest first)\n"
-             "  icx place --model 405b --system dgx-h100 --gpus 32\n"
-             "  icx coldstart --model 70b --dtype fp8 --gpus 8 --from nvme-gen4 --budget 30\n"
-             "  icx offload --model 70b --gpu h100 --host-link pcie5,nvlink-c2c\n"
-             "  icx collective all-reduce --size 1GiB --gpus 8 --wire nvlink4\n"
-             "  icx links\n\n"
-             "Exit status: 0 success, 2 bad usage or input, 3 over budget (coldstart --budget) "
-             "or rows outside their bound (validate) or no plan meets the targets (plan), 1 "
-             "internal fault or output not written, "
-             "141 stdout closed by its reader.");
-  const std::vector<Command> commands = add_commands(app);
-  clear_file_arguments();
+/// No subcommand, or an unknown one: the subcommands, and the nearest name to what was typed.
+std::string no_subcommand_message(const CLI::App& app, const std::vector<Command>& commands) {
+  const std::vector<std::string> extra = app.remaining();
+  if (extra.empty()) {
+    return "no subcommand given (see 'icx --help')";
+  }
+  return fmt::format("{} (see 'icx --help')", unknown_command_text(extra.front(), commands));
+}
+
+/// "icx 0.1.0 (commit 1a2b3c4d5e6f, catalog 2026-11-30)".
+std::string version_text() {
+  return fmt::format("icx {} (commit {}, catalog {})", ICX_VERSION, ICX_COMMIT, ICX_CATALOG_DATE);
+}
+
+/// Parses argv and runs the subcommand it names; every parse error is one line on stderr.
+int parse_and_run(CLI::App& app, const std::vector<Command>& commands, int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -178,6 +173,71 @@ int run_app(int argc, char** argv) {
   return exit_usage;
 }
 
+/// Bare `icx` and `icx help` print the help, `icx help CMD` is `icx CMD --help`; nothing for
+/// any other command line.
+std::optional<int> help_command(CLI::App& app, const std::vector<Command>& commands, int argc,
+                                char** argv) {
+  if (argc == 1 || (argc == 2 && std::string_view(argv[1]) == "help")) {
+    write_wrapped(stdout, app.help());
+    return exit_ok;
+  }
+  if (argc != 3 || std::string_view(argv[1]) != "help") {
+    return std::nullopt;
+  }
+  const std::string name = argv[2];
+  if (std::ranges::none_of(commands, [&](const Command& c) { return c.app->get_name() == name; })) {
+    print_error(fmt::format("help {}: {}", name, unknown_command_text(name, commands)));
+    return exit_usage;
+  }
+  std::string help_flag = "--help";
+  std::array<char*, 3> help_args{argv[0], argv[2], help_flag.data()};
+  return parse_and_run(app, commands, static_cast<int>(help_args.size()), help_args.data());
+}
+
+/// The top-level help: what icx is, its version flag, examples and exit statuses.
+void describe_app(CLI::App& app) {
+  app.set_version_flag("-V,--version", version_text(),
+                       "Print icx's version, commit and catalog date");
+  app.require_subcommand(1, 1);
+  app.footer("Examples:\n"
+             "  icx tp --model 70b --tokens 4096 --wire pcie5\n"
+             "  icx tp --model 70b --tokens 4096       (the reference GPU's wires, fastest first)\n"
+             "  icx place --model 405b --system dgx-h100 --gpus 32\n"
+             "  icx coldstart --model 70b --dtype fp8 --gpus 8 --from nvme-gen4 --budget 30\n"
+             "  icx offload --model 70b --gpu h100 --host-link pcie5,nvlink-c2c\n"
+             "  icx collective all-reduce --size 1GiB --gpus 8 --wire nvlink4\n"
+             "  icx links\n"
+             "  icx help place                          (the same as icx place --help)\n\n"
+             "Exit status:\n"
+             "  0    success\n"
+             "  1    internal fault, or the output could not be written\n"
+             "  2    bad usage or input (the one line on stderr says which flag or file)\n"
+             "  3    computed, but over budget (coldstart --budget), rows outside their bound "
+             "(validate) or no plan meets the targets (plan)\n"
+             "  141  stdout closed by its reader (icx ... | head)\n\n"
+             "Environment:\n"
+             "  COLUMNS      columns to fit tables and prose in when stdout is not a terminal "
+             "(a pipe gets whole tables without it)\n"
+             "  NO_COLOR     set and not empty: no colour unless --color always\n"
+             "  TERM         'dumb': no colour unless --color always\n"
+             "  LC_ALL       the first of LC_ALL, LC_CTYPE and LANG that is set decides UTF-8 "
+             "or ASCII output (--ascii forces ASCII)\n"
+             "  ICX_GNUPLOT  the gnuplot program --plot runs (default: gnuplot on PATH)");
+}
+
+int run_app(int argc, char** argv) {
+  CLI::App app{"icx: what the wire between your GPUs costs, and whether a split of the "
+               "model on that wire is a good idea.",
+               "icx"};
+  describe_app(app);
+  const std::vector<Command> commands = add_commands(app);
+  clear_file_arguments();
+  if (const std::optional<int> status = help_command(app, commands, argc, argv)) {
+    return *status;
+  }
+  return parse_and_run(app, commands, argc, argv);
+}
+
 } // namespace
 
 std::vector<Command> add_commands(CLI::App& app) {
@@ -185,7 +245,7 @@ std::vector<Command> add_commands(CLI::App& app) {
           setup_report(app),    setup_collective(app), setup_coldstart(app), setup_offload(app),
           setup_calibrate(app), setup_validate(app),   setup_links(app),     setup_gpus(app),
           setup_models(app),    setup_systems(app),    setup_storage(app),   setup_loaders(app),
-          setup_engines(app),   setup_dtypes(app),     setup_topo(app)};
+          setup_engines(app),   setup_dtypes(app),     setup_topo(app),      setup_completion(app)};
 }
 
 int run(int argc, char** argv) {

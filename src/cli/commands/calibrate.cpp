@@ -141,7 +141,7 @@ void write_overlay(const CalibrateOptions& options, const std::string& misses,
   }
 }
 
-void print_table(const CalibrationReport& report) {
+void print_table(const Style& style, const CalibrationReport& report) {
   print_out("{}: {} rows from {}\n\n", fit_subject(report), report.fit.samples.size(),
             report.log_name);
   TextTable table({{"line", Align::right},
@@ -155,7 +155,7 @@ void print_table(const CalibrationReport& report) {
                    format_seconds(s.measured.time), format_seconds(s.predicted),
                    fmt::format("{:+.1f} %", s.error * 100)});
   }
-  print_out("{}\n", table.render());
+  print_out("{}\n", fit_table(style, table));
 }
 
 void print_fit(const CalibrationReport& report) {
@@ -186,7 +186,7 @@ void print_fit(const CalibrationReport& report) {
             large ? fmt::format(" ({:.1f} % from 16 MiB)", *large * 100) : std::string());
 }
 
-void print_serving_fit(const ServingCalibration& c) {
+void print_serving_fit(const Style& style, const ServingCalibration& c) {
   const auto costs = [](const EngineCosts& e) {
     return fmt::format("{} per step, {} per request, prompt scale {:.3g}", format_seconds(e.step),
                        format_seconds(e.request), e.prompt_scale);
@@ -210,7 +210,7 @@ void print_serving_fit(const ServingCalibration& c) {
                      fmt::format("{:+.0f} %", a.error * 100)});
     }
   }
-  print_out("{}\n", table.render());
+  print_out("{}\n", fit_table(style, table));
   print_out("fitted: {} (the catalog's: {}; per layer kept at {}); median |error| of each run's "
             "mean (else median) TTFT and TPOT {:.1f} %, worst {:.1f} %\n",
             costs(c.fitted), costs(c.before), format_seconds(c.fitted.layer),
@@ -233,8 +233,9 @@ int run_calibrate_serving(const CLI::App& app, const CalibrateOptions& options,
                 serving_overlay(c));
   Json doc;
   to_json(doc, c);
-  emit(style_of(options.common), doc, "runs_after", {}, [&] {
-    print_serving_fit(c);
+  const Style style = style_of(options.common);
+  emit(style, doc, "runs_after", {}, [&] {
+    print_serving_fit(style, c);
     if (options.output) {
       print_out("overlay written to {} (use it with --catalog {})\n", *options.output,
                 *options.output);
@@ -262,7 +263,7 @@ int run_calibrate(const CLI::App& app, const CalibrateOptions& options) {
                 catalog_overlay(report.overlay));
   const Style style = style_of(options.common);
   emit(style, Json(report), "rows", {}, [&] {
-    print_table(report);
+    print_table(style, report);
     print_fit(report);
     if (options.output) {
       print_out("overlay written to {} (use it with --catalog {})\n", *options.output,
@@ -303,12 +304,14 @@ Command setup_calibrate(CLI::App& app) {
       ->transform(whole_number(min_collective_gpus, limits::max_domain));
   sub->add_option("--op", options->op,
                   "Operation measured (default: the test the log names, else all-reduce)")
-      ->type_name("OP");
+      ->type_name("OP")
+      ->check(shown_choices(names<Collective>()));
   sub->add_option("--algo", options->algo,
                   "auto: ring on one node (the log shows what NCCL chose, low-latency protocol "
                   "below, Simple above), the fastest of ring, tree and nvls-tree across nodes; "
                   "or ring, tree, nvls-tree, or nvls when NCCL ran in-network reduction")
       ->type_name("ALGO")
+      ->check(shown_choices(names<Algorithm>()))
       ->default_str("auto");
   sub->add_option("-o,--output", options->output,
                   "Write the wire's catalog entry with the fitted parameters (a --catalog file)")

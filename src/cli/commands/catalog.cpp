@@ -11,6 +11,7 @@
 #include "icx/base/units_format.hpp"
 #include "icx/catalog/json.hpp"
 #include "icx/util/table.hpp"
+#include "icx/util/text.hpp"
 #include "icx/words/engine.hpp"
 #include "options/common.hpp"
 #include "output/json.hpp"
@@ -39,8 +40,9 @@ template <class T> int run_listing(const Listing<T>& listing, const CommonOption
     items.push_back(entry);
   }
   doc[std::string(catalog_section<T>)] = std::move(items);
-  emit(style_of(options), std::move(doc), catalog_section<T>, {}, [&] {
-    std::vector<Column> columns{{"id", Align::left}, {"name", Align::left}};
+  const Style style = style_of(options);
+  emit(style, std::move(doc), catalog_section<T>, {}, [&] {
+    std::vector<Column> columns{{"id", Align::left}, {"name", Align::left, 9, 12}};
     columns.insert(columns.end(), listing.columns.begin(), listing.columns.end());
     TextTable table(columns);
     std::string sources;
@@ -49,12 +51,16 @@ template <class T> int run_listing(const Listing<T>& listing, const CommonOption
       const std::vector<std::string> rest = listing.row(entry);
       cells.insert(cells.end(), rest.begin(), rest.end());
       table.add_row(cells);
-      sources += fmt::format("  {}: {}{}\n", entry.id, entry.source,
-                             entry.aliases.empty()
-                                 ? ""
-                                 : fmt::format(" (aliases: {})", fmt::join(entry.aliases, ", ")));
+      const std::string line = fmt::format(
+          "  {}: {}{}", entry.id, entry.source,
+          entry.aliases.empty() ? ""
+                                : fmt::format(" (aliases: {})", fmt::join(entry.aliases, ", ")));
+      // Without --explain, a source takes one line of the terminal.
+      sources +=
+          (style.explain || !style.width ? line : shorten(line, *style.width, style.ascii)) + '\n';
     }
-    print_out("{}\nSources:\n{}", table.render(), sources);
+    print_out("{}\nSources{}:\n{}", fit_table(style, table),
+              style.explain || !style.width ? "" : " (--explain: in full)", sources);
   });
   return 0;
 }
@@ -64,6 +70,8 @@ Command setup_listing(CLI::App& app, Listing<T> listing, const std::string& exam
   auto options = std::make_shared<CommonOptions>();
   auto shared_listing = std::make_shared<Listing<T>>(std::move(listing));
   CLI::App* sub = app.add_subcommand(shared_listing->name, shared_listing->description);
+  sub->add_flag("--explain", options->explain,
+                "Print each entry's source in full (else one line each on a terminal)");
   add_common_options(*sub, *options);
   sub->footer("Example:\n  " + example);
   return {sub, [options, shared_listing] { return run_listing(*shared_listing, *options); }};
@@ -77,14 +85,14 @@ Command setup_links(CLI::App& app) {
       {"links",
        "List the links (wires) in the catalog, with bandwidth, latency and source",
        [](const Catalog& c) { return c.links(); },
-       {{"tier", Align::left},
+       {{"tier", Align::left, 3},
         {"headline per GPU", Align::right},
-        {"counts", Align::left},
+        {"counts", Align::left, 4},
         {"each way", Align::right},
-        {"latency", Align::right},
-        {"max GPUs", Align::right},
-        {"expected model", Align::left},
-        {"host→GPU measured", Align::right}},
+        {"latency", Align::right, 1},
+        {"max GPUs", Align::right, 5},
+        {"expected model", Align::left, 7, 14},
+        {"host→GPU measured", Align::right, 6}},
        [](const Link& l) -> std::vector<std::string> {
          std::string expected = "-";
          if (l.expected) {
@@ -119,9 +127,9 @@ Command setup_gpus(CLI::App& app) {
        "List the GPUs in the catalog: HBM, dense peak compute, scale-up link and domain",
        [](const Catalog& c) { return c.gpus(); },
        {{"HBM", Align::right},
-        {"HBM bandwidth", Align::right},
-        {"dense peak", Align::left},
-        {"scale-up", Align::left}},
+        {"HBM bandwidth", Align::right, 3},
+        {"dense peak", Align::left, 8, 20},
+        {"scale-up", Align::left, 0, 12}},
        [](const Gpu& g) -> std::vector<std::string> {
          std::vector<std::string> peaks;
          for (const auto& [dtype, peak] : g.dense_peak) {
@@ -144,8 +152,8 @@ Command setup_models(CLI::App& app) {
         {"layers", Align::right},
         {"params", Align::right},
         {"active", Align::right},
-        {"dtype", Align::left},
-        {"heads/kv", Align::right},
+        {"dtype", Align::left, 3},
+        {"heads/kv", Align::right, 4},
         {"experts", Align::right}},
        [](const Model& m) -> std::vector<std::string> {
          return {std::to_string(m.hidden),
@@ -166,13 +174,13 @@ Command setup_systems(CLI::App& app) {
        "List the systems (nodes and racks) in the catalog, for 'icx place --system', and "
        "their list prices per node-hour for 'icx plan'",
        [](const Catalog& c) { return c.systems(); },
-       {{"gpu", Align::left},
-        {"GPUs per node", Align::right},
-        {"scale-up", Align::left},
-        {"domain", Align::right},
-        {"scale-out", Align::left},
-        {"host link", Align::left},
-        {"host DRAM", Align::right},
+       {{"gpu", Align::left, 0, 12},
+        {"GPUs/node", Align::right},
+        {"scale-up", Align::left, 2},
+        {"domain", Align::right, 5},
+        {"scale-out", Align::left, 1},
+        {"host link", Align::left, 3},
+        {"host DRAM", Align::right, 4},
         {"$/node-hour", Align::right}},
        [](const System& s) -> std::vector<std::string> {
          return {s.gpu,
@@ -221,9 +229,9 @@ Command setup_loaders(CLI::App& app) {
        [](const Catalog& c) { return c.loaders(); },
        {{"host buffer", Align::left},
         {"warm per rank", Align::right},
-        {"warm per node", Align::right},
-        {"cold per rank", Align::right},
-        {"cold per node", Align::right},
+        {"warm per node", Align::right, 3},
+        {"cold per rank", Align::right, 2},
+        {"cold per node", Align::right, 4},
         {"overhead", Align::right}},
        [](const Loader& l) -> std::vector<std::string> {
          return {std::string(to_string(l.buffer)), format_rate(l.warm.rank),
@@ -239,13 +247,13 @@ Command setup_engines(CLI::App& app) {
       {"engines",
        "List the serving engines '--engine' names: their fitted costs and scheduler defaults",
        [](const Catalog& c) { return c.engines(); },
-       {{"version", Align::left},
-        {"all-reduce", Align::left},
+       {{"version", Align::left, 8, 8},
+        {"all-reduce", Align::left, 3},
         {"per step", Align::right},
-        {"per layer", Align::right},
+        {"per layer", Align::right, 2},
         {"per request", Align::right},
-        {"max batch", Align::left},
-        {"prefill chunk", Align::left}},
+        {"max batch", Align::left, 8, 11},
+        {"prefill chunk", Align::left, 8, 11}},
        [](const Engine& e) -> std::vector<std::string> {
          return {e.version,
                  e.implementation,

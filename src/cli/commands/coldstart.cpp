@@ -132,7 +132,7 @@ int run_coldstart(const ColdstartOptions& options) {
   const ColdStartReport report = for_gpus_flag([&] { return coldstart_report(request); });
   emit(style, coldstart_document(model, report), "stages",
        style.explain ? coldstart_derivations(model, report) : Derivations{},
-       [&] { print_coldstart(model, report); });
+       [&] { print_coldstart(style, model, report); });
   return report.within_budget.value_or(true) ? exit_ok : exit_over_budget;
 }
 

@@ -203,6 +203,7 @@ Command setup_collective(CLI::App& app) {
       "collective", "Time, algbw and busbw of a collective on one wire, headline and expected");
   sub->add_option("op", options->op,
                   "all-reduce, all-gather, reduce-scatter, all-to-all or point-to-point")
+      ->check(shown_choices(names<Collective>()))
       ->required();
   sub->add_option("-s,--size", options->size,
                   "Message size S (the buffer, as nccl-tests counts it): 1GiB, 512MB, 4096 …; "
@@ -222,6 +223,7 @@ Command setup_collective(CLI::App& app) {
                               "nvls-tree (all-reduce)",
                               in_network_collectives_text()))
       ->type_name("ALGO")
+      ->check(shown_choices(names<Algorithm>()))
       ->default_str("auto");
   add_fabric_options(*sub, options->fabric);
   add_run_setup_options(*sub, options->setup, "nccl");

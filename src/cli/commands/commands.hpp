@@ -24,5 +24,6 @@ Command setup_offload(CLI::App& app);
 Command setup_collective(CLI::App& app);
 Command setup_calibrate(CLI::App& app);
 Command setup_validate(CLI::App& app);
+Command setup_completion(CLI::App& app);
 
 } // namespace icx::cli

@@ -104,7 +104,7 @@ EpRequest request_of(const EpCommandOptions& o, const Catalog& catalog,
   return r;
 }
 
-void print_report(const EpReport& r) {
+void print_report(const Style& style, const EpReport& r) {
   const EpRequest& q = r.request;
   const Fabric& f = q.fabric;
   const int per_node = std::min(f.gpus_per_node, q.gpus);
@@ -140,7 +140,7 @@ void print_report(const EpReport& r) {
     table.add_row({name, format_bytes(token), format_bytes(k.network), format_bytes(k.scale_up),
                    format_seconds(k.headline), k.expected ? format_seconds(*k.expected) : "-"});
   }
-  print_out("{}\n", table.render());
+  print_out("{}\n", fit_table(style, table));
   const auto expected = r.layer.expected(r.moe_layers);
   print_out("per pass ({} MoE layers): {} per GPU; {} headline, {} expected\n", r.moe_layers,
             format_bytes(r.layer.bytes(r.moe_layers)),
@@ -161,7 +161,7 @@ int run_ep(const EpCommandOptions& options) {
   const Style style = style_of(options.common);
   const Derivations derivations =
       style.explain ? derive_ep(report.request, report.layer, report.moe_layers) : Derivations{};
-  emit(style, report, "kernels", derivations, [&] { print_report(report); });
+  emit(style, report, "kernels", derivations, [&] { print_report(style, report); });
   return 0;
 }
 
@@ -200,7 +200,7 @@ Command setup_ep(CLI::App& app) {
               "--scale-out ib-ndr --nics-per-node 8 --tokens-per-gpu 4096 --json\n"
               "  icx ep --model deepseek-v3 --system dgx-h100 --gpus 32 --mode low-latency\n"
               "  icx ep --model deepseek-v3 --gpus 32 --gpus-per-node 8 --scale-up nvlink4-400 "
-              "--scale-out ib-ndr --mode low-latency   (H800)\n"
+              "--scale-out ib-ndr --mode low-latency\n"
               "  icx ep --model deepseek-v3 --system gb200-nvl72 --gpus 72 --redundant-experts 32 "
               "--mode low-latency "
               "--batch 9216\n"

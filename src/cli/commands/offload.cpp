@@ -45,7 +45,7 @@ std::string host_memory_from(const HostMemoryOrigin& origin) {
   return (origin.words.empty() ? "--host-memory" : origin.words) + ": the spill fits";
 }
 
-void print_memory(const ResolvedModel& model, const OffloadReport& report,
+void print_memory(const Style& style, const ResolvedModel& model, const OffloadReport& report,
                   const HostMemoryOrigin& origin) {
   const Offload& r = report.result;
   TextTable memory({{"memory", Align::left}, {"bytes", Align::right}, {"from", Align::left}});
@@ -67,7 +67,7 @@ void print_memory(const ResolvedModel& model, const OffloadReport& report,
   memory.add_row(
       {"host", r.host_memory ? format_bytes(*r.host_memory) : "-",
        r.host_memory ? host_memory_from(origin) : "not given: the spill is not checked"});
-  print_out("{}\n", memory.render());
+  print_out("{}\n", fit_table(style, memory));
   print_out("step with everything in HBM: {} = {} / ({} × {}: {:g} % of {}, the reads' achieved "
             "fraction)\n\n",
             format_seconds(r.step_all_hbm), format_bytes(r.needed), report.gpus,
@@ -75,14 +75,14 @@ void print_memory(const ResolvedModel& model, const OffloadReport& report,
             format_rate(report.gpu->hbm_bandwidth));
 }
 
-void print_links(const OffloadReport& report) {
-  TextTable links({{"host link", Align::left},
+void print_links(const Style& style, const OffloadReport& report) {
+  TextTable links({{"host link", Align::left, 6, 20},
                    {"one way", Align::right},
-                   {"HBM ÷ link", Align::right},
+                   {"HBM ÷ link", Align::right, 5},
                    {"step", Align::right},
-                   {"slowdown", Align::right},
-                   {"measured", Align::right},
-                   {"per GPU", Align::right},
+                   {"slowdown", Align::right, 2},
+                   {"measured", Align::right, 4},
+                   {"per GPU", Align::right, 3},
                    {"bound by", Align::left},
                    {"expected step", Align::right},
                    {"slowdown", Align::right}});
@@ -97,7 +97,7 @@ void print_links(const OffloadReport& report) {
                    step.expected_step ? format_seconds(*step.expected_step) : "-",
                    step.expected_slowdown ? format_ratio(*step.expected_slowdown) : "-"});
   }
-  print_out("{}\n", links.render());
+  print_out("{}\n", fit_table(style, links));
 }
 
 void print_notes(const OffloadReport& report) {
@@ -128,11 +128,11 @@ void print_notes(const OffloadReport& report) {
   }
 }
 
-void print_table(const ResolvedModel& model, const OffloadReport& report,
+void print_table(const Style& style, const ResolvedModel& model, const OffloadReport& report,
                  const HostMemoryOrigin& origin) {
   print_header(model, report);
-  print_memory(model, report, origin);
-  print_links(report);
+  print_memory(style, model, report, origin);
+  print_links(style, report);
   print_notes(report);
   if (report.kv_load && report.kv_copy_reason == KvCopyReason::latent_per_rank) {
     print_out("KV cache: latent attention caches one latent per token and layer, shared by "
@@ -180,7 +180,7 @@ int run_offload(const OffloadOptions& options) {
   doc.update(Json(report));
   emit(style, std::move(doc), "host_links",
        style.explain ? offload_derivations(model, report) : Derivations{},
-       [&] { print_table(model, report, origin); });
+       [&] { print_table(style, model, report, origin); });
   return exit_ok;
 }
 

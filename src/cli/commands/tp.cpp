@@ -7,6 +7,7 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "commands/commands.hpp"
 #include "icx/base/limits.hpp"
@@ -99,23 +100,23 @@ void print_header(const ResolvedModel& model, const TpRequest& request) {
   }
 }
 
-void print_traffic(const TpReport& report) {
+void print_traffic(const Style& style, const TpReport& report) {
   TextTable table({{"traffic", Align::left}, {"bytes", Align::right}, {"from", Align::left}});
   for (const TpTrafficTerm& term : report.traffic_terms) {
     table.add_row({term.quantity, format_bytes(term.bytes), term.from});
   }
-  print_out("{}\n", table.render());
+  print_out("{}\n", fit_table(style, table));
 }
 
 void print_wires(const Style& style, const TpReport& report) {
   TextTable table({{"wire", Align::left},
-                   {"tier", Align::left},
-                   {"headline bandwidth", Align::left},
-                   {"headline", Align::right},
-                   {"", Align::left, true},
+                   {"tier", Align::left, 6},
+                   {"headline bandwidth", Align::left, 4},
+                   {"headline", Align::right, 3},
+                   {"", Align::left, 7},
                    {"expected", Align::right},
-                   {"crossover", Align::right},
-                   {"compute on", Align::left},
+                   {"crossover", Align::right, 5},
+                   {"compute on", Align::left, 2},
                    {report.request.phase() == Phase::prefill ? "TTFT" : "TPOT", Align::right},
                    {"comm", Align::right},
                    {"verdict", Align::left}});
@@ -136,24 +137,55 @@ void print_wires(const Style& style, const TpReport& report) {
                    w.judged ? comm_share(w.judged->placement) : "-",
                    w.judged ? paint(style, w.judged->verdict.level) : "-"});
   }
-  print_out("{}\n", table.render(style.width));
+  print_out("{}\n", fit_table(style, table));
 }
 
-void print_report(const Style& style, const ResolvedModel& model, const TpReport& report) {
-  print_header(model, report.request);
-  print_traffic(report);
-  print_wires(style, report);
-  for (const std::string& line : report.legend.lines) {
-    print_out("{}\n", line);
+/// The wires left out: each with its reason when the user named them (--wire all), else one
+/// line, as they are the wires the GPU has no link for.
+void print_skipped(const TpReport& report, bool named) {
+  if (report.skipped.empty()) {
+    return;
   }
+  if (named || report.request.gpu == nullptr) {
+    for (const SkippedWire& wire : report.skipped) {
+      print_out("not shown: {}: {}\n", wire.link->id, wire.reason);
+    }
+    return;
+  }
+  std::vector<std::string> ids;
+  for (const SkippedWire& wire : report.skipped) {
+    ids.push_back(wire.link->id);
+  }
+  print_out("not shown: {} (not links of {}; --wire all shows every wire on its own GPU, --gpu "
+            "another GPU's)\n",
+            fmt::join(ids, ", "), report.request.gpu->id);
+}
+
+void print_report(const Style& style, const ResolvedModel& model, const TpReport& report,
+                  bool named_wires) {
+  print_header(model, report.request);
+  print_traffic(style, report);
+  print_wires(style, report);
+  if (style.explain) {
+    for (const std::string& line : report.legend.lines) {
+      print_out("{}\n", line);
+    }
+  } else {
+    for (const std::string& line : report.legend.short_lines) {
+      print_out("{}\n", line);
+    }
+  }
+  // Why each wire got its verdict: with --explain, or when the user named the wires.
   for (const TpWire& w : report.wires) {
-    if (w.judged) {
+    if (w.judged && (style.explain || named_wires)) {
       print_out("  {}: {}\n", w.link->id, w.judged->verdict.reason);
     }
   }
-  for (const SkippedWire& wire : report.skipped) {
-    print_out("not shown: {}: {}\n", wire.link->id, wire.reason);
+  if (!style.explain) {
+    print_out("--explain: how each figure is computed, what is assumed{}\n",
+              named_wires ? "" : " and why each wire got its verdict");
   }
+  print_skipped(report, named_wires);
 }
 
 TpRequest request_of(const TpOptions& options, const Catalog& catalog, const ResolvedModel& model) {
@@ -166,6 +198,10 @@ TpRequest request_of(const TpOptions& options, const Catalog& catalog, const Res
   if (!options.compute.gpu.empty()) {
     request.gpu =
         &for_flag("--gpu", [&]() -> const Gpu& { return catalog.gpu(options.compute.gpu); });
+  } else if (options.wires.empty()) {
+    // No wire and no GPU named: the wires a group of the reference GPU can use, not every
+    // wire on its own GPU (--wire all).
+    request.gpu = &reference_gpu(catalog);
   }
   return request;
 }
@@ -198,7 +234,7 @@ int run_tp(const TpOptions& options) {
     throw UsageError(fmt::format("{}: {}", flag, error.what()));
   }
   emit(style, report, "wires", style.explain ? report.derivations : Derivations{},
-       [&] { print_report(style, model, report); });
+       [&] { print_report(style, model, report, !options.wires.empty()); });
   return 0;
 }
 
@@ -212,8 +248,9 @@ Command setup_tp(CLI::App& app) {
   add_model_options(*sub, options->model);
   add_serving_options(*sub, options->serving);
   sub->add_option("-w,--wire", options->wires,
-                  "Link ids or aliases, space- or comma-separated (see 'icx links'); 'all' or "
-                  "none: every link, fastest first")
+                  "Link ids or aliases, space- or comma-separated (see 'icx links'); none: the "
+                  "links a group of --gpu (default: the catalog's reference GPU) can use; 'all': "
+                  "every link, each on its own GPU; fastest first")
       ->type_name("ID")
       ->delimiter(',');
   sub->add_option("-g,--gpus", options->gpus,
@@ -233,7 +270,7 @@ Command setup_tp(CLI::App& app) {
               "  icx tp --model 70b --wire pcie5 --pcie-topology switch\n"
               "  icx tp --model 70b --phase decode --wire nvlink4 --impl nccl\n"
               "  icx tp --hidden 8192 --layers 80 --params 70e9 --dtype bf16 --tokens 4096\n"
-              "  icx tp --model 70b --dtype fp8          (every wire, fastest first)\n"
+              "  icx tp --model 70b --dtype fp8 --wire all      (every wire, fastest first)\n"
               "  icx tp --model 70b --wire pcie5 --explain\n"
               "  icx tp --model 70b --wire nvlink4,pcie5,ib-ndr --sweep tokens=256:65536:x2 "
               "--plot tp.svg\n"

@@ -15,6 +15,11 @@ _icx_ids() {
   "$icx" "$listing" --json "$@" 2>/dev/null | sed -n 's/^      "id": "\(.*\)",$/\1/p'
 }
 
+# The values --help lists for one flag of a subcommand: _icx_choices HELP FLAG.
+_icx_choices() {
+  grep -E -- "^  ([^ ]*,)?$2(,[^ ]*)? " <<<"$1" | sed -n 's/^[^{]*:{\([^}]*\)}.*/\1/p' | tr ',' ' '
+}
+
 _icx() {
   local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
   local icx=${COMP_WORDS[0]}
@@ -82,13 +87,27 @@ _icx() {
 
   local help
   help=$("$icx" "$subcommand" --help 2>/dev/null) || return
-  # A flag followed by one space and a metavar ("--tokens N") takes a value icx cannot guess.
+  # A flag followed by one space and a metavar ("--tokens N") takes a value; --help shows the
+  # values icx knows after the metavar ("GOAL:{latency,throughput}"), else icx cannot guess.
   local value_flags
   value_flags=$(sed -n 's/^  \(-[^ ]*\) [A-Z].*/\1/p' <<<"$help" | tr ',' ' ')
   local flag
   for flag in $value_flags; do
-    [[ $prev == "$flag" ]] && return
+    if [[ $prev == "$flag" ]]; then
+      mapfile -t COMPREPLY < <(compgen -W "$(_icx_choices "$help" "$flag")" -- "$cur")
+      return
+    fi
   done
+  # The first word after the subcommand may be its positional (icx collective OP).
+  if ((COMP_CWORD == 2)) && [[ $cur != -* ]]; then
+    local positional
+    positional=$(sed -n '/^Positionals:$/,/^$/ s/^  [a-z][a-z_]* [A-Z]*:{\([^}]*\)}.*/\1/p' <<<"$help" |
+      tr ',' ' ')
+    if [[ -n $positional ]]; then
+      mapfile -t COMPREPLY < <(compgen -W "$positional" -- "$cur")
+      return
+    fi
+  fi
   local flags
   flags=$(sed -n 's/^  \(-[^ ]*\).*/\1/p' <<<"$help" | tr ',' '\n' | grep -- '^--')
   mapfile -t COMPREPLY < <(compgen -W "$flags" -- "$cur")

@@ -41,6 +41,9 @@ void add_common_options(CLI::App& app, CommonOptions& options) {
   app.add_flag("--ascii", options.ascii,
                "Print ASCII only (x, us, - and # bars instead of Unicode); also when the locale is "
                "not UTF-8");
+  app.add_flag("--wide", options.wide,
+               "Show every column of every table, however wide the terminal (tables otherwise "
+               "leave out or shorten columns to fit it; pipes get them whole)");
   app.add_option("--catalog", options.catalogs,
                  "Overlay a catalog JSON file on the shipped one (repeatable; same id "
                  "replaces, new id adds)")
@@ -48,6 +51,11 @@ void add_common_options(CLI::App& app, CommonOptions& options) {
       ->check(input_file("--catalog"))
       ->allow_extra_args(false)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+}
+
+CLI::Validator shown_choices(const std::vector<std::string>& choices) {
+  return CLI::Validator([](const std::string& /*text*/) { return std::string(); },
+                        fmt::format("{{{}}}", fmt::join(choices, ",")));
 }
 
 void add_explain_option(CLI::App& app, CommonOptions& options) {

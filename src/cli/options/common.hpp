@@ -14,6 +14,8 @@
 #include <vector>
 
 #include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "icx/base/enum_names.hpp"
 #include "icx/base/error.hpp"
@@ -55,7 +57,7 @@ std::string unknown_name(std::string_view what, std::string_view text,
 
 /// Binds an option straight to an enum variable: accepts the names in the enum's table
 /// (icx/base/enum_names.hpp), matched by `parse` (default: exactly); anything else is rejected
-/// with unknown_name. Use with `->transform`, e.g.
+/// with unknown_name; --help lists the names. Use with `->transform`, e.g.
 ///   app.add_option("--format", options.format)->transform(enum_choice<Format>("format"));
 template <NamedEnum E>
 CLI::Validator enum_choice(std::string what,
@@ -70,8 +72,15 @@ CLI::Validator enum_choice(std::string what,
         text = std::to_string(static_cast<std::underlying_type_t<E>>(*value));
         return {};
       },
-      "");
+      // Shown after the option's type in --help ("GOAL:{latency,throughput}"), where the shell
+      // completions read the choices.
+      fmt::format("{{{}}}", fmt::join(names<E>(), ",")));
 }
+/// A check that accepts anything and shows `choices` after the option's type in --help
+/// ("OP:{all-reduce,all-gather}"), where the shell completions read them: for options whose
+/// text is parsed later, with its own error.
+CLI::Validator shown_choices(const std::vector<std::string>& choices);
+
 /// Adds --reserve FRACTION (default default_memory_reserve, icx/memory/hbm.hpp): one flag, one
 /// meaning and one help text for every command that checks what fits in HBM.
 CLI::Option* add_reserve_option(CLI::App& app, double& reserve);

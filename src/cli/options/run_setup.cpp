@@ -19,6 +19,7 @@ void add_run_setup_options(CLI::App& sub, RunSetupOptions& options,
                  "(symmetric-memory multicast on NVSwitch), vllm or sglang (that engine's "
                  "choice by size; NCCL where the wire has no figures for its kernels)")
       ->type_name("IMPL")
+      ->check(shown_choices(names<Implementation>()))
       ->default_str(default_text);
   sub.add_option("--pcie-topology", options.topology,
                  "How GPUs on a PCIe wire reach each other: host (through one CPU's root "

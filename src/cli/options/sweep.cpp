@@ -30,6 +30,15 @@ std::vector<std::string> names_of(std::span<const SweepParam> allowed) {
   return names;
 }
 
+/// "tokens=", "batch=": how --sweep starts, as --help shows it for the completions.
+std::vector<std::string> parameters_of(std::span<const SweepParam> allowed) {
+  std::vector<std::string> out;
+  for (const std::string& name : names_of(allowed)) {
+    out.push_back(name + "=");
+  }
+  return out;
+}
+
 /// The bounds of one value of `param`: the same as the flag it stands for.
 std::int64_t max_of(SweepParam param) {
   switch (param) {
@@ -183,7 +192,8 @@ void add_sweep_options(CLI::App& app, SweepOptions& options, std::span<const Swe
                                               "tokens=256:65536:x2")
                                 : std::string();
           },
-          ""));
+          ""))
+      ->check(shown_choices(parameters_of(allowed)));
   app.add_option("--plot", options.plot,
                  "Chart the sweep into FILE.svg or FILE.png (needs gnuplot: Debian package "
                  "gnuplot-nox)")

@@ -5,6 +5,7 @@
 
 #include <fmt/color.h>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "output/terminal.hpp"
 
@@ -69,7 +70,20 @@ Style style_of(const OutputOptions& options) {
   style.ascii = term.ascii;
   style.width = term.wrap ? term.width : std::nullopt;
   style.explain = options.explain;
+  style.wide = options.wide;
   return style;
+}
+
+std::string fit_table(const Style& style, const TextTable& table) {
+  const TableFit fit{style.wide ? std::nullopt : style.width, style.ascii};
+  std::string out = table.render(fit);
+  std::vector<std::string> dropped = table.dropped(fit);
+  std::erase(dropped, std::string()); // a bar chart's column has no name to give
+  if (!dropped.empty()) {
+    out += fmt::format("left out to fit {} columns: {} (--wide shows {})\n", *fit.width,
+                       fmt::join(dropped, ", "), dropped.size() == 1 ? "it" : "them");
+  }
+  return out;
 }
 
 void emit(const Style& style, Json document, std::string_view rows_key,

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "icx/base/derivation.hpp"
+#include "icx/util/table.hpp"
 #include "icx/wire/verdict.hpp"
 #include "output/json.hpp"
 #include "output/settings.hpp"
@@ -21,8 +22,10 @@ struct Style {
   bool color = false;
   bool ascii = false;
   bool explain = false;
-  /// Columns a table may take (the terminal's width); nullopt: no limit.
+  /// Columns prose and tables may take (the terminal's width); nullopt: no limit.
   std::optional<std::size_t> width;
+  /// --wide: tables keep every column, wider than `width` if they must.
+  bool wide = false;
 };
 
 /// The style the flags ask for (see use_color for colour "auto"); ASCII with --ascii or
@@ -33,6 +36,10 @@ Style style_of(const OutputOptions& options);
 /// (with an "explain" array when asked); the array at `rows_key` as CSV.
 void emit(const Style& style, Json document, std::string_view rows_key,
           const Derivations& derivations, const std::function<void()>& table);
+
+/// `table` fitted to the style's width (--wide: every column) and, when columns were left
+/// out to fit, one line saying which and that --wide shows them.
+std::string fit_table(const Style& style, const TextTable& table);
 
 /// A verdict level, coloured green/yellow/red when colour is on.
 std::string paint(const Style& style, Level level);

@@ -1,4 +1,5 @@
-// What every command's output is asked for (--json, --format, --color, --ascii, --explain),
+// What every command's output is asked for (--json, --format, --color, --ascii, --explain,
+// --wide),
 // the error a mistake in how icx was called becomes, and the exit statuses.
 #pragma once
 
@@ -45,6 +46,8 @@ struct OutputOptions {
   ColorWhen color = ColorWhen::automatic;
   bool ascii = false;
   bool explain = false;
+  /// --wide: tables keep every column however wide the terminal.
+  bool wide = false;
 };
 
 } // namespace icx::cli

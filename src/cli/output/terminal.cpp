@@ -32,8 +32,7 @@ constexpr std::size_t stream_chunk_bytes = std::size_t{64} << 10;
 
 /// Writes `text` as flush_stdout does.
 void write_out(std::string_view text) {
-  const Terminal& term = terminal();
-  write_unwrapped(stdout, term.wrap && term.width ? wrap_prose(text, *term.width) : text);
+  write_wrapped(stdout, text);
 }
 
 } // namespace
@@ -125,6 +124,16 @@ void stream_stdout() {
 void discard_stdout() {
   stdout_buffer().clear();
   streaming() = false;
+}
+
+void write_wrapped(std::FILE* stream, std::string_view text) {
+  const Terminal& term = terminal();
+  if (!term.wrap || !term.width) {
+    write_unwrapped(stream, text);
+    return;
+  }
+  // Wrapped in the form it is printed in: an ASCII stand-in can be wider than its glyph.
+  write_unwrapped(stream, wrap_prose(term.ascii ? to_ascii(text) : std::string(text), *term.width));
 }
 
 void write_unwrapped(std::FILE* stream, std::string_view text) {

@@ -77,6 +77,10 @@ void stream_stdout();
 /// Drops what was collected for stdout (the command failed: only its error is shown).
 void discard_stdout();
 
+/// Writes `text` to `stream` now, in ASCII if the terminal must, its prose wrapped to the
+/// terminal's width when it has one.
+void write_wrapped(std::FILE* stream, std::string_view text);
+
 /// Writes `text` to `stream` now, in ASCII if the terminal must, never wrapped.
 void write_unwrapped(std::FILE* stream, std::string_view text);
 

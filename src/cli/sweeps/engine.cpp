@@ -58,7 +58,7 @@ void SweepWriter::finish(const SweepEnd& end) {
   }
   switch (style_.format) {
   case Format::table:
-    print_out("{}\n", table_.render(style_.width));
+    print_out("{}\n", fit_table(style_, table_));
     for (const std::string& note : end.notes) {
       print_out("{}\n", note);
     }

@@ -74,9 +74,9 @@ std::vector<Column> offload_table_columns(SweepParam param) {
           {"host link", Align::left},
           {"in HBM", Align::right},
           {"spilled", Align::right},
-          {"all in HBM", Align::right},
+          {"all in HBM", Align::right, 4},
           {"step", Align::right},
-          {"slowdown", Align::right},
+          {"slowdown", Align::right, 3},
           {"expected step", Align::right},
           {"slowdown", Align::right}};
 }

@@ -26,19 +26,19 @@ std::string path_line(const ColdStartReport& report) {
                      link);
 }
 
-void print_stages(const ColdStartReport& report) {
+void print_stages(const Style& style, const ColdStartReport& report) {
   TextTable table({{"stage", Align::left},
-                   {"moves", Align::left},
-                   {"headline bandwidth", Align::left},
-                   {"floor", Align::right},
-                   {"expected bandwidth", Align::left},
-                   {"floor", Align::right}});
+                   {"moves", Align::left, 5, 16},
+                   {"headline bandwidth", Align::left, 4},
+                   {"headline floor", Align::right},
+                   {"expected bandwidth", Align::left, 3, 12},
+                   {"expected floor", Align::right}});
   for (const LoadStage& stage : report.load.stages) {
     table.add_row({stage_name(stage.id), stage_moves(report, stage), stage_bandwidth(stage),
                    format_seconds(stage.seconds), expected_bandwidth(stage),
                    stage.expected_seconds ? format_seconds(*stage.expected_seconds) : "-"});
   }
-  print_out("{}\n", table.render());
+  print_out("{}\n", fit_table(style, table));
 }
 
 /// "31.6 GB/s (4 ranks × 7.9 GB/s)", "41 GB/s (the node's rate)", "7 GB/s (the tier)".
@@ -57,13 +57,13 @@ std::string read_rate(const ExpectedLoad& load) {
   return fmt::format("{} (the storage tier)", format_rate(load.read_rate));
 }
 
-void print_loads(const ColdStartReport& report) {
-  TextTable table({{"loader", Align::left},
+void print_loads(const Style& style, const ColdStartReport& report) {
+  TextTable table({{"loader", Align::left, 0, 14},
                    {"path", Align::left},
-                   {"node reads at", Align::left},
+                   {"node reads at", Align::left, 5, 12},
                    {"read", Align::right},
-                   {"host → GPU", Align::right},
-                   {"overhead", Align::right},
+                   {"host → GPU", Align::right, 4},
+                   {"overhead", Align::right, 3},
                    {"expected load", Align::right},
                    {"limit", Align::left}});
   for (const ExpectedLoad& load : report.loads) {
@@ -76,7 +76,7 @@ void print_loads(const ColdStartReport& report) {
   }
   print_out("Expected load with each loader (rates fitted on published loads: icx validate "
             "--loads):\n{}\n",
-            table.render());
+            fit_table(style, table));
 }
 
 void print_floor(const ColdStartReport& report) {
@@ -113,7 +113,8 @@ void print_floor(const ColdStartReport& report) {
 
 } // namespace
 
-void print_coldstart(const ResolvedModel& model, const ColdStartReport& report) {
+void print_coldstart(const Style& style, const ResolvedModel& model,
+                     const ColdStartReport& report) {
   const ColdStart& r = report.load;
   print_out("Cold-start load floor: a hard lower bound, excluding filesystem, deserialisation "
             "and HBM-write overhead\n");
@@ -122,9 +123,9 @@ void print_coldstart(const ResolvedModel& model, const ColdStartReport& report) 
             describe_weights(model), format_bytes(r.per_gpu), r.gpus, r.gpus == 1 ? "" : "s",
             r.nodes, r.nodes == 1 ? "" : "s");
   print_out("path     {}\n\n", path_line(report));
-  print_stages(report);
+  print_stages(style, report);
   if (!report.loads.empty()) {
-    print_loads(report);
+    print_loads(style, report);
   }
   print_floor(report);
   print_out("\nfloor = the slowest stage's bytes / bandwidth: the stages overlap, so the "

@@ -5,10 +5,11 @@
 #include "icx/reports/coldstart.hpp"
 #include "options/common.hpp"
 #include "output/json.hpp"
+#include "output/output.hpp"
 
 namespace icx::cli {
 
-void print_coldstart(const ResolvedModel& model, const ColdStartReport& report);
+void print_coldstart(const Style& style, const ResolvedModel& model, const ColdStartReport& report);
 
 Json coldstart_document(const ResolvedModel& model, const ColdStartReport& report);
 

@@ -109,7 +109,7 @@ void print_single(const Style& style, const CollectiveReport& r) {
             to_string(r.algorithm), ran(row));
   TextTable table({{"model", Align::left},
                    {"time", Align::right},
-                   {"", Align::left, true},
+                   {"", Align::left, 9},
                    {"algbw", Align::right},
                    {"busbw", Align::right}});
   const double slowest =
@@ -130,7 +130,7 @@ void print_single(const Style& style, const CollectiveReport& r) {
   } else if (!r.measured_from.empty()) {
     table.add_row({"measured", "-", "", "-", "-"});
   }
-  print_out("{}\n", table.render(style.width));
+  print_out("{}\n", fit_table(style, table));
 }
 
 std::vector<std::string> sweep_cells(const Style& style, const CollectiveReport& r,
@@ -157,13 +157,13 @@ void print_sweep(const Style& style, const CollectiveReport& r) {
   print_out("{} over {} GPUs on {}, {}\n\n", to_string(r.op), r.gpus, where(r),
             to_string(r.algorithm));
   std::vector<Column> columns{{"size (B)", Align::right},      {"headline time", Align::right},
-                              {"algbw", Align::right},         {"busbw", Align::right},
-                              {"expected time", Align::right}, {"algbw", Align::right},
-                              {"busbw", Align::right},         {"ran", Align::left}};
+                              {"algbw", Align::right, 6},      {"busbw", Align::right},
+                              {"expected time", Align::right}, {"algbw", Align::right, 5},
+                              {"busbw", Align::right},         {"ran", Align::left, 4}};
   if (!r.measured_from.empty()) {
     columns.push_back({"measured busbw", Align::right});
   }
-  columns.push_back({"time (log scale)", Align::left, true});
+  columns.push_back({"time (log scale)", Align::left, 9});
   TextTable table(std::move(columns));
   auto shown = [](const CollectiveRow& row) {
     return (row.expected ? row.expected->time : row.headline.time).value();
@@ -174,7 +174,7 @@ void print_sweep(const Style& style, const CollectiveReport& r) {
   for (const CollectiveRow& row : r.rows) {
     table.add_row(sweep_cells(style, r, row, fastest, slowest));
   }
-  print_out("{}\n", table.render(style.width));
+  print_out("{}\n", fit_table(style, table));
 }
 
 } // namespace

@@ -26,10 +26,11 @@ std::vector<MeasurementFile> measurement_files(const std::vector<std::string>& p
 }
 
 std::vector<Column> comparison_columns(std::vector<Column> leading) {
-  for (const char* header : {"measured", "predicted", "error", "bound"}) {
+  for (const char* header : {"measured", "predicted", "error"}) {
     leading.push_back({header, Align::right});
   }
-  leading.push_back({"use", Align::left});
+  leading.push_back({"bound", Align::right, 4});
+  leading.push_back({"use", Align::left, 5});
   leading.push_back({"", Align::left});
   return leading;
 }

@@ -49,10 +49,10 @@ void add_layout_row(const Style& style, TextTable& table, std::size_t rank, cons
 void print_ranking(const Style& style, const PlaceReport& r, std::size_t top) {
   TextTable table({{"#", Align::right},
                    {"layout", Align::left},
-                   {"fits", Align::left},
-                   {"batch", Align::right},
-                   {"compute", Align::right},
-                   {"memory", Align::right},
+                   {"fits", Align::left, 2},
+                   {"batch", Align::right, 6},
+                   {"compute", Align::right, 3},
+                   {"memory", Align::right, 4},
                    {"comm", Align::right},
                    {r.workload.phase == Phase::prefill ? "TTFT" : "TPOT", Align::right},
                    {"tok/s/GPU", Align::right},
@@ -62,7 +62,7 @@ void print_ranking(const Style& style, const PlaceReport& r, std::size_t top) {
       add_layout_row(style, table, i + 1, r.ranked[i]);
     }
   }
-  print_out("{}\n", table.render(style.width));
+  print_out("{}\n", fit_table(style, table));
   if (r.ranked.size() > top) {
     print_out("({} of {} layouts shown; --top N shows more)\n", std::min(top, r.ranked.size()),
               r.ranked.size());
@@ -95,7 +95,7 @@ void print_chosen(const Style& style, const PlaceReport& r) {
                    cost.expected_seconds ? format_seconds(*cost.expected_seconds) : "-",
                    paint(style, cost.verdict.level)});
   }
-  print_out("{}\n", table.render());
+  print_out("{}\n", fit_table(style, table));
   for (std::size_t i = 0; i < p.strategies.size(); ++i) {
     print_out("  {}: {}\n", to_string(p.strategies[i].strategy), r.strategy_reasons[i]);
   }
@@ -162,7 +162,7 @@ void print_simulated_load(const SimulatedLoad& sim) {
 
 /// The simulated load: what was run, the latencies' mean and percentiles, and what the
 /// replicas sustained.
-void print_simulation(const SimulatedLoad& sim) {
+void print_simulation(const Style& style, const SimulatedLoad& sim) {
   const SimulationResult& r = sim.result;
   const ReplicaModel& m = sim.replica;
   print_simulated_load(sim);
@@ -176,7 +176,7 @@ void print_simulation(const SimulatedLoad& sim) {
     table.add_row({name, format_seconds(summary.mean), format_seconds(summary.p50),
                    format_seconds(summary.p90), format_seconds(summary.p99)});
   }
-  print_out("{}\n", table.render());
+  print_out("{}\n", fit_table(style, table));
   print_out("         {} requests/s, {} output tokens/s ({} per GPU); {} sequences decoding on "
             "average (at most {}), KV cache {:.0f} % full, {} preemption{}; {} scheduling\n",
             format_count(sim.requests_per_second), format_count(sim.output_tokens_per_second),
@@ -199,7 +199,7 @@ void print_place(const Style& style, const PlaceReport& report, std::size_t top)
   print_ranking(style, report, top);
   print_chosen(style, report);
   if (report.simulated) {
-    print_simulation(*report.simulated);
+    print_simulation(style, *report.simulated);
     if (report.loaded) {
       print_closed_form(report);
     }

@@ -44,16 +44,16 @@ std::string nodes_cell(const PlanCandidate& c) {
 void print_candidates(const Style& style, const PlanReport& r) {
   const std::string ttft = target_label("TTFT", r.targets.ttft_statistic);
   const std::string tpot = target_label("TPOT", r.targets.tpot_statistic);
-  TextTable table({{"#", Align::right},
-                   {"system", Align::left},
-                   {"nodes", Align::right},
+  TextTable table({{"#", Align::right, 1},
+                   {"system", Align::left, 0, 14},
+                   {"nodes", Align::right, 5},
                    {"GPUs", Align::right},
-                   {"layout", Align::left},
-                   {"batch", Align::right},
+                   {"layout", Align::left, 0, 14},
+                   {"batch", Align::right, 4},
                    {ttft, Align::right},
                    {tpot, Align::right},
-                   {"tok/s/GPU", Align::right},
-                   {"$/hour", Align::right},
+                   {"tok/s/GPU", Align::right, 2},
+                   {"$/hour", Align::right, 3},
                    {"$/M out", Align::right},
                    {"meets", Align::left}});
   for (std::size_t i = 0; i < r.candidates.size(); ++i) {
@@ -71,7 +71,7 @@ void print_candidates(const Style& style, const PlanReport& r) {
                    usd(c.cost_per_hour()), usd(c.cost_per_million_output_tokens(r.load)),
                    c.meets_targets ? std::string("yes") : "no: " + std::string(to_string(c.miss))});
   }
-  print_out("{}\n", table.render(style.width));
+  print_out("{}\n", fit_table(style, table));
   print_out("batch: requests in flight{}; tok/s/GPU and $/M out: output tokens at this load; "
             "a candidate is the fewest nodes that meet, else the closest layout tried{}\n\n",
             r.simulated ? " (the simulation's mean)" : "",

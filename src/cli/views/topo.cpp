@@ -46,7 +46,7 @@ void print_pairs(const Style& style, const TopoReport& r) {
                    fmt::format("{}{}", fmt::join(shown, " "), row.pairs.size() > named ? " …" : ""),
                    row.cells[1], row.cells[2]});
   }
-  print_out("{}\n", table.render(style.width));
+  print_out("{}\n", fit_table(style, table));
 }
 
 } // namespace

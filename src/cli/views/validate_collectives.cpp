@@ -56,12 +56,12 @@ std::string gpus_text(const MeasuredCollective& m) {
                          : std::to_string(m.gpus);
 }
 
-void print_rows(const ValidationReport& report) {
-  TextTable table(comparison_columns({{"row", Align::left},
-                                      {"hardware", Align::left},
-                                      {"wire", Align::left},
-                                      {"op", Align::left},
-                                      {"gpus", Align::right},
+void print_rows(const Style& style, const ValidationReport& report) {
+  TextTable table(comparison_columns({{"row", Align::left, 8, 18},
+                                      {"hardware", Align::left, 8, 14},
+                                      {"wire", Align::left, 6, 10},
+                                      {"op", Align::left, 7, 12},
+                                      {"gpus", Align::right, 2},
                                       {"size (B)", Align::right},
                                       {"metric", Align::left}}));
   for (std::size_t i = 0; i < report.accuracy.checks.size(); ++i) {
@@ -81,10 +81,10 @@ void print_rows(const ValidationReport& report) {
                           fmt::format("{:.0f}", m.size.value()), std::string(to_string(metric))},
                          c.comparison, m.use, text));
   }
-  print_out("Expected model against published measurements\n\n{}\n", table.render());
+  print_out("Expected model against published measurements\n\n{}\n", fit_table(style, table));
 }
 
-void print_summary(const ValidationReport& report) {
+void print_summary(const Style& style, const ValidationReport& report) {
   TextTable summary({{"wire", Align::left},
                      {"use", Align::left},
                      {"rows", Align::right},
@@ -107,7 +107,7 @@ void print_summary(const ValidationReport& report) {
   for (const auto& [use, s] : report.accuracy.by_use) {
     add("all", use, s);
   }
-  print_out("{}\n", summary.render());
+  print_out("{}\n", fit_table(style, summary));
   print_out("bound: busbw ±10 % from 1 GiB, ±25 % from 128 MiB, time ±50 % below; fit = rows the "
             "catalog's parameters were fitted to, held-out = rows not used, outside = cases the "
             "model does not cover (shown, not held to a bound). Sources: --json.\n");
@@ -121,8 +121,8 @@ int run_validate_collectives(const Catalog& catalog, const std::vector<std::stri
   const ValidationReport report = validation_report(
       catalog, measurement_files(files, shipped_measurements(), "a measurements CSV file", texts));
   emit(style, Json(report), "rows", {}, [&] {
-    print_rows(report);
-    print_summary(report);
+    print_rows(style, report);
+    print_summary(style, report);
   });
   return exit_status(report);
 }

@@ -23,21 +23,21 @@ std::string from_text(const MeasuredLoad& row) {
   return row.storage ? fmt::format("storage at {}", format_rate(*row.storage)) : row.from;
 }
 
-void print_rows(const std::vector<LoadCheck>& checks) {
+void print_rows(const Style& style, const std::vector<LoadCheck>& checks) {
   TextTable table(comparison_columns({{"row", Align::left},
-                                      {"hardware", Align::left},
-                                      {"loader", Align::left},
-                                      {"from", Align::left}}));
+                                      {"hardware", Align::left, 8, 11},
+                                      {"loader", Align::left, 7, 12},
+                                      {"from", Align::left, 7, 12}}));
   const ComparisonText text{[](double s) { return format_seconds(Seconds::of(s)); }, 0, "-"};
   for (const LoadCheck& c : checks) {
     table.add_row(comparison_cells(
         {std::to_string(c.row.line), c.row.hardware, c.row.loader, from_text(c.row)}, c.comparison,
         c.row.use, text));
   }
-  print_out("Expected load model against published load times\n\n{}\n", table.render());
+  print_out("Expected load model against published load times\n\n{}\n", fit_table(style, table));
 }
 
-void print_summary(const std::vector<LoadCheck>& checks) {
+void print_summary(const Style& style, const std::vector<LoadCheck>& checks) {
   TextTable table({{"loader", Align::left},
                    {"use", Align::left},
                    {"rows", Align::right},
@@ -50,7 +50,7 @@ void print_summary(const std::vector<LoadCheck>& checks) {
                    fmt::format("{:.0f} %", s.median_abs_error * 100),
                    fmt::format("{:.0f} %", s.worst_abs_error * 100)});
   }
-  print_out("{}\n", table.render());
+  print_out("{}\n", fit_table(style, table));
   print_out("bound: a factor each row states (2× where the hardware, storage and cache state are "
             "published, 3× where one of them is assumed); fit = rows the loader's rates were "
             "fitted to (tools/fit/fit_loaders.py), held-out = rows not used, outside = cases the "
@@ -104,8 +104,8 @@ int run_validate_loads(const Catalog& catalog, const std::vector<std::string>& f
       measurement_files(files, shipped_loads(), "a loads CSV file", texts), parse_loads_csv);
   const std::vector<LoadCheck> checks = check_loads(catalog, rows);
   emit(style, document(checks), "rows", {}, [&] {
-    print_rows(checks);
-    print_summary(checks);
+    print_rows(style, checks);
+    print_summary(style, checks);
   });
   std::vector<std::string> out;
   for (const LoadCheck& c : checks) {

@@ -18,7 +18,7 @@ namespace icx::cli {
 
 namespace {
 
-void print_rows(const std::vector<OffloadCheck>& checks) {
+void print_rows(const Style& style, const std::vector<OffloadCheck>& checks) {
   TextTable table(comparison_columns(
       {{"row", Align::left}, {"hardware", Align::left}, {"engine", Align::left}}));
   for (const OffloadCheck& c : checks) {
@@ -30,7 +30,7 @@ void print_rows(const std::vector<OffloadCheck>& checks) {
                          c.comparison, c.row.use, text));
   }
   print_out("Offloaded decode (icx offload, expected step) against published runs\n\n{}\n",
-            table.render());
+            fit_table(style, table));
   print_out("predicted = batch / the expected step, the resident bytes in the HBM the run held "
             "them in; nothing is fitted on these rows; outside = a run icx cannot price (the "
             "last column says why). Sources: --json.\n");
@@ -67,7 +67,7 @@ int run_validate_offload(const Catalog& catalog, const std::vector<std::string>&
       catalog, rows_of<MeasuredOffload>(
                    measurement_files(files, shipped_offloads(), "an offload CSV file", texts),
                    parse_offloads_csv));
-  emit(style, document(checks), "rows", {}, [&] { print_rows(checks); });
+  emit(style, document(checks), "rows", {}, [&] { print_rows(style, checks); });
   std::vector<std::string> outside;
   for (const OffloadCheck& c : checks) {
     if (c.comparison.misses()) {

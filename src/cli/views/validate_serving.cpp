@@ -25,7 +25,7 @@ std::string percent(const Comparison& c) {
   return c.predicted && c.measured ? fmt::format("{:+.0f} %", c.error * 100) : std::string("-");
 }
 
-void print_runs(const ServingValidation& v) {
+void print_runs(const Style& style, const ServingValidation& v) {
   TextTable table({{"run", Align::left},
                    {"load", Align::left},
                    {"in/out", Align::right},
@@ -50,10 +50,10 @@ void print_runs(const ServingValidation& v) {
                    format_count(*tokens.measured), format_count(*tokens.predicted),
                    percent(tokens)});
   }
-  print_out("{}\n", table.render());
+  print_out("{}\n", fit_table(style, table));
 }
 
-void print_summary(const ServingValidation& v) {
+void print_summary(const Style& style, const ServingValidation& v) {
   TextTable table({{"figure", Align::left},
                    {"runs", Align::right},
                    {"median |error|", Align::right},
@@ -63,7 +63,7 @@ void print_summary(const ServingValidation& v) {
                    fmt::format("{:.0f} %", s.median_abs_error * 100),
                    fmt::format("{:.0f} %", s.worst_abs_error * 100)});
   }
-  print_out("{}\n", table.render());
+  print_out("{}\n", fit_table(style, table));
   print_out("each run simulated as it was sent: its client cap as a closed loop, else its rate "
             "as Poisson arrivals, else every request at once; as many requests as it completed, "
             "none left out, at its mean lengths (--spread and --lengths draw them around the "
@@ -90,8 +90,8 @@ int run_validate_serving(const Catalog& catalog, const std::vector<std::string>&
     const Cluster& c = request.place.cluster;
     print_out("Serving runs of {} ({}) against icx on {} × {}\n\n", request.place.model->id,
               request.place.dtype->id, c.gpus, c.gpu->id);
-    print_runs(v);
-    print_summary(v);
+    print_runs(style, v);
+    print_summary(style, v);
   });
   return exit_ok;
 }

@@ -1,2 +1,2 @@
 args: 
-exit: 2
+exit: 0

@@ -1,0 +1,2 @@
+args: help tq
+exit: 2
