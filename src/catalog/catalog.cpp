@@ -90,6 +90,25 @@ const T& find(std::span<const T> entries, const NameIndex& names, std::string_vi
   throw LookupError(message);
 }
 
+/// The entry whose id or alias is the longest prefix of `folded` ("llama-3.1-8b" of
+/// "llama-3.1-8b-instruct-fp8"), or nullptr.
+template <class T> const T* longest_prefix(std::span<const T> entries, const std::string& folded) {
+  const T* best = nullptr;
+  std::size_t best_length = 0;
+  for (const T& entry : entries) {
+    std::vector<std::string> names(entry.aliases.begin(), entry.aliases.end());
+    names.push_back(entry.id);
+    for (const std::string& name : names) {
+      const std::string prefix = fold_case(name);
+      if (prefix.size() > best_length && folded.starts_with(prefix)) {
+        best = &entry;
+        best_length = prefix.size();
+      }
+    }
+  }
+  return best;
+}
+
 } // namespace
 
 Catalog Catalog::shipped() {
@@ -296,7 +315,37 @@ const Gpu& Catalog::gpu(std::string_view query) const {
   return find(gpus(), names_.gpus, query, "gpu");
 }
 const Model& Catalog::model(std::string_view query) const {
-  return find(models(), names_.models, query, "model");
+  if (const Model* named = find_named(models(), names_.models, query)) {
+    return *named;
+  }
+  // A Hugging Face id: the model one of whose checkpoints it is.
+  const std::string folded = fold_case(query);
+  for (const Model& candidate : models()) {
+    for (const auto& [dtype, checkpoint] : candidate.checkpoints) {
+      if (fold_case(checkpoint) == folded) {
+        return candidate;
+      }
+    }
+  }
+  const std::size_t slash = query.rfind('/');
+  if (slash == std::string_view::npos) {
+    return find(models(), names_.models, query, "model");
+  }
+  // Another one: its name after the organisation may still be a model's, or near one.
+  try {
+    return find(models(), names_.models, query.substr(slash + 1), "model");
+  } catch (const LookupError& error) {
+    std::string message = error.what();
+    if (message.find("did you mean") == std::string::npos) {
+      if (const Model* prefix = longest_prefix(models(), fold_case(query.substr(slash + 1)))) {
+        message += fmt::format(" (did you mean '{}'?)", prefix->id);
+      }
+    }
+    throw LookupError(fmt::format("{} (from the Hugging Face id '{}', which no catalog model "
+                                  "lists among its checkpoints; {} DIR/config.json reads any "
+                                  "model's config)",
+                                  message, query, Knob::hf_config));
+  }
 }
 const Dtype& Catalog::dtype(std::string_view query) const {
   return find(dtypes(), names_.dtypes, query, "dtype");

@@ -105,4 +105,16 @@ std::optional<std::int64_t> parse_whole_decimal(std::string_view text) {
   return decimal ? whole_value(*decimal) : std::nullopt;
 }
 
+std::optional<std::int64_t> parse_whole_count(std::string_view text) {
+  if (text.size() < 2 || (text.back() != 'k' && text.back() != 'M')) {
+    return parse_whole_decimal(text);
+  }
+  // "4k" reads as "4e3": the multiple is an exponent, so "4e3k" (two exponents) is refused.
+  const std::string_view number = text.substr(0, text.size() - 1);
+  if (number.find_first_of("eE") != std::string_view::npos) {
+    return std::nullopt;
+  }
+  return parse_whole_decimal(std::string(number) + (text.back() == 'k' ? "e3" : "e6"));
+}
+
 } // namespace icx

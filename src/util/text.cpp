@@ -101,6 +101,10 @@ std::size_t display_width(std::string_view text) {
   return width;
 }
 
+std::string counted(std::int64_t count, std::string_view noun) {
+  return std::to_string(count) + ' ' + std::string(noun) + (count == 1 ? "" : "s");
+}
+
 std::string shorten(std::string_view text, std::size_t width, bool ascii) {
   if (display_width(text) <= width) {
     return std::string(text);

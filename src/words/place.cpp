@@ -1,4 +1,5 @@
 #include "icx/words/place.hpp"
+#include "icx/util/text.hpp"
 
 #include <fmt/format.h>
 
@@ -106,7 +107,8 @@ std::vector<std::string> place_assumptions(const Workload& w, const Cluster& clu
         load->rate, load->input, load->output, load->prefill_chunk, Knob::rate, Knob::input,
         Knob::output, Knob::prefill_chunk));
   }
-  lines.push_back(w.batch ? fmt::format("{} sequences in flight across the cluster ({})", *w.batch,
+  lines.push_back(w.batch ? fmt::format("{} in flight across the cluster ({})",
+                                        counted(*w.batch, "sequence"),
                                         load ? fmt::format("Little's law at {}, unless {} says",
                                                            Knob::rate, Knob::batch)
                                              : fmt::format("{}", Knob::batch))

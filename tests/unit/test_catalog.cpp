@@ -533,4 +533,22 @@ TEST(CatalogErrors, ContradictoryHardwareIsRejected) {
 }
 
 } // namespace
+
+TEST(Catalog, AHuggingFaceIdNamesTheModelWhoseCheckpointItIs) {
+  const Catalog catalog = Catalog::shipped();
+  // Checkpoint ids from the models' published Hugging Face pages (catalog checkpoints).
+  EXPECT_EQ(catalog.model("meta-llama/Llama-3.1-70B-Instruct").id, "llama-3.1-70b");
+  EXPECT_EQ(catalog.model("NVIDIA/llama-3.1-70b-instruct-fp8").id, "llama-3.1-70b");
+  EXPECT_EQ(catalog.model("deepseek-ai/DeepSeek-V3").id, "deepseek-v3");
+  // Any other id: its name after the organisation, and the model it begins with suggested.
+  try {
+    (void)catalog.model("someone/Llama-3.1-8B-Instruct-AWQ");
+    FAIL() << "an unknown Hugging Face id was accepted";
+  } catch (const LookupError& error) {
+    const std::string message = error.what();
+    EXPECT_NE(message.find("did you mean 'llama-3.1-8b'?"), std::string::npos) << message;
+    EXPECT_NE(message.find("someone/Llama-3.1-8B-Instruct-AWQ"), std::string::npos) << message;
+  }
+}
+
 } // namespace icx

@@ -37,6 +37,19 @@ TEST(ParseWholeDecimal, ReadsAnyDecimalSpellingOfAWholeNumber) {
   EXPECT_EQ(parse_whole_decimal("0.000"), 0);
 }
 
+TEST(ParseWholeCount, ReadsThousandsAndMillions) {
+  EXPECT_EQ(parse_whole_count("4096"), 4096);
+  EXPECT_EQ(parse_whole_count("4k"), 4000);
+  EXPECT_EQ(parse_whole_count("1.5M"), 1500000);
+  EXPECT_EQ(parse_whole_count("0.5k"), 500);
+  EXPECT_EQ(parse_whole_count("1.0005k"), std::nullopt); // 1000.5 is not whole
+  EXPECT_EQ(parse_whole_count("4e3k"), std::nullopt);    // two exponents
+  EXPECT_EQ(parse_whole_count("4K"), std::nullopt);      // K is a size's (1024), not a count's
+  EXPECT_EQ(parse_whole_count("k"), std::nullopt);
+  EXPECT_EQ(parse_whole_count("-4k"), std::nullopt);
+  EXPECT_EQ(parse_whole_count("4m"), std::nullopt);
+}
+
 TEST(ParseWholeDecimal, IsExactBeyondWhatADoubleHolds) {
   // 2^53 + 1 = 9007199254740993 has no double; 2^63 - 1 is the int64 maximum.
   EXPECT_EQ(parse_whole_decimal("9007199254740993"), 9007199254740993);

@@ -47,6 +47,12 @@ TEST(Text, WrapsProseAtSpacesAndAlignedColumnsUnderTheLast) {
   EXPECT_EQ(wrap_prose("short\nno newline at the end", 10), "short\nno newline\nat the end");
 }
 
+TEST(Text, CountsNounsInTheSingularOnlyForOne) {
+  EXPECT_EQ(counted(1, "sequence"), "1 sequence");
+  EXPECT_EQ(counted(0, "sequence"), "0 sequences");
+  EXPECT_EQ(counted(32, "sequence"), "32 sequences");
+}
+
 TEST(Text, FindsTheFirstByteThatIsNotUtf8) {
   EXPECT_EQ(first_invalid_utf8("plain"), std::nullopt);
   EXPECT_EQ(first_invalid_utf8("× µ – ≤ 😀"), std::nullopt);

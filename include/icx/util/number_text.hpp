@@ -22,4 +22,8 @@ std::optional<std::int64_t> parse_whole(std::string_view text);
 /// range. For command-line flags, so a count reads like every other number.
 std::optional<std::int64_t> parse_whole_decimal(std::string_view text);
 
+/// The same, or with a decimal multiple after it: "4k" = 4000, "1.5M" = 1500000 (thousands and
+/// millions, never powers of two: a count is not a size).
+std::optional<std::int64_t> parse_whole_count(std::string_view text);
+
 } // namespace icx

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -16,6 +17,9 @@ std::size_t display_width(std::string_view text);
 /// `text` in ASCII: × → x, µ → u, – → -, ≤ → <=, → → ->, bar blocks → #, any other
 /// non-ASCII character → ?.
 std::string to_ascii(std::string_view text);
+
+/// "1 sequence", "32 sequences": `count` and `noun`, plural (with an s) unless the count is 1.
+std::string counted(std::int64_t count, std::string_view noun);
 
 /// `text` in at most `width` columns: whole if it fits, else its first characters and an
 /// ellipsis ("…", or "..." in ASCII). Colour codes are not allowed for (never shorten a

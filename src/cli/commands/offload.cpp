@@ -12,6 +12,7 @@
 #include "icx/base/units_format.hpp"
 #include "icx/reports/offload.hpp"
 #include "icx/util/table.hpp"
+#include "icx/util/text.hpp"
 #include "options/common.hpp"
 #include "options/host_link.hpp"
 #include "options/offload.hpp"
@@ -34,8 +35,9 @@ void print_header(const ResolvedModel& model, const OffloadReport& report) {
             report.gpu->id, format_bytes(report.gpu->hbm_capacity),
             format_rate(report.gpu->hbm_bandwidth));
   if (report.kv_load) {
-    print_out("KV cache  {} sequences × {} tokens, {} like the weights\n\n", report.kv_load->batch,
-              report.kv_load->context, report.dtype->id);
+    print_out("KV cache  {} × {} tokens, {} like the weights\n\n",
+              counted(report.kv_load->batch, "sequence"), report.kv_load->context,
+              report.dtype->id);
   } else {
     print_out("KV cache  none (give --batch and --context to add it)\n\n");
   }

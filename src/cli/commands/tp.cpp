@@ -15,6 +15,7 @@
 #include "icx/reports/tp.hpp"
 #include "icx/util/spelling.hpp"
 #include "icx/util/table.hpp"
+#include "icx/util/text.hpp"
 #include "options/common.hpp"
 #include "options/serving.hpp"
 #include "output/output.hpp"
@@ -95,8 +96,8 @@ void print_header(const ResolvedModel& model, const TpRequest& request) {
     print_out("tokens  {} (one prefill pass{})\n\n", request.tokens(),
               prompts > 1 ? fmt::format(": {} prompts × {}", prompts, serving.tokens) : "");
   } else {
-    print_out("batch   {} sequences at {} tokens of context, one token each (one decode step)\n\n",
-              request.tokens(), serving.context);
+    print_out("batch   {} at {} tokens of context, one token each (one decode step)\n\n",
+              counted(request.tokens(), "sequence"), serving.context);
   }
 }
 

@@ -19,10 +19,11 @@ namespace icx::cli {
 CLI::Validator whole_number(std::int64_t min, std::int64_t max) {
   return CLI::Validator(
       [min, max](std::string& text) -> std::string {
-        const std::optional<std::int64_t> value = parse_whole_decimal(text);
+        const std::optional<std::int64_t> value = parse_whole_count(text);
         if (!value || *value < min || *value > max) {
-          return fmt::format("expected a whole number from {} to {} (digits, or decimal notation "
-                             "such as 4.096e3), got '{}'",
+          return fmt::format("expected a whole number from {} to {} (digits, decimal notation "
+                             "such as 4.096e3, or thousands and millions such as 4k and 1.5M), "
+                             "got '{}'",
                              min, max, text);
         }
         text = std::to_string(*value);

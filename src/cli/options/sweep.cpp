@@ -71,7 +71,7 @@ public:
       if (const std::optional<Bytes> bytes = size_value(std::string(part))) {
         parsed = static_cast<std::int64_t>(bytes->value());
       }
-    } else if (const auto whole = parse_whole_decimal(part); whole && *whole >= 1) {
+    } else if (const auto whole = parse_whole_count(part); whole && *whole >= 1) {
       parsed = whole;
     }
     if (!parsed && param_ == SweepParam::size) {

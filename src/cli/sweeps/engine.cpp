@@ -20,6 +20,7 @@ SweepWriter::SweepWriter(const Style& style, const SweepOptions& options)
 
 void SweepWriter::start(Json head, std::vector<Column> columns, RowKeys keys) {
   keys_ = std::move(keys);
+  progress_ = std::make_unique<Progress>("rows computed", 0, stderr_is_terminal());
   // A chart is drawn before anything is written, so its rows wait for it in memory.
   if (style_.format != Format::table && options_.plot.empty()) {
     stream_stdout();
@@ -50,9 +51,15 @@ void SweepWriter::add(const Json& row, std::vector<std::string> cells) {
     break;
   }
   any_rows_ = true;
+  if (progress_) {
+    progress_->step();
+  }
 }
 
 void SweepWriter::finish(const SweepEnd& end) {
+  if (progress_) {
+    progress_->done();
+  }
   if (!options_.plot.empty()) {
     write_plot(end.plot, options_.plot);
   }

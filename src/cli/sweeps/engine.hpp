@@ -5,6 +5,7 @@
 // before anything is printed) are written at the end.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,7 @@
 #include "options/sweep.hpp"
 #include "output/output.hpp"
 #include "output/plot.hpp"
+#include "output/progress.hpp"
 
 namespace icx::cli {
 
@@ -70,6 +72,8 @@ private:
   TextTable table_{{}};
   RowKeys keys_;
   bool any_rows_ = false;
+  /// Rows computed, on stderr while a long sweep runs.
+  std::unique_ptr<Progress> progress_;
 };
 
 /// A sweep's rows kept whole, without a table: what icx report's page and the tests read.

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "icx/base/units_format.hpp"
+#include "icx/util/text.hpp"
 #include "options/host_link.hpp"
 
 namespace icx::cli {
@@ -161,7 +162,7 @@ std::vector<std::string> offload_head_notes(const OffloadRequest& base, SweepPar
   return {fmt::format("{} × {}, {}, --offload-engine {}: step = {}", base.gpus, base.gpu->id,
                       param == SweepParam::batch
                           ? fmt::format("{} tokens of context per sequence", base.kv->context)
-                          : fmt::format("{} sequences", base.kv->batch),
+                          : counted(base.kv->batch, "sequence"),
                       to_string(base.engine),
                       overlap ? "max(in HBM part, spilled part)" : "in HBM part + spilled part"),
           "all in HBM: the step if HBM held everything (no offload); step: headline host link, "

@@ -1,8 +1,10 @@
 #include "views/plan.hpp"
 
 #include <string>
+#include <vector>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "icx/base/units_format.hpp"
 #include "icx/serving/ranking.hpp"
@@ -127,13 +129,16 @@ void print_plan(const Style& style, const PlanReport& r, bool emit) {
   print_candidates(style, r);
   print_outcome(r);
   print_out("\nwhy:\n");
+  std::vector<std::string> unpriced;
   for (const PlanCandidate& c : r.candidates) {
-    std::string why = c.reason;
+    print_out("  {}: {}\n", c.system->id, c.reason);
     if (!c.usd_per_node_hour) {
-      why += fmt::format(" [no list price in the catalog: --price {}=USD per node-hour]",
-                         c.system->id);
+      unpriced.push_back(c.system->id);
     }
-    print_out("  {}: {}\n", c.system->id, why);
+  }
+  if (!unpriced.empty()) {
+    print_out("no list price in the catalog for {}: --price ID=USD per node-hour gives one\n",
+              fmt::join(unpriced, ", "));
   }
   print_out("assumed:\n");
   for (const std::string& line : r.assumptions) {

@@ -1,0 +1,2 @@
+args: tp --model 70b --tokens 4K --wire pcie5
+exit: 2
