@@ -22,7 +22,17 @@
 
 namespace icx::cli {
 
+void group_options_from(CLI::App& app, std::size_t first, const std::string& group) {
+  const std::vector<CLI::Option*> options = app.get_options();
+  for (std::size_t i = first; i < options.size(); ++i) {
+    if (options[i]->get_group() == "Options") { // CLI11's name for no group
+      options[i]->group(group);
+    }
+  }
+}
+
 void add_common_options(CLI::App& app, CommonOptions& options) {
+  const std::size_t first = app.get_options().size();
   CLI::Option* json = app.add_flag(
       "--json", options.json,
       "Print one JSON document (base SI units) instead of tables; short for --format json, "
@@ -51,6 +61,7 @@ void add_common_options(CLI::App& app, CommonOptions& options) {
       ->check(input_file("--catalog"))
       ->allow_extra_args(false)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  group_options_from(app, first, "Output");
 }
 
 CLI::Validator shown_choices(const std::vector<std::string>& choices) {
@@ -59,8 +70,10 @@ CLI::Validator shown_choices(const std::vector<std::string>& choices) {
 }
 
 void add_explain_option(CLI::App& app, CommonOptions& options) {
+  const std::size_t first = app.get_options().size();
   app.add_flag("--explain", options.explain,
                "Show every computed figure with its formula and the values substituted");
+  group_options_from(app, first, "Output");
 }
 
 Catalog load_catalog(const CommonOptions& options) {

@@ -35,6 +35,10 @@ struct CommonOptions : OutputOptions {
   std::vector<std::string> catalogs;
 };
 
+/// Shows the options `app` got from its `first` on under `group` in --help (CLI11's option
+/// groups: Model, Cluster, Load, Output…); an option already in a group of its own keeps it.
+void group_options_from(CLI::App& app, std::size_t first, const std::string& group);
+
 /// --json, --format, --color, --ascii and --catalog: every subcommand has them.
 void add_common_options(CLI::App& app, CommonOptions& options);
 

@@ -6,6 +6,7 @@ namespace icx::cli {
 
 void add_ep_options(CLI::App& app, EpOptions& o, const std::string& mode_flag,
                     const std::string& mode_help) {
+  const std::size_t first = app.get_options().size();
   app.add_option_function<int>(
          mode_flag, [&o](int mode) { o.mode = static_cast<EpMode>(mode); }, mode_help)
       ->type_name("MODE")
@@ -29,6 +30,7 @@ void add_ep_options(CLI::App& app, EpOptions& o, const std::string& mode_flag,
                  "the group must divide experts + N")
       ->type_name("N")
       ->transform(whole_number(0, limits::max_experts));
+  group_options_from(app, first, "Expert parallel");
 }
 
 const Dtype* dispatch_dtype(const Catalog& catalog, const EpOptions& o) {

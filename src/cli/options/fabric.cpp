@@ -38,6 +38,7 @@ std::pair<std::string, std::string> scale_up_of(const FabricOptions& o, const st
 
 void add_fabric_options(CLI::App& sub, FabricOptions& options, const std::string& system_flag,
                         const std::string& gpus_per_node_help) {
+  const std::size_t first = sub.get_options().size();
   sub.add_option(system_flag, options.system,
                  "Catalog system (see 'icx systems'): its GPU, links, GPUs per node and NICs")
       ->type_name("ID");
@@ -55,6 +56,7 @@ void add_fabric_options(CLI::App& sub, FabricOptions& options, const std::string
                  "one per GPU")
       ->type_name("N")
       ->transform(whole_number(1, limits::max_domain));
+  group_options_from(sub, first, "Cluster");
 }
 
 Fabric parse_fabric(const Catalog& catalog, const FabricOptions& o, const std::string& wire,

@@ -10,7 +10,9 @@
 namespace icx::cli {
 
 void add_weights_options(CLI::App& app, WeightsOptions& options) {
+  const std::size_t first = app.get_options().size();
   add_model_options(app, options.model);
+  group_options_from(app, first, "Weights");
 }
 
 ResolvedModel resolve_weights_model(const Catalog& catalog, const WeightsOptions& options) {

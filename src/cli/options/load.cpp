@@ -11,6 +11,7 @@
 namespace icx::cli {
 
 void add_load_options(CLI::App& app, LoadOptions& o, bool planned) {
+  const std::size_t first = app.get_options().size();
   app.add_option("--rate", o.rate,
                  planned ? "Requests per second over the whole deployment, an open loop (or "
                            "--concurrency)"
@@ -31,6 +32,7 @@ void add_load_options(CLI::App& app, LoadOptions& o, bool planned) {
                  "--max-num-batched-tokens); default: vLLM V1's for the GPU")
       ->type_name("N")
       ->transform(whole_number(1, limits::max_tokens));
+  group_options_from(app, first, "Load");
 }
 
 std::optional<Load> load_of(const LoadOptions& o) {
@@ -45,6 +47,7 @@ std::optional<Load> load_of(const LoadOptions& o) {
 }
 
 void add_length_options(CLI::App& app, SimulationOptions& o, const std::string& spread_help) {
+  const std::size_t first = app.get_options().size();
   app.add_option("--spread", o.spread, spread_help)
       ->type_name("F")
       ->transform(decimal_number(limits::length_spread));
@@ -58,6 +61,7 @@ void add_length_options(CLI::App& app, SimulationOptions& o, const std::string& 
       ->type_name("N")
       ->default_str("1")
       ->transform(whole_number(0, static_cast<std::int64_t>(limits::max_exact_double)));
+  group_options_from(app, first, "Load");
 }
 
 LengthShape length_shape_of(const SimulationOptions& o) {
@@ -71,6 +75,7 @@ LengthShape length_shape_of(const SimulationOptions& o) {
 }
 
 void add_simulation_options(CLI::App& app, SimulationOptions& o) {
+  const std::size_t first = app.get_options().size();
   app.add_option("--concurrency", o.concurrency,
                  "Clients, each sending its next request when the last one ends (a closed "
                  "loop, as vllm bench serve --max-concurrency runs), simulated step by step: "
@@ -101,6 +106,7 @@ void add_simulation_options(CLI::App& app, SimulationOptions& o) {
                  "default a tenth of --requests, 0 to count every request as a benchmark does")
       ->type_name("N")
       ->transform(whole_number(0, limits::max_simulated_requests));
+  group_options_from(app, first, "Load");
 }
 
 void check_simulation_flags(const CLI::App& app, const LoadOptions& load,

@@ -15,6 +15,7 @@
 namespace icx::cli {
 
 void add_model_options(CLI::App& app, ModelOptions& options) {
+  const std::size_t first = app.get_options().size();
   CLI::Option* model =
       app.add_option("-m,--model", options.model, "Catalog model id or alias (see 'icx models')")
           ->type_name("ID");
@@ -40,6 +41,7 @@ void add_model_options(CLI::App& app, ModelOptions& options) {
                  "Element type of the weights (see 'icx dtypes'); default: the model's, bf16 "
                  "for a custom model")
       ->type_name("ID");
+  group_options_from(app, first, "Model");
 }
 
 namespace {
@@ -109,11 +111,13 @@ ResolvedModel resolve_model(const Catalog& catalog, const ModelOptions& options)
 }
 
 void add_compute_options(CLI::App& app, ComputeOptions& options) {
+  const std::size_t first = app.get_options().size();
   app.add_option("--gpu", options.gpu,
                  "GPU that computes (see 'icx gpus'); default: the catalog GPU whose scale-up "
                  "link is the wire, else the reference GPU")
       ->type_name("ID");
   add_mfu_option(app, options.mfu);
+  group_options_from(app, first, "Compute");
 }
 
 CLI::Option* add_mfu_option(CLI::App& app, std::optional<double>& mfu) {

@@ -11,6 +11,7 @@
 namespace icx::cli {
 
 void add_offload_options(CLI::App& app, OffloadOptions& options) {
+  const std::size_t first = app.get_options().size();
   add_weights_options(app, options.weights);
   app.add_option("--gpu", options.gpu, "GPU id or alias (see 'icx gpus'); default: the --system's")
       ->type_name("ID");
@@ -40,6 +41,7 @@ void add_offload_options(CLI::App& app, OffloadOptions& options) {
   add_reserve_option(app, options.reserve);
   add_host_link_option(app, options.host_links);
   add_sweep_options(app, options.sweep, offload_sweep_params);
+  group_options_from(app, first, "Offload");
 }
 
 namespace {

@@ -43,6 +43,7 @@ std::string flag_for(ClusterPart part, const PlaceOptions& o) {
 /// --system, --gpus, --gpus-per-node, --scale-up, --scale-out and --nics-per-node (unless the
 /// command has its own), --gpu and --mfu.
 void add_cluster_options(CLI::App& app, PlaceOptions& options, bool fabric) {
+  const std::size_t first = app.get_options().size();
   if (fabric) {
     add_fabric_options(app, options.nodes, "-s,--system",
                        "GPUs per node; default: the system's, else the GPU's scale-up domain");
@@ -54,11 +55,13 @@ void add_cluster_options(CLI::App& app, PlaceOptions& options, bool fabric) {
   app.get_option("--gpu")->description(
       "GPU in each node (see 'icx gpus'); default: the --system's. Without --system: a cluster "
       "of --gpus of them on their own scale-up link");
+  group_options_from(app, first, "Cluster");
 }
 
 } // namespace
 
 void add_place_options(CLI::App& app, PlaceOptions& o, bool fabric) {
+  const std::size_t first = app.get_options().size();
   add_model_options(app, o.model);
   add_cluster_options(app, o, fabric);
   add_serving_options(app, o.serving);
@@ -80,6 +83,7 @@ void add_place_options(CLI::App& app, PlaceOptions& o, bool fabric) {
         ->type_name("N")
         ->transform(whole_number(1, limits::max_domain));
   }
+  group_options_from(app, first, "Layout");
 }
 
 ClusterRequest cluster_request(const Catalog& catalog, const PlaceOptions& o) {

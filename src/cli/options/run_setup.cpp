@@ -13,6 +13,7 @@ namespace icx::cli {
 
 void add_run_setup_options(CLI::App& sub, RunSetupOptions& options,
                            const std::string& default_text) {
+  const std::size_t first = sub.get_options().size();
   sub.add_option("--impl", options.impl,
                  "Who runs an all-reduce: nccl (as nccl-tests), custom (the engines' one-shot "
                  "or two-shot kernel, the faster; one-shot or two-shot by name), multimem "
@@ -26,6 +27,7 @@ void add_run_setup_options(CLI::App& sub, RunSetupOptions& options,
                  "complex), switch (under PCIe switches) or dual-socket (across the socket "
                  "link); default: by group size, as the link's catalog entry says ('icx links')")
       ->type_name("TOPOLOGY");
+  group_options_from(sub, first, "Engine");
 }
 
 RunSetup parse_run_setup(const Catalog& catalog, const RunSetupOptions& options,

@@ -23,6 +23,7 @@ CLI::Option* add_context_option(CLI::App& app, std::optional<std::int64_t>& cont
 }
 
 void add_serving_options(CLI::App& app, ServingOptions& o) {
+  const std::size_t first = app.get_options().size();
   app.add_option<Phase, int>("--phase", o.phase,
                              "prefill (one pass over each prompt) or decode (one step, one "
                              "token per sequence)")
@@ -45,9 +46,11 @@ void add_serving_options(CLI::App& app, ServingOptions& o) {
       ->default_str("latency")
       ->transform(enum_choice<Objective>("objective"));
   add_engine_options(app, o);
+  group_options_from(app, first, "Workload");
 }
 
 void add_engine_options(CLI::App& app, ServingOptions& o) {
+  const std::size_t first = app.get_options().size();
   app.add_option("--engine", o.engine,
                  "The serving engine whose own costs (per step, layer and request), scheduler "
                  "defaults and all-reduces are assumed ('icx engines' lists them)")
@@ -75,14 +78,17 @@ void add_engine_options(CLI::App& app, ServingOptions& o) {
       ->transform(decimal_number(limits::utilisation));
   add_reserve_option(app, o.reserve);
   add_run_setup_options(app, o.setup, "the engine's (icx engines)");
+  group_options_from(app, first, "Engine");
 }
 
 void add_emit_option(CLI::App& app, ServingOptions& o) {
+  const std::size_t first = app.get_options().size();
   app.add_option("--emit", o.emit,
                  "Print the command that launches the chosen layout on this engine (vllm, "
                  "sglang, trtllm), a comment per flag saying why; prices that engine unless "
                  "--engine names it")
       ->type_name("ENGINE");
+  group_options_from(app, first, "Engine");
 }
 
 bool emits_launch(const ServingOptions& o, const ResolvedModel& model) {

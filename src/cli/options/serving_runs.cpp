@@ -19,6 +19,7 @@ constexpr std::array<const char*, 6> set_by_runs{"--phase", "--tokens",    "--co
 } // namespace
 
 void add_serving_run_options(CLI::App& app, ServingRunOptions& o, bool fabric) {
+  const std::size_t first = app.get_options().size();
   CLI::Option_group* setup =
       app.add_option_group("Setup of --serving runs", "The model, cluster, engine and layout "
                                                       "the runs were measured on");
@@ -26,6 +27,7 @@ void add_serving_run_options(CLI::App& app, ServingRunOptions& o, bool fabric) {
   add_length_options(*setup, o.simulation,
                      "Draw the runs' lengths around their means: uniform from (1 - F) x to 1 x, "
                      "or lognormal with F as its coefficient of variation; default 0");
+  group_options_from(app, first, "Benchmark runs");
 }
 
 ResolvedModel serving_run_model(const Catalog& catalog, const CLI::App& app,

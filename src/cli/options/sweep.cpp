@@ -181,6 +181,7 @@ std::vector<std::int64_t> sweep_values(SweepParam param, std::string_view range,
 }
 
 void add_sweep_options(CLI::App& app, SweepOptions& options, std::span<const SweepParam> allowed) {
+  const std::size_t first = app.get_options().size();
   app.add_option("--sweep", options.sweep,
                  fmt::format("Step one of {} over FROM:TO (doubling), FROM:TO:STEP or "
                              "FROM:TO:xFACTOR; one row per point",
@@ -205,6 +206,7 @@ void add_sweep_options(CLI::App& app, SweepOptions& options, std::span<const Swe
           },
           ""))
       ->check(output_file("--plot"));
+  group_options_from(app, first, "Sweep and chart");
 }
 
 std::optional<Sweep> sweep_of(const SweepOptions& options, std::span<const SweepParam> allowed) {
