@@ -68,11 +68,14 @@ if(as_nobody)
 endif()
 
 # Output must not depend on the machine: a UTF-8 locale (Unicode bars), no NO_COLOR, no
-# COLUMNS (no width limit), and stdout is a pipe (so no colour unless a case asks with
-# --color always).
+# COLUMNS (no width limit), stdout is a pipe (so no colour unless a case asks with
+# --color always),
 set(ENV{LC_ALL} "C.UTF-8")
 unset(ENV{NO_COLOR})
 unset(ENV{COLUMNS})
+# and no config file but the one a case names.
+unset(ENV{ICX_CONFIG})
+set(ENV{XDG_CONFIG_HOME} "${SCRATCH}/no-config-home")
 execute_process(
   COMMAND ${prefix} "${ICX}" ${args}
   WORKING_DIRECTORY "${WORK_DIR}"

@@ -118,6 +118,8 @@ constexpr std::size_t max_topo_file_bytes = 1 * mebibyte;
 /// A measurements CSV for icx validate: the shipped ones are a few KiB, and every row is
 /// kept, predicted and printed, so a file this size is a few hundred MB of report.
 constexpr std::size_t max_measurements_file_bytes = 4 * mebibyte;
+/// An icx config file (defaults for flags): a few lines.
+constexpr std::size_t max_config_file_bytes = 64 * std::size_t{1} << 10;
 /// Nesting depth of a JSON document: catalogs and configs nest four or five levels.
 constexpr int max_json_depth = 64;
 

@@ -17,6 +17,7 @@
 #include "icx/util/spelling.hpp"
 #include "icx_build_info.hpp"
 #include "options/common.hpp"
+#include "options/config.hpp"
 #include "options/files.hpp"
 #include "options/flags.hpp"
 #include "output/terminal.hpp"
@@ -196,6 +197,9 @@ std::optional<int> help_command(CLI::App& app, const std::vector<Command>& comma
 
 /// The top-level help: what icx is, its version flag, examples and exit statuses.
 void describe_app(CLI::App& app) {
+  // Read before parsing (read_config); here so that 'icx --config FILE tp …' parses too.
+  static std::string config;
+  add_config_option(app, config);
   app.set_version_flag("-V,--version", version_text(),
                        "Print icx's version, commit and catalog date");
   app.require_subcommand(1, 1);
@@ -222,7 +226,9 @@ void describe_app(CLI::App& app) {
              "  TERM         'dumb': no colour unless --color always\n"
              "  LC_ALL       the first of LC_ALL, LC_CTYPE and LANG that is set decides UTF-8 "
              "or ASCII output (--ascii forces ASCII)\n"
-             "  ICX_GNUPLOT  the gnuplot program --plot runs (default: gnuplot on PATH)");
+             "  ICX_GNUPLOT  the gnuplot program --plot runs (default: gnuplot on PATH)\n"
+             "  ICX_CONFIG   the config file of defaults for flags, when --config names none "
+             "(else $XDG_CONFIG_HOME/icx/config.toml, ~/.config when unset; see icx config)");
 }
 
 int run_app(int argc, char** argv) {
@@ -235,7 +241,25 @@ int run_app(int argc, char** argv) {
   if (const std::optional<int> status = help_command(app, commands, argc, argv)) {
     return *status;
   }
-  return parse_and_run(app, commands, argc, argv);
+  std::vector<std::string> args(argv + 1, argv + argc);
+  try {
+    config_in_force() = read_config(app, args);
+  } catch (const UsageError& error) {
+    print_error(error.what());
+    return exit_usage;
+  } catch (const InputError& error) {
+    print_error(fmt::format("--config: {}", error.what()));
+    return exit_usage;
+  }
+  if (config_in_force()) {
+    args = with_config(app, *config_in_force(), std::move(args));
+  }
+  // The command line as parsed: argv with the config file's flags after it.
+  std::vector<char*> pointers{argv[0]};
+  for (std::string& arg : args) {
+    pointers.push_back(arg.data());
+  }
+  return parse_and_run(app, commands, static_cast<int>(pointers.size()), pointers.data());
 }
 
 } // namespace
@@ -245,7 +269,8 @@ std::vector<Command> add_commands(CLI::App& app) {
           setup_report(app),    setup_collective(app), setup_coldstart(app), setup_offload(app),
           setup_calibrate(app), setup_validate(app),   setup_links(app),     setup_gpus(app),
           setup_models(app),    setup_systems(app),    setup_storage(app),   setup_loaders(app),
-          setup_engines(app),   setup_dtypes(app),     setup_topo(app),      setup_completion(app)};
+          setup_engines(app),   setup_dtypes(app),     setup_topo(app),      setup_completion(app),
+          setup_config(app)};
 }
 
 int run(int argc, char** argv) {

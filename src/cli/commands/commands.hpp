@@ -25,5 +25,6 @@ Command setup_collective(CLI::App& app);
 Command setup_calibrate(CLI::App& app);
 Command setup_validate(CLI::App& app);
 Command setup_completion(CLI::App& app);
+Command setup_config(CLI::App& app);
 
 } // namespace icx::cli

@@ -18,6 +18,7 @@
 #include "icx/util/number_text.hpp"
 #include "icx/util/spelling.hpp"
 #include "icx/wire/tensor_parallel.hpp"
+#include "options/config.hpp"
 #include "options/files.hpp"
 
 namespace icx::cli {
@@ -60,7 +61,10 @@ void add_common_options(CLI::App& app, CommonOptions& options) {
       ->type_name("FILE")
       ->check(input_file("--catalog"))
       ->allow_extra_args(false)
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->group("Catalog and defaults");
+  add_config_option(app, options.config);
+  app.get_option("--config")->group("Catalog and defaults");
   group_options_from(app, first, "Output");
 }
 

@@ -33,6 +33,8 @@ namespace icx::cli {
 /// The flags every subcommand has: the output's and the --catalog overlays.
 struct CommonOptions : OutputOptions {
   std::vector<std::string> catalogs;
+  /// --config FILE: read before the command line is parsed (options/config.hpp).
+  std::string config;
 };
 
 /// Shows the options `app` got from its `first` on under `group` in --help (CLI11's option

@@ -1,0 +1,2 @@
+args: config --config configs/defaults.toml
+exit: 0

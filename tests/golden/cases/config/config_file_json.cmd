@@ -1,0 +1,2 @@
+args: config --config configs/defaults.toml --json
+exit: 0

@@ -1,0 +1,2 @@
+args: config
+exit: 0

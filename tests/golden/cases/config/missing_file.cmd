@@ -1,0 +1,2 @@
+args: tp --model 70b --config configs/missing.toml
+exit: 2

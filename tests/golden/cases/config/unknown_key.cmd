@@ -1,0 +1,2 @@
+args: tp --model 70b --config configs/unknown_key.toml
+exit: 2
