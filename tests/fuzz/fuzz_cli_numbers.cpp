@@ -30,6 +30,18 @@ bool read_double(const std::string& text, double& value) {
   return !text.empty() && end == text.c_str() + text.size();
 }
 
+/// `text` with a trailing count multiple written as an exponent: "4k" → "4e3", "1.5M" →
+/// "1.5e6"; any other text as it is.
+std::string exponent_spelling(const std::string& text) {
+  if (text.size() > 1 && text.back() == 'k') {
+    return text.substr(0, text.size() - 1) + "e3";
+  }
+  if (text.size() > 1 && text.back() == 'M') {
+    return text.substr(0, text.size() - 1) + "e6";
+  }
+  return text;
+}
+
 /// Runs `validator` on a copy of `text`; on acceptance returns true and the rewritten text.
 bool accepts(const CLI::Validator& validator, const std::string& text, std::string& rewritten) {
   rewritten = text;
@@ -55,11 +67,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         !read_whole(out, whole_value) || whole_value < 1 || whole_value > whole_max) {
       __builtin_trap();
     }
-    // The text is a decimal spelling ("04096", "4.096e3") of exactly that value, which a
-    // double holds exactly, and a decimal flag accepts it too: one notation for every flag.
+    // The text is a decimal spelling ("04096", "4.096e3", or with a multiple: "4k" is
+    // "4e3") of exactly that value, which a double holds exactly, and a decimal flag accepts
+    // that spelling too: one notation for every flag.
+    const std::string spelled = exponent_spelling(text);
     std::string as_decimal;
-    if (!read_double(text, value) || value != static_cast<double>(whole_value) ||
-        !accepts(decimal, text, as_decimal)) {
+    if (!read_double(spelled, value) || value != static_cast<double>(whole_value) ||
+        !accepts(decimal, spelled, as_decimal)) {
       __builtin_trap();
     }
   }
