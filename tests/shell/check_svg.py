@@ -36,6 +36,10 @@ def main():
     parser.add_argument("--points", default="", help="TITLE=N: the series drawn as N markers")
     parser.add_argument("--log-x", action="store_true")
     parser.add_argument("--log-y", action="store_true")
+    parser.add_argument("--binary-x", action="store_true",
+                        help="size ticks as nccl-tests prints them: 1K, 1M, 1G")
+    parser.add_argument("--distinct", action="store_true",
+                        help="no two series drawn with the same colour, dashes and markers")
     args = parser.parse_args()
 
     def fail(what):
@@ -81,6 +85,20 @@ def main():
     ticks = [t for t in shown if decade.match(t)]
     if (args.log_x or args.log_y) and len(ticks) < 3:
         fail(f"a log axis without decade ticks (texts: {shown[:20]})")
+    if args.binary_x:
+        binary = [t for t in shown if re.fullmatch(r"1[KMG]", t)]
+        if len(binary) < 3:
+            fail(f"a byte axis without 1K, 1M and 1G ticks (texts: {shown[:30]})")
+    if args.distinct:
+        looks = {}
+        for name, _, group in plots:
+            paths = group.getElementsByTagName("path")
+            look = (tuple(sorted({p.getAttribute("stroke") for p in paths})),
+                    tuple(sorted({p.getAttribute("stroke-dasharray") for p in paths})),
+                    tuple(sorted({u.getAttribute("xlink:href") for u in group.getElementsByTagName("use")})))
+            if look in looks:
+                fail(f"series '{name}' is drawn as '{looks[look]}' is")
+            looks[look] = name
     print(f"ok: {args.svg}")
 
 

@@ -26,7 +26,7 @@ python3 "$here/check_svg.py" tp.svg \
   --x-label "prompt tokens per sequence" --y-label "time per pass (s)" \
   --series "nvlink4 expected,nvlink4 headline,pcie5 expected,pcie5 headline,ib-ndr expected,ib-ndr headline,compute on 8 × h100-sxm" \
   --dashed "nvlink4 headline,pcie5 headline,ib-ndr headline,compute on 8 × h100-sxm" \
-  --log-x --log-y || exit 1
+  --log-x --log-y --distinct || exit 1
 
 # The README's picture is that chart, drawn by icx (regenerate it with the same command and
 # --plot docs/tp-sweep.svg when the model changes).
@@ -49,8 +49,8 @@ log="$data/nccl-tests/synthetic-two-regimes.log"
   --plot busbw.svg >/dev/null 2>err || fail "collective --plot: $(cat err)"
 python3 "$here/check_svg.py" busbw.svg --title "all-reduce over 8 GPUs on nvlink4" \
   --x-label "message size S (bytes)" --y-label "busbw (GB/s)" \
-  --series "expected busbw,headline busbw,measured: $log" --dashed "headline busbw" \
-  --points "measured: $log=15" --log-x --log-y || exit 1
+  --series "expected busbw,headline busbw,measured: $(basename "$log")" \
+  --dashed "headline busbw" --points "measured: $(basename "$log")=15" --binary-x || exit 1
 "$icx" collective all-reduce --size 8B:8GiB --gpus 8 --wire nvlink4 --measured "$log" \
   --plot busbw.png >/dev/null 2>err || fail "collective --plot png: $(cat err)"
 [ -s busbw.png ] || fail "busbw.png not written"
@@ -58,7 +58,7 @@ python3 "$here/check_svg.py" busbw.svg --title "all-reduce over 8 GPUs on nvlink
 # Time against GPUs: linear axes over 2 to 8.
 "$icx" collective all-reduce --size 1GiB --sweep gpus=2:8:1 --wire nvlink4 --plot gpus.svg \
   >/dev/null 2>err || fail "collective --sweep gpus --plot: $(cat err)"
-python3 "$here/check_svg.py" gpus.svg --x-label "GPUs in the group" --y-label "time (s)" \
+python3 "$here/check_svg.py" gpus.svg --x-label "GPUs in the group" --y-label "time (ms)" \
   --series "expected,headline" --dashed "headline" || exit 1
 
 # A browser renders the SVG (where Debian's chromium is installed).

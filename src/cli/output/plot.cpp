@@ -14,9 +14,11 @@
 #include <string_view>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "icx/base/limits.hpp"
 #include "icx/util/text_file.hpp"
+#include "output/plot_data.hpp"
 #include "output/settings.hpp"
 #include "output/terminal.hpp"
 
@@ -29,6 +31,13 @@ namespace {
 constexpr std::array<std::string_view, 6> palette = {"#0072B2", "#D55E00", "#009E73",
                                                      "#CC79A7", "#56B4E9", "#E69F00"};
 constexpr std::string_view reference_colour = "#555555";
+/// gnuplot point types that read apart (filled circle, square, triangle, inverted triangle,
+/// diamond, then star and plus): seven against six colours, so the first 42 series differ in
+/// colour or point or both.
+constexpr std::array<int, 7> point_types = {7, 5, 9, 11, 13, 3, 1};
+/// Dash patterns of solid series, a new one each time the palette comes round: solid,
+/// dash-dot, dash-dot-dot, dotted (dashes alone, dt 2, are the headline series').
+constexpr std::array<int, 4> dash_types = {1, 4, 5, 3};
 
 /// Largest picture icx reads back from gnuplot: a chart of 100,000 points is a few MiB.
 constexpr std::size_t max_plot_bytes = 64 * limits::mebibyte;
@@ -57,19 +66,15 @@ std::string shell_word(std::string_view text) {
   return out + "'";
 }
 
-bool drawable(const PlotSpec& spec, const std::pair<double, double>& point) {
-  const auto [x, y] = point;
-  return std::isfinite(x) && std::isfinite(y) && (!spec.log_x || x > 0) && (!spec.log_y || y > 0);
-}
-
 std::string style_clause(const PlotSeries& series) {
+  const auto index = static_cast<std::size_t>(std::abs(series.colour));
   const std::string_view colour =
-      series.style == SeriesStyle::reference
-          ? reference_colour
-          : palette[static_cast<std::size_t>(std::abs(series.colour)) % palette.size()];
+      series.style == SeriesStyle::reference ? reference_colour : palette[index % palette.size()];
   switch (series.style) {
   case SeriesStyle::solid:
-    return fmt::format("with linespoints lw 2 pt 7 ps 0.6 lc rgb '{}'", colour);
+    return fmt::format("with linespoints lw 2 dt {} pt {} ps 0.7 lc rgb '{}'",
+                       dash_types[(index / palette.size()) % dash_types.size()],
+                       point_types[index % point_types.size()], colour);
   case SeriesStyle::dashed:
     return fmt::format("with lines lw 2 dt 2 lc rgb '{}'", colour);
   case SeriesStyle::reference:
@@ -162,7 +167,9 @@ bool spans_decades(const std::vector<double>& values) {
   return low > 0 && high / low >= 100;
 }
 
-std::string gnuplot_script(const PlotSpec& spec, PlotFormat format, const std::string& path) {
+std::string gnuplot_script(const PlotSpec& merged_spec, PlotFormat format,
+                           const std::string& path) {
+  const PlotSpec spec = scaled_times(merge_identical_series(merged_spec));
   std::string script = terminal_line(format);
   script += fmt::format("set output {}\n", gnuplot_string(path));
   script += fmt::format("set title {} noenhanced\n", gnuplot_string(spec.title));
@@ -179,6 +186,9 @@ std::string gnuplot_script(const PlotSpec& spec, PlotFormat format, const std::s
   }
   if (spec.log_y) {
     script += "set logscale y 10\nset format y \"%g\"\n";
+  }
+  if (spec.x_bytes) {
+    script += byte_tics(spec);
   }
   std::vector<std::string> clauses;
   for (std::size_t i = 0; i < spec.series.size(); ++i) {

@@ -44,9 +44,18 @@ struct PlotSpec {
   std::string y_label;
   bool log_x = false;
   bool log_y = false;
+  /// x is a size in bytes: ticks at powers of two as nccl-tests prints them (32, 1K, 1M, 1G).
+  bool x_bytes = false;
+  /// y is a time in seconds: drawn in the unit its largest value reads best in (µs, ms or s),
+  /// the label's "(s)" changed to match.
+  bool y_seconds = false;
   std::vector<PlotSeries> series;
   std::vector<PlotLevel> levels;
 };
+
+/// `spec` with every series whose style and points equal an earlier one's folded into it
+/// (titles joined: "TP 8, TP 4 × DP 2"), so a legend entry never hides under another line.
+PlotSpec merge_identical_series(PlotSpec spec);
 
 /// The format the file name asks for; nothing for another extension.
 std::optional<PlotFormat> plot_format_of(const std::string& path);

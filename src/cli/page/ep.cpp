@@ -45,6 +45,7 @@ PlotSpec ep_curves(EpRequest request, const Sweep& sweep) {
                            request.model->id, request.gpus, ep_mode_text(request.mode));
   spec.x_label = "tokens per GPU";
   spec.y_label = "time per MoE layer (s)";
+  spec.y_seconds = true;
   spec.log_x = true;
   PlotSeries dispatch_expected{"dispatch expected", SeriesStyle::solid, 0, {}};
   PlotSeries dispatch_headline{"dispatch headline", SeriesStyle::dashed, 0, {}};

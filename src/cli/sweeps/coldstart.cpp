@@ -191,6 +191,7 @@ PlotSpec coldstart_chart_of(const ColdStartRequest& base, ColdstartCurves& curve
                            path_words(base));
   plot.x_label = "GPUs loading the model";
   plot.y_label = "time to load (s)";
+  plot.y_seconds = true;
   plot.log_x = spans_decades(curves.xs);
   if (base.budget) {
     curves.ys.push_back(base.budget->value());

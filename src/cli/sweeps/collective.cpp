@@ -1,5 +1,6 @@
 #include "sweeps/collective.hpp"
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -29,29 +30,32 @@ PlotSpec collective_size_plot(const CollectiveReport& report) {
   PlotSeries expected{"expected busbw", SeriesStyle::solid, 0, {}};
   PlotSeries headline{"headline busbw", SeriesStyle::dashed, 0, {}};
   std::vector<double> xs;
-  std::vector<double> ys;
   for (const CollectiveRow& row : report.rows) {
     const double x = row.size.value();
     xs.push_back(x);
     headline.points.emplace_back(x, row.headline.busbw.value() / bytes_per_gigabyte);
-    ys.push_back(headline.points.back().second);
     if (row.expected) {
       expected.points.emplace_back(x, row.expected->busbw.value() / bytes_per_gigabyte);
-      ys.push_back(expected.points.back().second);
     }
   }
   plot.series = {std::move(expected), std::move(headline)};
   if (!report.measured_from.empty()) {
-    PlotSeries measured{"measured: " + report.measured_from, SeriesStyle::points, 1, {}};
+    // The log's file name, not its path: a legend entry, not a location.
+    PlotSeries measured{"measured: " +
+                            std::filesystem::path(report.measured_from).filename().string(),
+                        SeriesStyle::points,
+                        1,
+                        {}};
     for (const auto& [size, cost] : report.measured_points) {
       measured.points.emplace_back(size.value(), cost.busbw.value() / bytes_per_gigabyte);
       xs.push_back(size.value());
-      ys.push_back(measured.points.back().second);
     }
     plot.series.push_back(std::move(measured));
   }
   plot.log_x = spans_decades(xs);
-  plot.log_y = spans_decades(ys);
+  plot.x_bytes = true;
+  // busbw on a linear axis, as nccl-tests users read its plateau (it spans decades only in
+  // the latency-bound sizes, which a log axis would blow up).
   return plot;
 }
 
@@ -152,6 +156,7 @@ SweepEnd collective_gpus_sweep(const Sweep& sweep,
   }
   end.plot.x_label = "GPUs in the group";
   end.plot.y_label = "time (s)";
+  end.plot.y_seconds = true;
   end.plot.log_x = spans_decades(curves.xs);
   end.plot.log_y = spans_decades(curves.ys);
   end.plot.series = {std::move(curves.expected), std::move(curves.headline)};

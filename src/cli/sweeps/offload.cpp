@@ -141,6 +141,7 @@ PlotSpec offload_chart_of(const OffloadRequest& base, SweepParam param, OffloadC
                   base.dtype->id, base.gpus, base.gpu->id, to_string(base.engine));
   plot.x_label = x_label(param);
   plot.y_label = "time per decode step (s)";
+  plot.y_seconds = true;
   plot.log_x = spans_decades(curves.xs);
   plot.log_y = spans_decades(curves.ys);
   for (std::size_t i = 0; i < base.host_links.size(); ++i) {

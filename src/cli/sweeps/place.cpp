@@ -141,6 +141,7 @@ PlotSpec place_chart_of(const PlaceRequest& base, SweepParam param, PlaceCurves&
                            phase == Phase::prefill ? "TTFT" : "TPOT");
   plot.x_label = serving_axis_label(param, phase, "GPUs in the cluster");
   plot.y_label = fmt::format("{} (s)", phase == Phase::prefill ? "TTFT" : "TPOT");
+  plot.y_seconds = true;
   std::vector<double> ys;
   for (std::size_t i = 0; i < curves.charted.size(); ++i) {
     PlotSeries& line = curves.lines[curves.charted[i]];

@@ -159,6 +159,7 @@ PlotSpec tp_chart_of(const TpRequest& base, const WireChoice& wires, SweepParam 
                            phase == Phase::prefill ? "prefill pass" : "decode step");
   plot.x_label = serving_axis_label(param, phase, "GPUs in the tensor-parallel group");
   plot.y_label = fmt::format("time per {} (s)", phase == Phase::prefill ? "pass" : "step");
+  plot.y_seconds = true;
   plot.log_x = spans_decades(curves.xs);
   plot.log_y = spans_decades(curves.ys);
   for (std::size_t i = 0; i < wires.usable.size(); ++i) {
