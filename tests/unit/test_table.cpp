@@ -34,14 +34,14 @@ TEST(TextTable, LeavesOutOptionalColumnsOnlyWhenTooWide) {
                             "-----  ----------  ------\n"
                             "pcie5  ##########  336 ms\n";
   EXPECT_EQ(table.render(), whole);
-  EXPECT_EQ(table.render(25), whole);
-  EXPECT_EQ(table.render(24), "wire     time\n"
-                              "-----  ------\n"
-                              "pcie5  336 ms\n");
+  EXPECT_EQ(table.render({25}), whole);
+  EXPECT_EQ(table.render({24}), "wire     time\n"
+                                "-----  ------\n"
+                                "pcie5  336 ms\n");
   // Narrower than the remaining columns: printed whole, never cut.
-  EXPECT_EQ(table.render(5), "wire     time\n"
-                             "-----  ------\n"
-                             "pcie5  336 ms\n");
+  EXPECT_EQ(table.render({5}), "wire     time\n"
+                               "-----  ------\n"
+                               "pcie5  336 ms\n");
 }
 
 TEST(TextTable, GivesUpSpaceInRankOrderCuttingTextAndDroppingColumns) {
@@ -53,19 +53,19 @@ TEST(TextTable, GivesUpSpaceInRankOrderCuttingTextAndDroppingColumns) {
                    {"note", Align::left, 0, 5}});
   table.add_row({"nvlink4", "scale-up", "45 ms", "ring/LL"});
   // Whole: 7 + 2 + 8 + 2 + 5 + 2 + 7 = 33 columns.
-  EXPECT_EQ(table.render(33), "name     tier       time  note\n"
-                              "-------  --------  -----  -------\n"
-                              "nvlink4  scale-up  45 ms  ring/LL\n");
+  EXPECT_EQ(table.render({33}), "name     tier       time  note\n"
+                                "-------  --------  -----  -------\n"
+                                "nvlink4  scale-up  45 ms  ring/LL\n");
   const TableFit wide{33, false};
   EXPECT_TRUE(table.dropped(wide).empty());
   // Two columns short: name gives up two (7 → 5, "nvli…"), nothing is dropped.
-  EXPECT_EQ(table.render(31), "name   tier       time  note\n"
-                              "-----  --------  -----  -------\n"
-                              "nvli…  scale-up  45 ms  ring/LL\n");
+  EXPECT_EQ(table.render({31}), "name   tier       time  note\n"
+                                "-----  --------  -----  -------\n"
+                                "nvli…  scale-up  45 ms  ring/LL\n");
   // 25 columns: name at its floor (4) is not enough (30), so tier goes (20 left, fits).
-  EXPECT_EQ(table.render(25), "name   time  note\n"
-                              "----  -----  -------\n"
-                              "nvl…  45 ms  ring/LL\n");
+  EXPECT_EQ(table.render({25}), "name   time  note\n"
+                                "----  -----  -------\n"
+                                "nvl…  45 ms  ring/LL\n");
   const TableFit narrow{25, false};
   EXPECT_EQ(table.dropped(narrow), std::vector<std::string>{"tier"});
   // 18: note is cut last, to its floor of 5 ("ri..." in ASCII).

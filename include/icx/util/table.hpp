@@ -43,9 +43,6 @@ public:
   /// it fits; a table that still does not fit is rendered with what it kept (numbers are never
   /// cut).
   [[nodiscard]] std::string render(const TableFit& fit = {}) const;
-  [[nodiscard]] std::string render(std::optional<std::size_t> max_width) const {
-    return render(TableFit{max_width, false});
-  }
   /// The headers of the columns render(fit) leaves out, in the table's order.
   [[nodiscard]] std::vector<std::string> dropped(const TableFit& fit) const;
   [[nodiscard]] bool empty() const { return ends_.empty(); }

@@ -19,22 +19,10 @@ namespace icx::cli {
 
 namespace {
 
-std::string source_text(ConfigSource source) {
-  switch (source) {
-  case ConfigSource::flag:
-    return "--config";
-  case ConfigSource::environment:
-    return "$ICX_CONFIG";
-  case ConfigSource::user_file:
-    return "the user's config file";
-  }
-  return {};
-}
-
 Json config_document(const std::optional<ConfigFile>& config) {
   Json doc = json_document("icx.config/1");
   doc["path"] = config ? Json(config->path) : Json(nullptr);
-  doc["source"] = config ? Json(source_text(config->source)) : Json(nullptr);
+  doc["source"] = config ? Json(std::string(to_string(config->source))) : Json(nullptr);
   Json entries = Json::array();
   if (config) {
     for (const ConfigEntry& e : config->entries) {
@@ -56,7 +44,7 @@ void print_config(const Style& style, const std::optional<ConfigFile>& config) {
               user ? fmt::format(", and {} does not exist", *user) : std::string());
     return;
   }
-  print_out("config  {} ({})\n\n", config->path, source_text(config->source));
+  print_out("config  {} ({})\n\n", config->path, to_string(config->source));
   TextTable table({{"line", Align::right},
                    {"flag", Align::left},
                    {"value", Align::left, 2, 12},

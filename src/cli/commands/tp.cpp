@@ -167,14 +167,8 @@ void print_report(const Style& style, const ResolvedModel& model, const TpReport
   print_header(model, report.request);
   print_traffic(style, report);
   print_wires(style, report);
-  if (style.explain) {
-    for (const std::string& line : report.legend.lines) {
-      print_out("{}\n", line);
-    }
-  } else {
-    for (const std::string& line : report.legend.short_lines) {
-      print_out("{}\n", line);
-    }
+  for (const std::string& line : style.explain ? report.legend.lines : report.legend.short_lines) {
+    print_out("{}\n", line);
   }
   // Why each wire got its verdict: with --explain, or when the user named the wires.
   for (const TpWire& w : report.wires) {

@@ -56,6 +56,11 @@ std::optional<std::string> user_config_path() {
 
 namespace {
 
+/// Every subcommand of `app`, parsed or not.
+std::vector<const CLI::App*> all_subcommands(const CLI::App& app) {
+  return app.get_subcommands([](const CLI::App* /*sub*/) { return true; });
+}
+
 /// The line of each key, by its section and name ("" for the top of the file).
 std::map<std::pair<std::string, std::string>, int> key_lines(const std::string& text) {
   static const std::regex section(R"re(^\s*\[\s*([^\]\s]+)\s*\]\s*(#.*)?$)re");
@@ -78,7 +83,7 @@ std::map<std::pair<std::string, std::string>, int> key_lines(const std::string& 
 /// The subcommands of `app` that have the flag --key.
 std::vector<std::string> commands_with(const CLI::App& app, const std::string& key) {
   std::vector<std::string> out;
-  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
+  for (const CLI::App* sub : all_subcommands(app)) {
     if (sub->get_option_no_throw("--" + key) != nullptr) {
       out.push_back(sub->get_name());
     }
@@ -89,7 +94,7 @@ std::vector<std::string> commands_with(const CLI::App& app, const std::string& k
 /// Every long flag name of every subcommand, without its dashes.
 std::vector<std::string> long_names(const CLI::App& app) {
   std::vector<std::string> out;
-  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
+  for (const CLI::App* sub : all_subcommands(app)) {
     for (const CLI::Option* option : sub->get_options()) {
       const auto& names = option->get_lnames();
       out.insert(out.end(), names.begin(), names.end());
@@ -123,7 +128,7 @@ ConfigEntry entry_of(const CLI::App& app, const CLI::ConfigItem& item, const std
     entry.commands = std::move(commands);
     return entry;
   }
-  const auto subs = app.get_subcommands([](const CLI::App*) { return true; });
+  const auto subs = all_subcommands(app);
   if (std::ranges::none_of(subs,
                            [&](const CLI::App* s) { return s->get_name() == entry.section; })) {
     throw UsageError(fmt::format("{}: [{}] is not a command; a section names one ('icx --help' "
@@ -195,7 +200,7 @@ ConfigFile parse_config(const CLI::App& app, ConfigFile config, const std::strin
 
 std::vector<std::string> with_config(const CLI::App& app, const ConfigFile& config,
                                      std::vector<std::string> args) {
-  const auto subs = app.get_subcommands([](const CLI::App*) { return true; });
+  const auto subs = all_subcommands(app);
   const CLI::App* command = nullptr;
   for (const std::string& arg : args) {
     const auto sub =

@@ -4,16 +4,25 @@
 // to that command only; a flag on the command line wins. Read with CLI11's TOML reader.
 #pragma once
 
+#include <array>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include <CLI/CLI.hpp>
 
+#include "icx/base/enum_names.hpp"
+
 namespace icx::cli {
 
 /// Where the config file in force came from.
 enum class ConfigSource { flag, environment, user_file };
+
+constexpr std::array<EnumName<ConfigSource>, 3> enum_names(ConfigSource /*unused*/) {
+  return {{{ConfigSource::flag, "--config"},
+           {ConfigSource::environment, "$ICX_CONFIG"},
+           {ConfigSource::user_file, "the user's config file"}}};
+}
 
 /// One key of the config file.
 struct ConfigEntry {
