@@ -302,6 +302,28 @@ Json ranked_layout_json(const RankedLayout& r, Phase phase) {
   return j;
 }
 
+std::vector<RankInversion> rank_inversions(const std::vector<RankedLayout>& ranked,
+                                           Objective objective, std::size_t shown) {
+  std::vector<RankInversion> found;
+  for (std::size_t i = 0; i < std::min(shown, ranked.size()); ++i) {
+    const Placement& p = ranked[i].placement;
+    for (std::size_t j = 0; j < i; ++j) {
+      const Placement& q = ranked[j].placement;
+      if (advantage(p, q, objective) <= 1) {
+        continue;
+      }
+      // The sort puts eligible layouts first, then each by its score; a better layout ranked
+      // lower is either not eligible where the other is, or handicapped by the rule.
+      const RankedBelow why = eligible(q) && !p.fits()              ? RankedBelow::misfit
+                              : eligible(q) && unpriced_crossing(p) ? RankedBelow::unpriced_crossing
+                                                                    : RankedBelow::placement_rule;
+      found.push_back({i, j, why});
+      break;
+    }
+  }
+  return found;
+}
+
 std::size_t rank_of(const std::vector<RankedLayout>& ranked, const Layout& layout) {
   const auto found = std::ranges::find_if(
       ranked, [&](const RankedLayout& r) { return r.placement.layout == layout; });

@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "icx/base/units_format.hpp"
 #include "icx/words/verdict.hpp"
@@ -114,6 +115,61 @@ void write_reasons(std::vector<RankedLayout>& ranked, Phase phase, Objective obj
     }
     r.verdict.reason = layout_reason(r, compared, phase, objective);
   }
+}
+
+namespace {
+
+/// "#6 TP 8 × DP 2 (TTFT 676 ms, below #2 TP 8 × PP 2 at TTFT 679 ms)".
+std::string inversion_item(const std::vector<RankedLayout>& ranked, const RankInversion& inversion,
+                           Phase phase, Objective objective) {
+  const Placement& p = ranked[inversion.rank].placement;
+  const Placement& q = ranked[inversion.above].placement;
+  return fmt::format("#{} {} ({}, below #{} {} at {})", inversion.rank + 1, layout_name(p.layout),
+                     objective_figure(p, phase, objective), inversion.above + 1,
+                     layout_name(q.layout), objective_figure(q, phase, objective));
+}
+
+std::string inversion_cause(RankedBelow why) {
+  switch (why) {
+  case RankedBelow::misfit:
+    return "does not fit in the GPUs' usable HBM, and every layout that fits ranks first";
+  case RankedBelow::unpriced_crossing:
+    return "sends a group across nodes over a wire with no expected model to price it there, "
+           "so it ranks after every layout that is priced";
+  case RankedBelow::placement_rule:
+    return fmt::format("sends a tensor or expert group across nodes, and by the placement rule "
+                       "such a layout ranks above one that keeps its groups inside a node only "
+                       "when it is at least {:g}× better",
+                       clearly_better);
+  }
+  return {};
+}
+
+} // namespace
+
+std::vector<std::string> inversion_sentences(const std::vector<RankedLayout>& ranked,
+                                             const std::vector<RankInversion>& inversions,
+                                             Phase phase, Objective objective) {
+  std::vector<std::string> sentences;
+  for (const RankedBelow why :
+       {RankedBelow::placement_rule, RankedBelow::unpriced_crossing, RankedBelow::misfit}) {
+    std::vector<std::string> items;
+    for (const RankInversion& inversion : inversions) {
+      if (inversion.why == why) {
+        items.push_back(inversion_item(ranked, inversion, phase, objective));
+      }
+    }
+    if (items.empty()) {
+      continue;
+    }
+    const bool one = items.size() == 1;
+    sentences.push_back(
+        fmt::format("Ranked below a layout {} on {}: {}. {} {}.", one ? "it beats" : "they beat",
+                    objective == Objective::latency ? (phase == Phase::prefill ? "TTFT" : "TPOT")
+                                                    : "tokens/s per GPU",
+                    fmt::join(items, "; "), one ? "It" : "Each", inversion_cause(why)));
+  }
+  return sentences;
 }
 
 } // namespace icx

@@ -3,8 +3,11 @@
 the expected series (by legend title, in order), which of them are dashed, and log axes.
 
   check_svg.py FILE.svg --title T --x-label X --y-label Y --series 'a,b,c' [--dashed 'b']
-               [--points 'c=15']
-               [--log-x] [--log-y]
+               [--points 'c=15'] [--heavy 'a'] [--first 'a'] [--at-most N]
+               [--log-x] [--log-y] [--binary-x] [--distinct]
+
+--series is the exact list of legend titles in order; with --first and --at-most it is left
+out and the chart need only start with that series and hold at most N.
 
 Prints "ok: FILE" or one line naming what is wrong, exit status 1."""
 import argparse
@@ -31,7 +34,12 @@ def main():
     parser.add_argument("--title", default=None)
     parser.add_argument("--x-label", required=True)
     parser.add_argument("--y-label", required=True)
-    parser.add_argument("--series", required=True)
+    parser.add_argument("--series", default=None)
+    parser.add_argument("--first", default=None, help="the first series' title")
+    parser.add_argument("--at-most", type=int, default=None, help="most series the chart may hold")
+    parser.add_argument("--heavy", default=None,
+                        help="the series drawn with a wider line than every other")
+    parser.add_argument("--title-contains", default=None)
     parser.add_argument("--dashed", default="")
     parser.add_argument("--points", default="", help="TITLE=N: the series drawn as N markers")
     parser.add_argument("--log-x", action="store_true")
@@ -66,9 +74,25 @@ def main():
             dashed = any(p.getAttribute("stroke-dasharray") for p in group.getElementsByTagName("path"))
             plots.append((name, dashed, group))
     names = [name for name, _, _ in plots]
-    wanted = [s for s in args.series.split(",") if s]
-    if names != wanted:
-        fail(f"series {names}, expected {wanted}")
+    if args.series is not None:
+        wanted = [s for s in args.series.split(",") if s]
+        if names != wanted:
+            fail(f"series {names}, expected {wanted}")
+    if args.first is not None and (not names or names[0] != args.first):
+        fail(f"series {names}, expected '{args.first}' first")
+    if args.at_most is not None and not 0 < len(names) <= args.at_most:
+        fail(f"{len(names)} series, expected 1 to {args.at_most}")
+    if args.title_contains is not None and not any(args.title_contains in t for t in shown):
+        fail(f"no text containing '{args.title_contains}' (texts: {shown[:6]})")
+    if args.heavy is not None:
+        def width(group):
+            # gnuplot sets the width on the <g> around each line's paths.
+            return max([float(g.getAttribute("stroke-width") or 0)
+                        for g in group.getElementsByTagName("g")] + [0.0])
+        widths = {name: width(group) for name, _, group in plots}
+        heavy = widths.get(args.heavy)
+        if heavy is None or any(w >= heavy for n, w in widths.items() if n != args.heavy):
+            fail(f"series '{args.heavy}' is not drawn wider than the rest (widths {widths})")
     dashed_wanted = {s for s in args.dashed.split(",") if s}
     for name, dashed, _ in plots:
         if (name in dashed_wanted) != dashed:

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # icx report -o: the page is well-formed HTML with its sections, one inline SVG per chart and
-# nothing fetched from the network; a headless chromium renders it to a screenshot, kept at
+# nothing fetched from the network; its provenance footer, charts that agree with its tables,
+# ids unique across its charts, verdict badges, right-aligned figures and unbroken flags
+# (check_report_page.py); a headless chromium renders it to a screenshot, kept at
 # ${ICX_REPORT_SCREENSHOT:-BUILD_DIR/report-screenshot.png}.
 #
 #   test_report_browser.sh ICX SCRATCH_DIR BUILD_DIR
@@ -26,13 +28,17 @@ command -v "${ICX_GNUPLOT:-gnuplot}" >/dev/null || missing gnuplot
 command -v chromium >/dev/null || missing chromium
 rm -rf "$scratch" && mkdir -p "$scratch"
 page="$scratch/review.html"
+here=$(cd "$(dirname "$0")" && pwd)
+# A fixed time, so the footer's date is known: 2025-12-05 00:00 UTC.
+export SOURCE_DATE_EPOCH=1764892800
+date="2025-12-05 00:00 UTC"
 
 "$icx" report --model 70b --system dgx-h100 -o "$page" >"$scratch/out" 2>"$scratch/err" ||
   fail "icx report: exit $? ($(cat "$scratch/err"))"
 [ -s "$scratch/err" ] && fail "icx report wrote to stderr: $(cat "$scratch/err")"
 grep -q "^wrote $page\$" "$scratch/out" || fail "stdout: $(cat "$scratch/out")"
 
-# The structure: the four section headings in order, two charts inline (the layouts' TTFT and
+# The structure: the four section headings and the footer's in order, two charts inline (the layouts' TTFT and
 # the all-reduce), no source or link off the page, no script.
 python3 - "$page" <<'PY' || fail "the page's structure"
 import sys
@@ -63,7 +69,8 @@ class Page(HTMLParser):
 
 page = Page()
 page.feed(open(sys.argv[1], encoding="utf-8").read())
-expected = ["Deployment", "Ranked layouts", "Curves over prompt tokens", "Cold start"]
+expected = ["Deployment", "Ranked layouts", "Curves over prompt tokens", "Cold start",
+            "Provenance"]
 problems = []
 if page.headings != expected:
     problems.append(f"headings {page.headings}, expected {expected}")
@@ -78,11 +85,28 @@ for p in problems:
 sys.exit(1 if problems else 0)
 PY
 
+python3 "$here/check_report_page.py" "$page" --date "$date" \
+  --command "icx report --model 70b --system dgx-h100 -o $page" || fail "the page's contents"
+
 # An MoE model adds the expert-parallel chart: three inline SVGs.
 "$icx" report --model deepseek-v3 --system dgx-h100 --gpus 16 -o "$scratch/moe.html" \
   >/dev/null 2>"$scratch/err" || fail "icx report (MoE): exit $? ($(cat "$scratch/err"))"
 svgs=$(grep -o "<svg" "$scratch/moe.html" | wc -l)
 [ "$svgs" -eq 3 ] || fail "the MoE page has $svgs <svg> elements, expected 3"
+python3 "$here/check_report_page.py" "$scratch/moe.html" --date "$date" \
+  --command "icx report --model deepseek-v3 --system dgx-h100 --gpus 16 -o $scratch/moe.html" ||
+  fail "the MoE page's contents"
+
+# A tensor group across two nodes: the all-reduce chart prices it as the splits table does
+# (over the scale-out wire, not as one flat ring), and a layout that does not fit but beats
+# one above it on TTFT gets a sentence under the ranked table.
+"$icx" report --model 405b --system dgx-h100 --gpus 16 -o "$scratch/two-nodes.html" \
+  >/dev/null 2>"$scratch/err" || fail "icx report (two nodes): exit $? ($(cat "$scratch/err"))"
+python3 "$here/check_report_page.py" "$scratch/two-nodes.html" --date "$date" \
+  --command "icx report --model 405b --system dgx-h100 --gpus 16 -o $scratch/two-nodes.html" ||
+  fail "the two-node page's contents"
+grep -q '<p class="remark">Ranked below a layout they beat on TTFT: .*does not fit' \
+  "$scratch/two-nodes.html" || fail "the two-node page does not say why a faster layout ranks lower"
 
 shot="$scratch/review.png"
 timeout 120 chromium --headless --no-sandbox --disable-gpu --hide-scrollbars \

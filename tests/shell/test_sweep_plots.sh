@@ -1,10 +1,13 @@
 #!/usr/bin/env sh
-# icx coldstart --sweep and icx offload --sweep with --plot: the SVG is well-formed XML with the
-# axis titles and one legend entry per series, a .png name gives a PNG, and without gnuplot
-# --plot is refused before anything is printed. Exits 77 (skipped) where gnuplot is absent.
+# icx coldstart, offload and place --sweep with --plot: the SVG is well-formed XML with the
+# axis titles and one legend entry per series, told apart by colour, dashes or markers (place:
+# the chosen layout first and drawn heavier, at most --top others), a .png name gives a PNG,
+# and without gnuplot --plot is refused before anything is printed. Exits 77 (skipped) where
+# gnuplot is absent.
 #   test_sweep_plots.sh ICX
 set -u
 icx=$1
+here=$(cd "$(dirname "$0")" && pwd)
 fail() { echo "FAIL: $*"; exit 1; }
 command -v gnuplot >/dev/null 2>&1 || { echo "SKIP: gnuplot is not installed"; exit 77; }
 command -v python3 >/dev/null 2>&1 || { echo "SKIP: python3 is not installed"; exit 77; }
@@ -52,6 +55,36 @@ has_text offload.svg "sequences per decode step (batch)"
 has_text offload.svg "time per decode step (s)"
 series offload.svg "pcie5 expected" "pcie5 headline" "nvlink-c2c expected" \
   "nvlink-c2c headline" "all in HBM (no offload)"
+
+# No two series drawn alike.
+python3 "$here/check_svg.py" cold.svg --x-label "GPUs loading the model" \
+  --y-label "time to load (s)" --dashed "floor (headline lower bound),budget 60 s" --distinct ||
+  exit 1
+python3 "$here/check_svg.py" offload.svg --x-label "sequences per decode step (batch)" \
+  --y-label "time per decode step (s)" --dashed "pcie5 headline,nvlink-c2c headline,all in HBM (no offload)" \
+  --distinct || exit 1
+
+# Place over prompt lengths: the layout chosen at every length (from the JSON rows) is the
+# first series, drawn heavier and named in the title; at most --top others.
+"$icx" place --model 70b --system dgx-h100 --phase prefill --sweep tokens=1k:32k:x2 --top 4 \
+  --plot place.svg >out 2>err || fail "place --plot place.svg: $(cat err)"
+"$icx" place --model 70b --system dgx-h100 --phase prefill --sweep tokens=1k:32k:x2 --top 4 \
+  --json >place.json 2>err || fail "place --json: $(cat err)"
+chosen=$(python3 -c 'import json,sys
+names = {r["name"] for r in json.load(open(sys.argv[1]))["rows"] if r["chosen"]}
+print(names.pop() if len(names) == 1 else "")' place.json)
+[ -n "$chosen" ] || fail "place.json: not one layout chosen at every length"
+python3 "$here/check_svg.py" place.svg --x-label "prompt tokens per sequence" --y-label "TTFT (s)" \
+  --first "$chosen" --heavy "$chosen" --at-most 5 --title-contains "heavy line: $chosen, chosen" \
+  --distinct || exit 1
+
+# Place over cluster sizes: a different layout at each size, so the heavy line joins the
+# chosen one of each; 3 others at most, not one dot per layout ever ranked.
+"$icx" place --model deepseek-v3 --system dgx-h200 --sweep gpus=8:64:x2 --top 3 \
+  --plot place-gpus.svg >out 2>err || fail "place --sweep gpus --plot: $(cat err)"
+python3 "$here/check_svg.py" place-gpus.svg --x-label "GPUs in the cluster" --y-label "TTFT (ms)" \
+  --first "chosen layout" --heavy "chosen layout" --at-most 4 \
+  --title-contains "heavy line: the layout chosen at each point" --distinct || exit 1
 
 # A .png name gives a PNG.
 "$icx" offload --model 70b --gpu h100 --batch 8 --sweep context=1024:65536 --plot ctx.png \

@@ -1,6 +1,8 @@
 #include "icx/serving/ranking.hpp"
 
 #include <algorithm>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -266,6 +268,89 @@ TEST_F(Llama405bOnH200, PipelineHasTheHigherThroughput) {
   const double ratio = advantage(pp8, tp8, Objective::throughput);
   EXPECT_GT(ratio, 1.0);
   EXPECT_LT(ratio, 3.0);
+}
+
+} // namespace
+} // namespace icx
+
+namespace icx {
+namespace {
+
+class RankInversionTest : public RankingTest {
+protected:
+  std::vector<RankedLayout> ranked_prefill(const char* model, int gpus) const {
+    const Cluster cluster = system_cluster("dgx-h100", gpus);
+    ServingRequest serving;
+    serving.phase = Phase::prefill;
+    serving.tokens = 4096;
+    serving.batch = 1;
+    const Workload w =
+        workload_for(catalog, catalog.model(model), catalog.dtype("bf16"), *cluster.gpu, serving);
+    return rank_layouts(cluster, w, Objective::latency);
+  }
+};
+
+TEST_F(RankInversionTest, EveryLayoutBelowOneItBeatsIsNamedWithTheFirstItBeats) {
+  const std::vector<RankedLayout> ranked = ranked_prefill("405b", 16);
+  const std::vector<RankInversion> found = rank_inversions(ranked, Objective::latency, 8);
+  // Every pair of the first 8 where the lower-ranked has the lower TTFT, found by hand here.
+  std::vector<std::pair<std::size_t, std::size_t>> expected;
+  for (std::size_t i = 0; i < 8; ++i) {
+    for (std::size_t j = 0; j < i; ++j) {
+      if (ranked[i].placement.step.latency.value() < ranked[j].placement.step.latency.value()) {
+        expected.emplace_back(i, j);
+        break;
+      }
+    }
+  }
+  ASSERT_EQ(found.size(), expected.size());
+  ASSERT_FALSE(found.empty());
+  for (std::size_t k = 0; k < found.size(); ++k) {
+    EXPECT_EQ(found[k].rank, expected[k].first);
+    EXPECT_EQ(found[k].above, expected[k].second);
+  }
+}
+
+TEST_F(RankInversionTest, AMisfitRanksBelowEveryLayoutThatFits) {
+  // 405 G parameters in bf16 are 811 GB: TP 8 × DP 2 holds a whole copy on 8 × 80 GB and
+  // cannot fit, yet its TTFT is that of TP 8 × PP 2 without the stage sends.
+  const std::vector<RankedLayout> ranked = ranked_prefill("405b", 16);
+  const std::vector<RankInversion> found =
+      rank_inversions(ranked, Objective::latency, ranked.size());
+  const std::size_t tp8dp2 = rank_of(ranked, Layout{8, 1, 1, 2});
+  const auto it = std::ranges::find(found, tp8dp2, &RankInversion::rank);
+  ASSERT_NE(it, found.end());
+  EXPECT_EQ(it->why, RankedBelow::misfit);
+  EXPECT_TRUE(ranked[it->above].placement.fits());
+  const std::vector<std::string> words =
+      inversion_sentences(ranked, found, Phase::prefill, Objective::latency);
+  ASSERT_FALSE(words.empty());
+  EXPECT_NE(words.back().find("#" + std::to_string(tp8dp2 + 1) + " TP 8 × DP 2 (TTFT "),
+            std::string::npos)
+      << words.back();
+  EXPECT_NE(words.back().find("does not fit"), std::string::npos) << words.back();
+}
+
+TEST_F(RankInversionTest, AGroupAcrossNodesNeedsToBeClearlyBetter) {
+  // 70B on two 8-GPU nodes: TP 16 spans both over InfiniBand, a faster prefill than TP 8 × DP
+  // 2 but not 1.5× faster, so the rule keeps it below.
+  const std::vector<RankedLayout> ranked = ranked_prefill("70b", 16);
+  const std::size_t tp16 = rank_of(ranked, Layout{16, 1, 1, 1});
+  const std::size_t tp8dp2 = rank_of(ranked, Layout{8, 1, 1, 2});
+  ASSERT_LT(tp8dp2, tp16);
+  const double ratio =
+      ranked[tp8dp2].placement.step.latency.value() / ranked[tp16].placement.step.latency.value();
+  ASSERT_GT(ratio, 1.0);
+  ASSERT_LT(ratio, clearly_better);
+  const std::vector<RankInversion> found =
+      rank_inversions(ranked, Objective::latency, ranked.size());
+  const auto it = std::ranges::find(found, tp16, &RankInversion::rank);
+  ASSERT_NE(it, found.end());
+  EXPECT_EQ(it->why, RankedBelow::placement_rule);
+  const std::vector<std::string> words =
+      inversion_sentences(ranked, found, Phase::prefill, Objective::latency);
+  EXPECT_NE(words.front().find("placement rule"), std::string::npos) << words.front();
+  EXPECT_NE(words.front().find("1.5×"), std::string::npos) << words.front();
 }
 
 } // namespace

@@ -93,6 +93,29 @@ std::vector<RankedLayout> rank_layouts(const Cluster& cluster, const Workload& w
 std::vector<RankedLayout> rank_layouts_judging(const Cluster& cluster, const Workload& workload,
                                                Objective objective, const Layout& judged);
 
+/// Why the ranking puts a layout below one it beats on the objective.
+enum class RankedBelow {
+  /// It does not fit: every layout that fits ranks first.
+  misfit,
+  /// A group leaves its node over a wire the expected model cannot price there.
+  unpriced_crossing,
+  /// It breaks the placement rule: it must be clearly_better to rank above one that keeps it.
+  placement_rule,
+};
+
+/// A layout ranked below another (`above`, the highest-ranked one it beats) though better on
+/// the objective; both are indices into the ranking.
+struct RankInversion {
+  std::size_t rank = 0;
+  std::size_t above = 0;
+  RankedBelow why = RankedBelow::misfit;
+};
+
+/// Every layout among the first `shown` of `ranked` that beats a layout ranked above it on
+/// the objective, best-ranked first.
+std::vector<RankInversion> rank_inversions(const std::vector<RankedLayout>& ranked,
+                                           Objective objective, std::size_t shown);
+
 /// The position of `layout` in `ranked`, or ranked.size() when absent.
 std::size_t rank_of(const std::vector<RankedLayout>& ranked, const Layout& layout);
 

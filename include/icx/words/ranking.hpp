@@ -16,6 +16,12 @@ namespace icx {
 std::string layout_reason(const RankedLayout& ranked, const Placement* compared, Phase phase,
                           Objective objective);
 
+/// One sentence per cause of `inversions`: the layouts that rank below one they beat on the
+/// objective, each with its figure and the one above it, and the rule that put them there.
+std::vector<std::string> inversion_sentences(const std::vector<RankedLayout>& ranked,
+                                             const std::vector<RankInversion>& inversions,
+                                             Phase phase, Objective objective);
+
 /// Writes the reason of every judged layout of `ranked` (the rest keep an empty one).
 void write_reasons(std::vector<RankedLayout>& ranked, Phase phase, Objective objective);
 

@@ -15,11 +15,11 @@
 #include "commands/commands.hpp"
 #include "icx/base/error.hpp"
 #include "icx/util/spelling.hpp"
-#include "icx_build_info.hpp"
 #include "options/common.hpp"
 #include "options/config.hpp"
 #include "options/files.hpp"
 #include "options/flags.hpp"
+#include "output/invocation.hpp"
 #include "output/terminal.hpp"
 
 namespace icx::cli {
@@ -135,11 +135,6 @@ std::string no_subcommand_message(const CLI::App& app, const std::vector<Command
   return fmt::format("{} (see 'icx --help')", unknown_command_text(extra.front(), commands));
 }
 
-/// "icx 0.1.0 (commit 1a2b3c4d5e6f, catalog 2026-11-30)".
-std::string version_text() {
-  return fmt::format("icx {} (commit {}, catalog {})", ICX_VERSION, ICX_COMMIT, ICX_CATALOG_DATE);
-}
-
 /// Parses argv and runs the subcommand it names; every parse error is one line on stderr.
 int parse_and_run(CLI::App& app, const std::vector<Command>& commands, int argc, char** argv) {
   try {
@@ -242,6 +237,7 @@ int run_app(int argc, char** argv) {
     return *status;
   }
   std::vector<std::string> args(argv + 1, argv + argc);
+  invocation() = args;
   try {
     config_in_force() = read_config(app, args);
   } catch (const UsageError& error) {

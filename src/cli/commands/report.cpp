@@ -61,7 +61,8 @@ int run_report(const ReportOptions& options) {
                       : fmt::format("{} × {}", report.cluster.gpus, report.cluster.gpu->id)),
       "icx report: every figure from the icx catalog and the models of icx place, tp "
       "and coldstart",
-      {deployment_section(in), layouts_section(in), curves_section(in), coldstart_section(in)}};
+      {deployment_section(in), layouts_section(in), curves_section(in), coldstart_section(in)},
+      provenance_footer(in)};
   if (!options.output.empty()) {
     if (!draw_charts(page)) {
       print_stderr_line("icx: warning: gnuplot was not found: the page has every table but no "

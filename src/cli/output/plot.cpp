@@ -38,6 +38,11 @@ constexpr std::array<int, 7> point_types = {7, 5, 9, 11, 13, 3, 1};
 /// Dash patterns of solid series, a new one each time the palette comes round: solid,
 /// dash-dot, dash-dot-dot, dotted (dashes alone, dt 2, are the headline series').
 constexpr std::array<int, 4> dash_types = {1, 4, 5, 3};
+/// Line width and point size of a solid series, and of the one drawn heavier (the chosen).
+constexpr double line_width = 2;
+constexpr double point_size = 0.7;
+constexpr double heavy_line_width = 4.5;
+constexpr double heavy_point_size = 1.1;
 
 /// Largest picture icx reads back from gnuplot: a chart of 100,000 points is a few MiB.
 constexpr std::size_t max_plot_bytes = 64 * limits::mebibyte;
@@ -72,9 +77,11 @@ std::string style_clause(const PlotSeries& series) {
       series.style == SeriesStyle::reference ? reference_colour : palette[index % palette.size()];
   switch (series.style) {
   case SeriesStyle::solid:
-    return fmt::format("with linespoints lw 2 dt {} pt {} ps 0.7 lc rgb '{}'",
+    return fmt::format("with linespoints lw {} dt {} pt {} ps {} lc rgb '{}'",
+                       series.heavy ? heavy_line_width : line_width,
                        dash_types[(index / palette.size()) % dash_types.size()],
-                       point_types[index % point_types.size()], colour);
+                       point_types[index % point_types.size()],
+                       series.heavy ? heavy_point_size : point_size, colour);
   case SeriesStyle::dashed:
     return fmt::format("with lines lw 2 dt 2 lc rgb '{}'", colour);
   case SeriesStyle::reference:
@@ -175,9 +182,13 @@ std::string gnuplot_script(const PlotSpec& merged_spec, PlotFormat format,
   script += fmt::format("set title {} noenhanced\n", gnuplot_string(spec.title));
   script += fmt::format("set xlabel {} noenhanced\n", gnuplot_string(spec.x_label));
   script += fmt::format("set ylabel {} noenhanced\n", gnuplot_string(spec.y_label));
-  script += "set grid xtics ytics mxtics mytics lc rgb '#dddddd'\n";
-  // The legend below the chart: long titles ("measured: run.log") never squeeze the plot.
-  script += "set key below noenhanced nobox\n";
+  // Solid grid lines (gnuplot's default grid is dotted, and cairo's PNG all but loses it),
+  // fainter at the minor ticks.
+  script += "set grid xtics ytics mxtics mytics lt 1 lw 1 lc rgb '#d8d8d8', lt 1 lw 0.5 lc rgb "
+            "'#eeeeee'\n";
+  // The legend outside the plot, to its right, one entry a line with the sample before the
+  // title: no entry covers a line or the axis title.
+  script += "set key outside right top vertical Left reverse noenhanced nobox\n";
   script += "set border 3\nset tics nomirror\n";
   // Log axes: x ticks with SI prefixes (100, 1k, 10k, 1M for tokens and bytes), y in plain
   // decimals (0.001, 0.01 … seconds and GB/s, where "1m" could read as minutes).

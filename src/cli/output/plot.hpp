@@ -29,6 +29,8 @@ struct PlotSeries {
   /// Series with the same colour index share a colour (a wire's headline and expected).
   int colour = 0;
   std::vector<std::pair<double, double>> points;
+  /// The series the command chose (the layout place ranks first): drawn with a heavier line.
+  bool heavy = false;
 };
 
 /// A horizontal line across the chart: a verdict threshold or a budget.

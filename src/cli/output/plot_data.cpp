@@ -101,7 +101,7 @@ PlotSpec merge_identical_series(PlotSpec spec) {
   std::vector<PlotSeries> kept;
   for (PlotSeries& series : spec.series) {
     const auto same = std::ranges::find_if(kept, [&](const PlotSeries& k) {
-      return k.style == series.style && k.points == series.points;
+      return k.style == series.style && k.heavy == series.heavy && k.points == series.points;
     });
     if (same != kept.end() && !series.points.empty()) {
       same->title += ", " + series.title;

@@ -9,6 +9,7 @@
 #include "icx/base/units_format.hpp"
 #include "icx/reports/tp.hpp"
 #include "icx/serving/ranking.hpp"
+#include "icx/words/ranking.hpp"
 #include "sweeps/place.hpp"
 #include "sweeps/tp.hpp"
 #include "views/place.hpp"
@@ -35,6 +36,40 @@ PlaceRequest prefill_of(const PlaceRequest& request) {
     prefill.serving.batch.reset();
   }
   return prefill;
+}
+
+/// The chosen layout has no tensor group: the all-reduce a whole scale-up domain's tensor
+/// group would run per prefill pass on the cluster's wires, as icx tp prices it.
+void add_domain_allreduce(const ReportInputs& in, const PlaceRequest& prefill, const Sweep& sweep,
+                          PageSection& section) {
+  const Cluster& c = in.report.cluster;
+  std::vector<const Link*> links{c.scale_up};
+  if (c.scale_out != nullptr && c.scale_out != c.scale_up) {
+    links.push_back(c.scale_out);
+  }
+  const WireChoice wires = wires_for_group(c.gpu, std::nullopt, links);
+  for (const SkippedWire& skipped : wires.skipped) {
+    section.notes.push_back(
+        fmt::format("all-reduce not shown on {}: {}", skipped.link->id, skipped.reason));
+  }
+  if (!wires.usable.empty()) {
+    const ServingRequest serving = with_default_dtypes(in.catalog, in.model.dtype, prefill.serving);
+    TpRequest request = tp_request_for(in.model.model, in.model.dtype, *serving.act_dtype);
+    request.overridden = in.model.overridden;
+    request.serving = serving;
+    request.gpu = c.gpu;
+    SweepRows allreduce_rows;
+    SweepEnd allreduce = tp_sweep(in.catalog, request, wires, sweep, allreduce_rows);
+    section.charts.push_back({std::move(allreduce.plot), std::nullopt, {}});
+    section.notes.insert(section.notes.end(), allreduce.notes.begin(), allreduce.notes.end());
+  }
+  section.paragraphs.push_back(fmt::format(
+      "Prefill passes of {} to {} prompt tokens per sequence: the TTFT of each layout that is in "
+      "the top {} at some length (icx place --sweep); the chosen layout has no tensor group, so "
+      "the second chart is the all-reduce a whole scale-up domain's tensor group would run per "
+      "pass on the cluster's wires, expected solid and headline dashed, with the compute of the "
+      "pass dotted (icx tp --sweep).",
+      sweep.values.front(), sweep.values.back(), in.top));
 }
 
 } // namespace
@@ -96,6 +131,8 @@ PageSection layouts_section(const ReportInputs& in) {
     ranked.rows.push_back(
         ranked_layout_cells(i + 1, r.ranked[i], std::string(to_string(r.ranked[i].verdict.level))));
   }
+  ranked.remarks = inversion_sentences(r.ranked, rank_inversions(r.ranked, r.objective, in.top),
+                                       phase, r.objective);
   section.tables.push_back(std::move(ranked));
   const RankedLayout& chosen = r.chosen_layout();
   const Placement& p = chosen.placement;
@@ -134,39 +171,17 @@ PageSection curves_section(const ReportInputs& in) {
   section.charts.push_back({std::move(layouts.plot), std::nullopt, {}});
   section.notes.insert(section.notes.end(), layouts.notes.begin(), layouts.notes.end());
 
-  // The all-reduce of the chosen layout's tensor group (a whole domain when it has none) on
-  // the cluster's wires, as icx tp prices it.
-  const Cluster& c = in.report.cluster;
-  const int tp = in.report.placement().layout.tp;
-  std::vector<const Link*> links{c.scale_up};
-  if (c.scale_out != nullptr && c.scale_out != c.scale_up) {
-    links.push_back(c.scale_out);
+  if (add_tensor_curves(in, prefill, sweep, section)) {
+    section.paragraphs.push_back(fmt::format(
+        "Prefill passes of {} to {} prompt tokens per sequence: the TTFT of the chosen layout "
+        "(heavy) and of the layouts in the top {} at some length (icx place --sweep), and the "
+        "all-reduce of the chosen layout's tensor group as placed on the cluster, the same "
+        "model as the splits table above: expected solid, headline dashed, the kernels of a "
+        "stage dotted.",
+        sweep.values.front(), sweep.values.back(), in.top));
+  } else {
+    add_domain_allreduce(in, prefill, sweep, section);
   }
-  const WireChoice wires =
-      wires_for_group(c.gpu, tp > 1 ? std::optional<int>(tp) : std::nullopt, links);
-  for (const SkippedWire& skipped : wires.skipped) {
-    section.notes.push_back(
-        fmt::format("all-reduce not shown on {}: {}", skipped.link->id, skipped.reason));
-  }
-  if (!wires.usable.empty()) {
-    const ServingRequest serving = with_default_dtypes(in.catalog, in.model.dtype, prefill.serving);
-    TpRequest request = tp_request_for(in.model.model, in.model.dtype, *serving.act_dtype);
-    request.overridden = in.model.overridden;
-    request.serving = serving;
-    request.gpu = c.gpu;
-    request.gpus = tp > 1 ? std::optional<int>(tp) : std::nullopt;
-    SweepRows allreduce_rows;
-    SweepEnd allreduce = tp_sweep(in.catalog, request, wires, sweep, allreduce_rows);
-    section.charts.push_back({std::move(allreduce.plot), std::nullopt, {}});
-    section.notes.insert(section.notes.end(), allreduce.notes.begin(), allreduce.notes.end());
-  }
-  section.paragraphs.push_back(fmt::format(
-      "Prefill passes of {} to {} prompt tokens per sequence: the TTFT of each layout that is in "
-      "the "
-      "top {} at some length (icx place --sweep), and the tensor-parallel all-reduce time of "
-      "the pass on the cluster's wires, expected solid and headline dashed, with the compute "
-      "of the pass dotted (icx tp --sweep).",
-      sweep.values.front(), sweep.values.back(), in.top));
   add_ep_curves(in, section);
   return section;
 }

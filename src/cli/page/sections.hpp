@@ -35,9 +35,20 @@ PageSection layouts_section(const ReportInputs& in);
 /// MoE model the expert-parallel dispatch and combine (charts not drawn yet).
 PageSection curves_section(const ReportInputs& in);
 
+/// When the chosen layout has a tensor group, the chart of its all-reduce per prefill pass over
+/// the sweep's prompt lengths as placed on the cluster (expected, headline, on the scale-up
+/// wire alone when it leaves the node, and the stage's kernels), added to `section`; false
+/// (nothing added) without one.
+bool add_tensor_curves(const ReportInputs& in, const PlaceRequest& prefill, const Sweep& sweep,
+                       PageSection& section);
+
 /// For an MoE model, the chart of one MoE layer's expert-parallel dispatch and combine over
 /// tokens per GPU (icx ep), added to `section`; nothing for a dense model.
 void add_ep_curves(const ReportInputs& in, PageSection& section);
+
+/// The page's footer: icx's version and build, the command line, the time, the config file in
+/// force, and the catalog entries used with their sources.
+PageFooter provenance_footer(const ReportInputs& in);
 
 /// The cold-start floor's stages and each loader's expected load of one replica's weights,
 /// from the system's host side (a note when there is none).

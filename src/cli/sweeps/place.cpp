@@ -1,5 +1,6 @@
 #include "sweeps/place.hpp"
 
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <string>
@@ -44,11 +45,14 @@ std::vector<Column> place_table_columns(SweepParam param, Phase phase) {
           {"verdict", Align::left}};
 }
 
-/// Each layout's latency at every point where it fits, charted when it is in the top N at one
-/// point at least; series in the order they first enter the top N.
+/// Each layout's latency at every point where it fits, and for the chart: the best rank each
+/// layout reached in the top N (in the order layouts first entered it) and the chosen layout
+/// at each point.
 struct PlaceCurves {
   std::map<std::string, PlotSeries> lines;
-  std::vector<std::string> charted;
+  std::vector<std::pair<std::string, std::size_t>> best_ranks;
+  std::vector<std::string> chosen_names;
+  std::vector<std::pair<double, double>> chosen_points;
   std::vector<double> xs;
 };
 
@@ -109,6 +113,17 @@ std::vector<std::string> layout_cells(const std::string& shown, const RankedLayo
           std::string(to_string(r.verdict.level))};
 }
 
+/// Notes a layout in the top N at rank `rank`: its best rank so far.
+void note_rank(PlaceCurves& curves, const std::string& name, std::size_t rank) {
+  const auto known =
+      std::ranges::find(curves.best_ranks, name, &std::pair<std::string, std::size_t>::first);
+  if (known == curves.best_ranks.end()) {
+    curves.best_ranks.emplace_back(name, rank);
+  } else {
+    known->second = std::min(known->second, rank);
+  }
+}
+
 /// The top `top` layouts of one point (and the chosen one) as rows, and every fitting
 /// layout's latency on the chart.
 void add_layouts(SweepSink& out, PlaceCurves& curves, SweepParam param, std::int64_t value,
@@ -118,38 +133,80 @@ void add_layouts(SweepSink& out, PlaceCurves& curves, SweepParam param, std::int
   for (std::size_t i = 0; i < report.ranked.size(); ++i) {
     const RankedLayout& r = report.ranked[i];
     const bool charted = out.charting() && r.placement.fits();
+    const std::string name = layout_name(r.placement.layout);
+    const double latency = r.placement.step.latency.value();
     if (charted) {
-      curves.lines[layout_name(r.placement.layout)].points.emplace_back(
-          x, r.placement.step.latency.value());
+      curves.lines[name].points.emplace_back(x, latency);
+    }
+    if (charted && i == report.chosen) {
+      curves.chosen_names.push_back(name);
+      curves.chosen_points.emplace_back(x, latency);
     }
     if (i >= top && i != report.chosen) {
       continue;
     }
-    const std::string name = layout_name(r.placement.layout);
-    if (charted && std::ranges::find(curves.charted, name) == curves.charted.end()) {
-      curves.charted.push_back(name);
+    if (charted) {
+      note_rank(curves, name, i);
     }
     out.add(layout_row(param, value, report, i, note),
             out.tabulating() ? layout_cells(shown, r, i) : std::vector<std::string>{});
   }
 }
 
-PlotSpec place_chart_of(const PlaceRequest& base, SweepParam param, PlaceCurves& curves) {
+/// Whether one layout was chosen at every point that has one.
+bool one_layout_chosen(const PlaceCurves& curves) {
+  const auto& names = curves.chosen_names;
+  return !names.empty() &&
+         std::ranges::count(names, names.front()) == static_cast<std::ptrdiff_t>(names.size());
+}
+
+/// The chosen layout's series, drawn heavier: the one layout chosen at every point under its
+/// name, else the chosen layout of each point joined up.
+PlotSeries chosen_series(PlaceCurves& curves) {
+  PlotSeries chosen{"chosen layout", SeriesStyle::solid, 0, curves.chosen_points, true};
+  if (one_layout_chosen(curves)) {
+    chosen.title = curves.chosen_names.front();
+    chosen.points = std::move(curves.lines[chosen.title].points);
+  }
+  return chosen;
+}
+
+/// The chosen layout drawn heavier, then at most `top` others: those that reached the best
+/// ranks in the top N, in rank order (the order they first entered it among equals).
+PlotSpec place_chart_of(const PlaceRequest& base, SweepParam param, std::size_t top,
+                        PlaceCurves& curves) {
   const Phase phase = base.serving.phase;
+  const char* metric = phase == Phase::prefill ? "TTFT" : "TPOT";
   PlotSpec plot;
-  plot.title = fmt::format("{}: {} of the ranked layouts", base.model->id,
-                           phase == Phase::prefill ? "TTFT" : "TPOT");
   plot.x_label = serving_axis_label(param, phase, "GPUs in the cluster");
-  plot.y_label = fmt::format("{} (s)", phase == Phase::prefill ? "TTFT" : "TPOT");
+  plot.y_label = fmt::format("{} (s)", metric);
   plot.y_seconds = true;
+  PlotSeries chosen = chosen_series(curves);
+  plot.title = fmt::format("{}: {} of the ranked layouts", base.model->id, metric);
+  if (one_layout_chosen(curves)) {
+    plot.title += fmt::format("; heavy line: {}, chosen", curves.chosen_names.front());
+  } else if (!chosen.points.empty()) {
+    plot.title += "; heavy line: the layout chosen at each point";
+  }
+  std::ranges::stable_sort(curves.best_ranks, {}, &std::pair<std::string, std::size_t>::second);
   std::vector<double> ys;
-  for (std::size_t i = 0; i < curves.charted.size(); ++i) {
-    PlotSeries& line = curves.lines[curves.charted[i]];
-    for (const auto& point : line.points) {
+  if (!chosen.points.empty()) {
+    plot.series.push_back(std::move(chosen));
+  }
+  std::size_t others = 0;
+  for (const auto& [name, rank] : curves.best_ranks) {
+    PlotSeries& line = curves.lines[name];
+    if (others == top || line.points.empty()) {
+      continue; // the chosen series took this layout's points, or the chart is full
+    }
+    ++others;
+    plot.series.push_back(
+        {name, SeriesStyle::solid, static_cast<int>(plot.series.size()), std::move(line.points)});
+  }
+  for (const PlotSeries& series : plot.series) {
+    for (const auto& point : series.points) {
       ys.push_back(point.second);
     }
-    plot.series.push_back(
-        {curves.charted[i], SeriesStyle::solid, static_cast<int>(i), std::move(line.points)});
   }
   plot.log_x = spans_decades(curves.xs);
   plot.log_y = spans_decades(ys);
@@ -199,7 +256,7 @@ SweepEnd place_sweep(const Catalog& catalog, const PlaceRequest& base,
     add_layouts(out, curves, sweep.param, value, report, top, note);
   }
   if (out.charting()) {
-    end.plot = place_chart_of(base, sweep.param, curves);
+    end.plot = place_chart_of(base, sweep.param, top, curves);
   }
   return end;
 }

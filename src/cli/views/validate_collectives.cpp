@@ -56,18 +56,28 @@ std::string gpus_text(const MeasuredCollective& m) {
                          : std::to_string(m.gpus);
 }
 
-void print_rows(const Style& style, const ValidationReport& report) {
-  TextTable table(comparison_columns({{"row", Align::left, 8, 18},
-                                      {"hardware", Align::left, 8, 14},
-                                      {"wire", Align::left, 6, 10},
-                                      {"op", Align::left, 7, 12},
-                                      {"gpus", Align::right, 2},
+/// The file's name without its folders.
+std::string base_name(const std::string& path) {
+  return path.substr(path.find_last_of('/') + 1);
+}
+
+/// The rows of file `f`, named by their line. To fit a terminal the table leaves out use and
+/// bound, cuts the wire and the operation, then leaves out gpus, the metric (the unit says it)
+/// and the hardware (the wire says most of it).
+TextTable file_rows(const ValidationReport& report, std::size_t f) {
+  TextTable table(comparison_columns({{"line", Align::right},
+                                      {"hardware", Align::left, 1},
+                                      {"wire", Align::left, 3, 10},
+                                      {"op", Align::left, 3, 10},
+                                      {"gpus", Align::right, 3},
                                       {"size (B)", Align::right},
-                                      {"metric", Align::left}}));
+                                      {"metric", Align::left, 2}}));
   for (std::size_t i = 0; i < report.accuracy.checks.size(); ++i) {
+    if (report.file_of[i] != f) {
+      continue;
+    }
     const AccuracyCheck& c = report.accuracy.checks[i];
     const MeasuredCollective& m = c.measured;
-    const std::string& file = report.files[report.file_of[i]];
     const Metric metric = c.bound.metric;
     const ComparisonText text{[metric](double value) {
                                 return metric == Metric::busbw
@@ -75,21 +85,32 @@ void print_rows(const Style& style, const ValidationReport& report) {
                                            : format_seconds(Seconds::of(value));
                               },
                               1, "n/a"};
-    table.add_row(
-        comparison_cells({fmt::format("{}:{}", file.substr(file.find_last_of('/') + 1), m.line),
-                          m.hardware, wire_text(m), run_text(m), gpus_text(m),
-                          fmt::format("{:.0f}", m.size.value()), std::string(to_string(metric))},
-                         c.comparison, m.use, text));
+    table.add_row(comparison_cells({std::to_string(m.line), m.hardware, wire_text(m), run_text(m),
+                                    gpus_text(m), fmt::format("{:.0f}", m.size.value()),
+                                    std::string(to_string(metric))},
+                                   c.comparison, m.use, text));
   }
-  print_out("Expected model against published measurements\n\n{}\n", fit_table(style, table));
+  return table;
+}
+
+/// One table per measurements file, under the file's name.
+void print_rows(const Style& style, const ValidationReport& report) {
+  for (std::size_t f = 0; f < report.files.size(); ++f) {
+    const TextTable table = file_rows(report, f);
+    if (table.empty()) {
+      continue;
+    }
+    print_out("Expected model against published measurements in {}\n\n{}\n",
+              base_name(report.files[f]), fit_table(style, table));
+  }
 }
 
 void print_summary(const Style& style, const ValidationReport& report) {
-  TextTable summary({{"wire", Align::left},
+  TextTable summary({{"wire", Align::left, 1, 16},
                      {"use", Align::left},
                      {"rows", Align::right},
-                     {"predicted", Align::right},
-                     {"within bound", Align::right},
+                     {"predicted", Align::right, 2},
+                     {"in bound", Align::right},
                      {"median |error|", Align::right},
                      {"worst |error|", Align::right}});
   const auto add = [&](const std::string& wire, const std::string& use,
