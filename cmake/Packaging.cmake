@@ -13,15 +13,35 @@ add_custom_command(
   VERBATIM)
 add_custom_target(icx_man_page ALL DEPENDS "${icx_man_page}")
 
-install(FILES "${icx_man_page}" DESTINATION "${CMAKE_INSTALL_MANDIR}/man1")
+# Installed compressed, as Debian policy asks of man pages (gzip -9n: best compression, no
+# name or time stamp in the header, so the same page gives the same bytes).
+find_program(ICX_GZIP gzip REQUIRED)
+set(icx_man_page_gz "${icx_man_page}.gz")
+add_custom_command(
+  OUTPUT "${icx_man_page_gz}"
+  COMMAND "${ICX_GZIP}" -9nkf "${icx_man_page}"
+  DEPENDS "${icx_man_page}"
+  COMMENT "Compressing the icx(1) man page"
+  VERBATIM)
+add_custom_target(icx_man_page_gz ALL DEPENDS "${icx_man_page_gz}")
+
+install(FILES "${icx_man_page_gz}" DESTINATION "${CMAKE_INSTALL_MANDIR}/man1")
 install(FILES "${PROJECT_SOURCE_DIR}/src/cli/completions/icx.bash"
         DESTINATION "${CMAKE_INSTALL_DATADIR}/bash-completion/completions" RENAME icx)
-# zsh looks in share/zsh/site-functions under /usr/local and, on Debian, in
-# share/zsh/vendor-completions under /usr (where the package installs): both get a copy.
-foreach(zsh_dir site-functions vendor-completions)
-  install(FILES "${PROJECT_SOURCE_DIR}/src/cli/completions/_icx"
-          DESTINATION "${CMAKE_INSTALL_DATADIR}/zsh/${zsh_dir}")
-endforeach()
+# zsh reads share/zsh/vendor-completions under /usr on Debian (where the package installs)
+# and share/zsh/site-functions elsewhere (/usr/local): one copy, in the folder the prefix
+# given at install time calls for.
+install(CODE "
+  if(CMAKE_INSTALL_PREFIX STREQUAL \"/usr\")
+    set(icx_zsh_dir vendor-completions)
+  else()
+    set(icx_zsh_dir site-functions)
+  endif()
+  file(INSTALL \"${PROJECT_SOURCE_DIR}/src/cli/completions/_icx\"
+       DESTINATION \"\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_DATADIR}/zsh/\${icx_zsh_dir}\")
+")
+# The machine-readable copyright file Debian packages carry in their documentation folder.
+install(FILES "${PROJECT_SOURCE_DIR}/cmake/debian/copyright" DESTINATION "${CMAKE_INSTALL_DOCDIR}")
 
 set(CPACK_PACKAGE_NAME icx)
 set(CPACK_PACKAGE_VENDOR "The icx developers")

@@ -109,16 +109,21 @@ case "$mode" in
     done
     ;;
   package)
-    build release icx icx_man_page
+    build release icx icx_man_page icx_man_page_gz
     rm -f build/release/icx_*.deb
     (cd build/release && cpack -G DEB >/dev/null)
     deb=$(ls build/release/icx_*.deb)
     echo "Built $deb"
     dpkg-deb --field "$deb" Package Version Architecture Maintainer Depends
     contents=$(dpkg-deb --contents "$deb")
-    for file in ./usr/bin/icx ./usr/share/man/man1/icx.1 ./usr/share/bash-completion/completions/icx \
-      ./usr/share/zsh/site-functions/_icx ./usr/share/doc/icx/README.md; do
+    for file in ./usr/bin/icx ./usr/share/man/man1/icx.1.gz ./usr/share/bash-completion/completions/icx \
+      ./usr/share/zsh/vendor-completions/_icx ./usr/share/doc/icx/README.md \
+      ./usr/share/doc/icx/copyright; do
       grep -q " $file\$" <<<"$contents" || { echo "package lacks $file" >&2; exit 1; }
+    done
+    # One zsh completion (Debian's zsh reads vendor-completions), no uncompressed man page.
+    for file in ./usr/share/zsh/site-functions/_icx ./usr/share/man/man1/icx.1; do
+      grep -q " $file\$" <<<"$contents" && { echo "package has $file" >&2; exit 1; }
     done
     # Every dependency must be satisfiable on this (Debian) machine.
     dpkg-deb --field "$deb" Depends | tr ',' '\n' | sed 's/^ *\([^ ]*\).*/\1/' |
@@ -129,12 +134,17 @@ case "$mode" in
     scratch=$(mktemp -d)
     trap 'rm -rf "$scratch"' EXIT
     dpkg -x "$deb" "$scratch/root"
+    head -n 1 "$scratch/root/usr/share/doc/icx/copyright" |
+      grep -q "^Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/$" ||
+      { echo "the copyright file is not in Debian's machine-readable format" >&2; exit 1; }
+    gzip -t "$scratch/root/usr/share/man/man1/icx.1.gz" ||
+      { echo "the packaged man page is not gzip" >&2; exit 1; }
     mkdir "$scratch/empty"
     output=$(cd "$scratch/empty" && "$scratch/root/usr/bin/icx" tp --model 70b --tokens 4096 --wire pcie5)
     echo "$output"
     grep -q "336 ms" <<<"$output" || { echo "unpacked icx printed an unexpected result" >&2; exit 1; }
     if command -v man >/dev/null; then
-      man -l "$scratch/root/usr/share/man/man1/icx.1" >/dev/null 2>&1 ||
+      man -l "$scratch/root/usr/share/man/man1/icx.1.gz" >/dev/null 2>&1 ||
         { echo "man cannot format the packaged page" >&2; exit 1; }
     fi
     echo "Package OK: $deb"
