@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 
 namespace icx {
 
@@ -27,6 +28,30 @@ bool is_continuation(char byte) {
 
 /// `words` filled into lines of at most `width` columns, the first after `first`, the rest
 /// after `margin`; a word longer than the room keeps a line to itself.
+/// A unit written after a number ("2 B", "45 ms", "31 %"): the two never part at a line end.
+bool unit_word(std::string_view word) {
+  constexpr std::array<std::string_view, 19> units = {
+      "B",   "kB",   "KB",   "MB", "GB", "TB", "KiB", "MiB", "GiB", "TiB",
+      "B/s", "GB/s", "TB/s", "s",  "ms", "µs", "ns",  "%",   "×"};
+  // The unit may end a clause: "45 ms," or "(2 B)".
+  while (!word.empty() && std::string_view(",;:.)").find(word.back()) != std::string_view::npos) {
+    word.remove_suffix(1);
+  }
+  return std::ranges::find(units, word) != units.end();
+}
+
+/// The end of the word at `at` in `words`: the next space, or the one after it when the word
+/// is a number and the next word its unit.
+std::size_t word_end(std::string_view words, std::size_t at) {
+  const std::size_t end = std::min(words.find(' ', at), words.size());
+  if (end == words.size() || end == at ||
+      std::isdigit(static_cast<unsigned char>(words[end - 1])) == 0) {
+    return end;
+  }
+  const std::size_t next = std::min(words.find(' ', end + 1), words.size());
+  return unit_word(words.substr(end + 1, next - end - 1)) ? next : end;
+}
+
 std::string fill(std::string_view first, std::string_view margin, std::string_view words,
                  std::size_t width) {
   std::string out;
@@ -34,7 +59,7 @@ std::string fill(std::string_view first, std::string_view margin, std::string_vi
   bool empty = true;
   std::size_t at = 0;
   while (at < words.size()) {
-    const std::size_t end = std::min(words.find(' ', at), words.size());
+    const std::size_t end = word_end(words, at);
     const std::string_view word = words.substr(at, end - at);
     at = end + 1;
     if (empty) {

@@ -45,6 +45,12 @@ TEST(Text, WrapsProseAtSpacesAndAlignedColumnsUnderTheLast) {
   // Width counts characters, not bytes: "× × ×" is 5 columns.
   EXPECT_EQ(wrap_prose("× × ×\n", 5), "× × ×\n");
   EXPECT_EQ(wrap_prose("short\nno newline at the end", 10), "short\nno newline\nat the end");
+  // A number keeps its unit on its line: "2 B" moves down whole; a word that is not a unit,
+  // or a unit after a word that is not a number, parts as any other.
+  EXPECT_EQ(wrap_prose("activations (2 B per element)\n", 15), "activations\n(2 B per\nelement)\n");
+  EXPECT_EQ(wrap_prose("in 45 ms, 31 % of it\n", 8), "in\n45 ms,\n31 % of\nit\n");
+  EXPECT_EQ(wrap_prose("aaa 2 bees\n", 5), "aaa 2\nbees\n");
+  EXPECT_EQ(wrap_prose("x B y\n", 3), "x B\ny\n");
 }
 
 TEST(Text, CountsNounsInTheSingularOnlyForOne) {
