@@ -79,7 +79,8 @@ TEST(ShippedCatalog, HasTheRequiredEntries) {
        {"nvlink5", "nvlink4", "nvlink3", "pcie5", "pcie4", "ib-ndr", "roce", "nvlink-c2c"}) {
     EXPECT_NO_THROW((void)shipped().link(id)) << id;
   }
-  for (const char* id : {"a100-sxm", "h100-sxm", "h200", "b200", "gb200", "mi300x"}) {
+  for (const char* id : {"a100-sxm", "h100-sxm", "h200", "b200", "gb200", "mi300x", "mi325x",
+                         "mi355x", "b300", "gb300", "h200-nvl", "l4"}) {
     EXPECT_NO_THROW((void)shipped().gpu(id)) << id;
   }
   for (const char* id : {"8b", "70b", "405b", "mixtral-8x7b", "deepseek-v3"}) {
@@ -87,6 +88,37 @@ TEST(ShippedCatalog, HasTheRequiredEntries) {
   }
   EXPECT_TRUE(shipped().model("mixtral-8x7b").is_moe());
   EXPECT_TRUE(shipped().model("deepseek-v3").is_moe());
+}
+
+TEST(ShippedCatalog, GpusOf2025FromTheirDatasheets) {
+  const auto peak_tflops = [](const char* gpu, const char* dtype) {
+    return shipped().gpu(gpu).dense_peak.at(dtype).value() / 1e12;
+  };
+  // AMD prints dense figures: MI325X keeps the MI300X's CDNA 3 compute with 256 GB at 6 TB/s;
+  // MI355X 288 GB at 8 TB/s and 10.07 PFLOPS of MXFP4.
+  EXPECT_EQ(shipped().gpu("mi325x").hbm_capacity.value(), 256e9);
+  EXPECT_EQ(shipped().gpu("mi325x").hbm_bandwidth.value(), 6000e9);
+  EXPECT_DOUBLE_EQ(peak_tflops("mi325x", "bf16"), peak_tflops("mi300x", "bf16"));
+  EXPECT_EQ(shipped().gpu("mi355x").hbm_capacity.value(), 288e9);
+  EXPECT_DOUBLE_EQ(peak_tflops("mi355x", "fp4"), 10066.3);
+  // Its Infinity Fabric: 7 links of 153.6 GB/s both ways, 8 GPUs fully connected.
+  EXPECT_DOUBLE_EQ(headline_gbps("infinity-fabric-mi355x"), 7 * 153.6);
+  EXPECT_DOUBLE_EQ(each_way_gbps("infinity-fabric-mi355x"), 7 * 153.6 / 2);
+  // NVIDIA prints sparse figures, dense half, except Blackwell Ultra's NVFP4, printed dense:
+  // 14 PFLOPS on HGX B300 (18 sparse), 15 on GB300 (20 sparse).
+  EXPECT_DOUBLE_EQ(peak_tflops("b300", "bf16"), 4500.0 / 2);
+  EXPECT_DOUBLE_EQ(peak_tflops("b300", "fp4"), 14000);
+  EXPECT_DOUBLE_EQ(peak_tflops("gb300", "fp4"), 15000);
+  EXPECT_EQ(shipped().gpu("gb300").scale_up_domain, 72);
+  EXPECT_EQ(shipped().gpu("b300").scale_up_domain, 8);
+  // H200 NVL: the H200's 141 GB and 4.8 TB/s at 1,671 sparse BF16 TFLOPS, bridged by 2 or 4.
+  EXPECT_DOUBLE_EQ(peak_tflops("h200-nvl", "bf16"), 1671.0 / 2);
+  EXPECT_EQ(shipped().gpu("h200-nvl").scale_up_domain, 4);
+  EXPECT_DOUBLE_EQ(headline_gbps("nvlink4-bridge-4way"), 900);
+  EXPECT_EQ(shipped().link("nvlink4-bridge-4way").max_domain_gpus, 4);
+  // L4: 24 GB at 300 GB/s, 242 sparse BF16 TFLOPS.
+  EXPECT_EQ(shipped().gpu("l4").hbm_capacity.value(), 24e9);
+  EXPECT_DOUBLE_EQ(peak_tflops("l4", "bf16"), 242.0 / 2);
 }
 
 /// The cells of one CSV line (the validation files quote nothing).
