@@ -54,6 +54,25 @@ void read_hf_expert_groups(ObjectReader& reader, Model& model) {
   }
 }
 
+/// Llama 4's MoE layers (model_type llama4_text): every layer's routed experts and the one
+/// shared expert transformers' Llama4TextMoe always adds (no config key says so), both of
+/// width intermediate_size. An MoE layer every k-th layer with dense ones (width
+/// intermediate_size_mlp) between, as Maverick interleaves them, is not modelled: refused.
+void read_llama4_moe(ObjectReader& reader, Model& model) {
+  if (!reader.has_value("interleave_moe_layer_step")) {
+    return;
+  }
+  const int step = reader.whole("interleave_moe_layer_step", 1, model.layers);
+  if (step != 1) {
+    reader.fail("interleave_moe_layer_step",
+                fmt::format("{}: an MoE layer every {} layers with dense layers between is not "
+                            "modelled (only 1, every layer MoE, as Llama 4 Scout)",
+                            step, step));
+  }
+  model.shared_experts = 1;
+  model.shared_expert_intermediate_size = model.intermediate_size;
+}
+
 void read_moe(ObjectReader& reader, Model& model) {
   model.experts = read_experts(reader);
   if (model.experts == 0) {
@@ -73,6 +92,7 @@ void read_moe(ObjectReader& reader, Model& model) {
   model.shared_expert_intermediate_size =
       optional_whole(reader, "shared_expert_intermediate_size", 0, limits::max_hidden).value_or(0);
   read_hf_expert_groups(reader, model);
+  read_llama4_moe(reader, model);
 }
 
 /// Multi-head latent attention, present when the config has a key-value rank.
@@ -156,19 +176,11 @@ std::string read_dtype(ObjectReader& reader, const json::json_pointer& pointer,
 
 } // namespace
 
-Model read_hf_config(std::string_view text, const std::string& origin) {
-  const json document = detail::parse_document(text, origin);
-  const json::json_pointer root;
-  ObjectReader reader(document, root, origin);
-  if (!reader.has("hidden_size") && reader.has("text_config")) {
-    reader.fail("hidden_size", "missing required field (a multimodal config's language model "
-                               "under /text_config is not read)");
-  }
-  Model model;
-  model.id = origin;
-  model.name = "Hugging Face config " + origin;
-  model.source = "Hugging Face config.json; parameters counted from its architecture";
-  model.origin = origin;
+namespace {
+
+/// The language model's sizes from `reader`: the config itself, or a multimodal config's
+/// /text_config (Llama 4).
+void read_language_model(ObjectReader& reader, Model& model) {
   model.hidden = reader.whole("hidden_size", 1, limits::max_hidden);
   model.layers = reader.whole("num_hidden_layers", 1, limits::max_layers);
   model.intermediate_size = reader.whole("intermediate_size", 1, limits::max_hidden);
@@ -176,7 +188,32 @@ Model read_hf_config(std::string_view text, const std::string& origin) {
   model.tie_word_embeddings = reader.flag_or("tie_word_embeddings", false);
   read_attention(reader, model);
   read_moe(reader, model);
-  model.default_dtype = read_dtype(reader, root, origin);
+}
+
+} // namespace
+
+Model read_hf_config(std::string_view text, const std::string& origin) {
+  const json document = detail::parse_document(text, origin);
+  const json::json_pointer root;
+  ObjectReader reader(document, root, origin);
+  Model model;
+  model.id = origin;
+  model.name = "Hugging Face config " + origin;
+  model.source = "Hugging Face config.json; parameters counted from its architecture";
+  model.origin = origin;
+  // A multimodal config keeps its language model under /text_config; its vision encoder is
+  // not counted (it runs once per image, not per token).
+  if (!reader.has("hidden_size") && reader.has("text_config")) {
+    const json::json_pointer text_at = root / "text_config";
+    ObjectReader language(reader.object("text_config"), text_at, origin);
+    read_language_model(language, model);
+    model.default_dtype = read_dtype(language, text_at, origin);
+  } else {
+    read_language_model(reader, model);
+  }
+  if (model.default_dtype.empty()) {
+    model.default_dtype = read_dtype(reader, root, origin);
+  }
 
   const ParameterCount count = count_parameters(model);
   if (count.total > limits::max_params) {

@@ -148,6 +148,25 @@ TEST(HfConfig, DeepSeekR1) {
   EXPECT_LT(relative_error(model.active_params, 37e9), published_tolerance);
 }
 
+// Llama 4 Scout (17B-16E-Instruct): a multimodal config whose language model is under
+// /text_config; 48 layers, every one MoE (interleave_moe_layer_step 1) with 16 routed experts,
+// top 1, and the shared expert Llama 4 always has, both 8192 wide. "17B activated, 109B
+// total" (meta-llama/llama-models MODEL_CARD.md): the total includes the vision encoder, which
+// icx does not count (it runs per image), so the language model's 107.8B is held to 2 %.
+TEST(HfConfig, Llama4Scout) {
+  const Model model = read_hf_config_file(hf_dir + "llama-4-scout-17b-16e-instruct.json");
+  EXPECT_EQ(model.hidden, 5120);
+  EXPECT_EQ(model.layers, 48);
+  EXPECT_EQ(model.experts, 16);
+  EXPECT_EQ(model.experts_per_token, 1);
+  EXPECT_EQ(model.shared_experts, 1);
+  EXPECT_EQ(model.shared_expert_intermediate_size, 8192);
+  EXPECT_EQ(model.default_dtype, "bf16");
+  EXPECT_LT(relative_error(model.total_params, 109e9), published_tolerance);
+  EXPECT_LT(model.total_params, 109e9);
+  EXPECT_LT(relative_error(model.active_params, 17e9), published_tolerance); // "17B": rounded
+}
+
 /// The message of the CatalogError that reading `text` throws.
 std::string error_of(const std::string& text) {
   try {
@@ -182,9 +201,9 @@ TEST(HfConfig, NoDtypeLeavesItEmpty) {
 TEST(HfConfig, MissingFieldNamesFileAndPointer) {
   EXPECT_EQ(error_of(R"({"num_hidden_layers": 2})"),
             "config.json: /hidden_size: missing required field");
+  // A multimodal config's language model is read from /text_config, and named there.
   EXPECT_EQ(error_of(R"({"text_config": {}})"),
-            "config.json: /hidden_size: missing required field (a multimodal config's language "
-            "model under /text_config is not read)");
+            "config.json: /text_config/hidden_size: missing required field");
 }
 
 TEST(HfConfig, WrongTypesAndNegativeNumbers) {
@@ -227,6 +246,16 @@ TEST(HfConfig, ContradictoryFields) {
             "number 3");
   EXPECT_EQ(error_of("{" + dense_fields + R"(, "torch_dtype": "bfloat16", "dtype": "float32"})"),
             "config.json: /dtype: 'fp32' contradicts torch_dtype 'bf16'");
+}
+
+TEST(HfConfig, MoeEveryOtherLayerIsRefusedUnderItsPointer) {
+  const std::string config = R"({"text_config": {"hidden_size": 64, "num_hidden_layers": 4,
+    "intermediate_size": 128, "vocab_size": 100, "num_attention_heads": 8,
+    "num_local_experts": 4, "num_experts_per_tok": 1, "interleave_moe_layer_step": 2}})";
+  const std::string error = error_of(config);
+  EXPECT_NE(error.find("config.json: /text_config/interleave_moe_layer_step: 2"), std::string::npos)
+      << error;
+  EXPECT_NE(error.find("not modelled"), std::string::npos) << error;
 }
 
 TEST(HfConfig, ExpertsNeedTheirTopK) {
