@@ -188,7 +188,7 @@ std::vector<std::string> legend_short_lines(const TpReport& report) {
     lines.push_back(fmt::format(
         "{}: the {} on the GPUs shown{}, all-reduces included; verdict: against every layout of "
         "the same GPUs on the same wire, for {} ({})",
-        request.phase() == Phase::prefill ? "TTFT" : "TPOT", pass_name(request.phase()),
+        latency_name(request.phase()), pass_name(request.phase()),
         engine != nullptr ? fmt::format(" with {}'s own costs", engine->id) : std::string(),
         to_string(request.serving.objective), Knob::objective));
   }

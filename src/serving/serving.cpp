@@ -13,6 +13,10 @@ std::string_view pass_name(Phase phase) {
   return phase == Phase::prefill ? "prefill pass" : "decode step";
 }
 
+std::string_view latency_name(Phase phase) {
+  return phase == Phase::prefill ? "TTFT" : "TPOT";
+}
+
 ParamSplit param_split(const Model& model) {
   ParamSplit split;
   split.dense = model.total_params;

@@ -250,4 +250,25 @@ std::optional<std::size_t> first_hidden_character(std::string_view text) {
   return std::nullopt;
 }
 
+std::string shell_quoted(std::string_view word) {
+  constexpr std::string_view safe = "-_./=:,+@%";
+  const bool plain = !word.empty() && std::ranges::all_of(word, [&](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) != 0 ||
+           safe.find(c) != std::string_view::npos || static_cast<unsigned char>(c) >= 0x80;
+  });
+  if (plain) {
+    return std::string(word);
+  }
+  std::string out = "'";
+  for (const char c : word) {
+    if (c == '\'') {
+      out += "'\\''"; // close the quotes, an escaped quote, open them again
+    } else {
+      out += c;
+    }
+  }
+  out += '\'';
+  return out;
+}
+
 } // namespace icx

@@ -53,8 +53,8 @@ Derivations place_derivations(const Workload& w, const Cluster& cluster, const P
                            format_count(kv_bytes_per_token(*w.model, *w.kv_dtype).value())),
                p.memory.kv_per_gpu.value(), format_count(p.memory.kv_per_gpu.value()) + " B"});
   add_step_terms(d, s, *cluster.gpu, "");
-  d.push_back({w.phase == Phase::prefill ? "TTFT" : "TPOT", latency_formula(s, l.pp),
-               s.latency.value(), format_seconds(s.latency)});
+  d.push_back({std::string(latency_name(w.phase)), latency_formula(s, l.pp), s.latency.value(),
+               format_seconds(s.latency)});
   return d;
 }
 

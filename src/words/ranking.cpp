@@ -16,8 +16,7 @@ namespace {
 /// "TPOT 12.2 ms" or "1.2 k tokens/s per GPU".
 std::string objective_figure(const Placement& p, Phase phase, Objective objective) {
   if (objective == Objective::latency) {
-    return fmt::format("{} {}", phase == Phase::prefill ? "TTFT" : "TPOT",
-                       format_seconds(p.step.latency));
+    return fmt::format("{} {}", latency_name(phase), format_seconds(p.step.latency));
   }
   return fmt::format("{} tokens/s per GPU", format_scaled(p.step.tokens_per_second_per_gpu));
 }
@@ -165,8 +164,7 @@ std::vector<std::string> inversion_sentences(const std::vector<RankedLayout>& ra
     const bool one = items.size() == 1;
     sentences.push_back(
         fmt::format("Ranked below a layout {} on {}: {}. {} {}.", one ? "it beats" : "they beat",
-                    objective == Objective::latency ? (phase == Phase::prefill ? "TTFT" : "TPOT")
-                                                    : "tokens/s per GPU",
+                    objective == Objective::latency ? latency_name(phase) : "tokens/s per GPU",
                     fmt::join(items, "; "), one ? "It" : "Each", inversion_cause(why)));
   }
   return sentences;

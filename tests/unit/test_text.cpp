@@ -53,6 +53,17 @@ TEST(Text, WrapsProseAtSpacesAndAlignedColumnsUnderTheLast) {
   EXPECT_EQ(wrap_prose("x B y\n", 3), "x B\ny\n");
 }
 
+TEST(Text, QuotesAShellWordOnlyWhenTheShellWouldSplitOrExpandIt) {
+  EXPECT_EQ(shell_quoted("--model"), "--model");
+  EXPECT_EQ(shell_quoted("/tmp/review.html"), "/tmp/review.html");
+  EXPECT_EQ(shell_quoted("tokens=1k:32k:x2"), "tokens=1k:32k:x2");
+  EXPECT_EQ(shell_quoted("my review.html"), "'my review.html'");
+  EXPECT_EQ(shell_quoted("a$b*"), "'a$b*'");
+  EXPECT_EQ(shell_quoted("it's"), "'it'\\''s'");
+  EXPECT_EQ(shell_quoted(""), "''");
+  EXPECT_EQ(shell_quoted("8 × h100"), "'8 × h100'");
+}
+
 TEST(Text, CountsNounsInTheSingularOnlyForOne) {
   EXPECT_EQ(counted(1, "sequence"), "1 sequence");
   EXPECT_EQ(counted(0, "sequence"), "0 sequences");

@@ -23,6 +23,9 @@ constexpr std::array<EnumName<Phase>, 2> enum_names(Phase /*unused*/) {
 /// What one pass of a phase is called: "prefill pass", "decode step".
 std::string_view pass_name(Phase phase);
 
+/// What a request sees of one pass: "TTFT" for prefill, "TPOT" for decode.
+std::string_view latency_name(Phase phase);
+
 /// What a ranking of layouts minimises or maximises: the time of one pass as a request sees
 /// it (TTFT for prefill, TPOT for decode), or tokens per second per GPU.
 enum class Objective { latency, throughput };

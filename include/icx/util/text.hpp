@@ -33,6 +33,10 @@ std::string shorten(std::string_view text, std::size_t width, bool ascii);
 /// columns; else the line is left whole, as is a word longer than `width`.
 std::string wrap_prose(std::string_view text, std::size_t width);
 
+/// `word` as a POSIX shell reads it back as one word: as it is when it holds only letters,
+/// digits, non-ASCII bytes and -_./=:,+@%, else in single quotes (a ' written as '\'').
+std::string shell_quoted(std::string_view word);
+
 /// The offset of the first byte of `text` that does not begin or continue a well-formed UTF-8
 /// sequence (overlong forms, surrogates and code points above U+10FFFF are not well formed);
 /// nothing when all of `text` is UTF-8.

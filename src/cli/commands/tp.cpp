@@ -118,7 +118,7 @@ void print_wires(const Style& style, const TpReport& report) {
                    {"expected", Align::right},
                    {"crossover", Align::right, 5},
                    {"compute on", Align::left, 2},
-                   {report.request.phase() == Phase::prefill ? "TTFT" : "TPOT", Align::right},
+                   {std::string(latency_name(report.request.phase())), Align::right},
                    {"comm", Align::right},
                    {"verdict", Align::left}});
   double slowest = 0;

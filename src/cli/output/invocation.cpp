@@ -8,34 +8,11 @@
 #include <fmt/chrono.h>
 #include <fmt/format.h>
 
+#include "icx/util/text.hpp"
 #include "icx_build_info.hpp"
 #include "output/terminal.hpp"
 
 namespace icx::cli {
-
-namespace {
-
-/// A word the shell reads back as itself: letters, digits and -_./=:,+@% only.
-bool plain_word(std::string_view word) {
-  constexpr std::string_view safe = "-_./=:,+@%";
-  return !word.empty() && std::ranges::all_of(word, [&](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-           safe.find(c) != std::string_view::npos || static_cast<unsigned char>(c) >= 0x80;
-  });
-}
-
-std::string shell_quoted(std::string_view word) {
-  if (plain_word(word)) {
-    return std::string(word);
-  }
-  std::string out = "'";
-  for (const char c : word) {
-    out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  }
-  return out + "'";
-}
-
-} // namespace
 
 std::string version_text() {
   return fmt::format("icx {} (commit {}, catalog {})", ICX_VERSION, ICX_COMMIT, ICX_CATALOG_DATE);

@@ -17,6 +17,7 @@
 #include <fmt/ranges.h>
 
 #include "icx/base/limits.hpp"
+#include "icx/util/text.hpp"
 #include "icx/util/text_file.hpp"
 #include "output/plot_data.hpp"
 #include "output/settings.hpp"
@@ -60,15 +61,6 @@ std::string gnuplot_string(std::string_view text) {
     out += (c == '\n' || c == '\r') ? ' ' : c;
   }
   return out + "\"";
-}
-
-/// A shell word: single quotes with ' written as '\''.
-std::string shell_word(std::string_view text) {
-  std::string out = "'";
-  for (const char c : text) {
-    out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  }
-  return out + "'";
 }
 
 std::string style_clause(const PlotSeries& series) {
@@ -282,8 +274,8 @@ std::string render_plot(const PlotSpec& spec, PlotFormat format) {
     out << gnuplot_script(spec, format, picture.string());
   }
   const std::string command =
-      fmt::format("{} {} >/dev/null 2>{}", shell_word(*gnuplot), shell_word(script_file.string()),
-                  shell_word(errors.string()));
+      fmt::format("{} {} >/dev/null 2>{}", shell_quoted(*gnuplot),
+                  shell_quoted(script_file.string()), shell_quoted(errors.string()));
   const int status = std::system(command.c_str()); // NOLINT(cert-env33-c): a fixed program
   if (status != 0 || !std::filesystem::exists(picture)) {
     throw UsageError(fmt::format("--plot: gnuplot failed: {}", first_complaint(read_file(errors))));

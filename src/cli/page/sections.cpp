@@ -18,10 +18,6 @@ namespace icx::cli {
 
 namespace {
 
-std::string latency_name(Phase phase) {
-  return phase == Phase::prefill ? "TTFT" : "TPOT";
-}
-
 std::string wire_text(const Link& link) {
   return fmt::format("{} ({}): {} headline per GPU", link.id, link.name,
                      format_range(link.headline_bandwidth));
@@ -122,7 +118,7 @@ PageSection layouts_section(const ReportInputs& in) {
   PageTable ranked{fmt::format("{} of {} layouts, best first", std::min(in.top, r.ranked.size()),
                                r.ranked.size()),
                    {"#", "layout", "fits", "batch", "compute", "memory", "comm",
-                    latency_name(phase), "tok/s/GPU", "verdict"},
+                    std::string(latency_name(phase)), "tok/s/GPU", "verdict"},
                    {}};
   for (std::size_t i = 0; i < r.ranked.size(); ++i) {
     if (i >= in.top && i != r.chosen) {

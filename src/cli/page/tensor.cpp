@@ -25,6 +25,13 @@ struct TensorCurves {
   std::vector<double> ys;
 };
 
+/// The tensor split of `placement`, or nullptr when it has none on a wire.
+const StrategyCost* tensor_split(const Placement& placement) {
+  const auto tensor =
+      std::ranges::find(placement.strategies, Strategy::tensor, &StrategyCost::strategy);
+  return tensor == placement.strategies.end() || tensor->wire == nullptr ? nullptr : &*tensor;
+}
+
 /// The chosen layout priced at `tokens` prompt tokens, or nothing when it cannot run there.
 std::optional<Placement> chosen_at(const ReportInputs& in, const PlaceRequest& prefill,
                                    std::int64_t tokens) {
@@ -40,9 +47,8 @@ std::optional<Placement> chosen_at(const ReportInputs& in, const PlaceRequest& p
 }
 
 void add_point(TensorCurves& curves, double x, const Placement& placement) {
-  const auto tensor =
-      std::ranges::find(placement.strategies, Strategy::tensor, &StrategyCost::strategy);
-  if (tensor == placement.strategies.end() || tensor->wire == nullptr) {
+  const StrategyCost* tensor = tensor_split(placement);
+  if (tensor == nullptr) {
     return;
   }
   curves.headline.points.emplace_back(x, tensor->seconds.value());
@@ -66,9 +72,8 @@ bool add_tensor_curves(const ReportInputs& in, const PlaceRequest& prefill, cons
   const Placement& chosen = in.report.placement();
   const int tp = chosen.layout.tp;
   const Cluster& c = in.report.cluster;
-  const auto tensor =
-      std::ranges::find(chosen.strategies, Strategy::tensor, &StrategyCost::strategy);
-  if (tp <= 1 || tensor == chosen.strategies.end() || tensor->wire == nullptr) {
+  const StrategyCost* tensor = tensor_split(chosen);
+  if (tp <= 1 || tensor == nullptr) {
     return false;
   }
   TensorCurves curves;

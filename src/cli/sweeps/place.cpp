@@ -39,7 +39,7 @@ std::vector<Column> place_table_columns(SweepParam param, Phase phase) {
           {"#", Align::right},
           {"layout", Align::left},
           {"fits", Align::left},
-          {phase == Phase::prefill ? "TTFT" : "TPOT", Align::right},
+          {std::string(latency_name(phase)), Align::right},
           {"comm", Align::right},
           {"tok/s/GPU", Align::right},
           {"verdict", Align::left}};
@@ -176,7 +176,7 @@ PlotSeries chosen_series(PlaceCurves& curves) {
 PlotSpec place_chart_of(const PlaceRequest& base, SweepParam param, std::size_t top,
                         PlaceCurves& curves) {
   const Phase phase = base.serving.phase;
-  const char* metric = phase == Phase::prefill ? "TTFT" : "TPOT";
+  const std::string_view metric = latency_name(phase);
   PlotSpec plot;
   plot.x_label = serving_axis_label(param, phase, "GPUs in the cluster");
   plot.y_label = fmt::format("{} (s)", metric);

@@ -35,7 +35,7 @@ std::vector<Column> tp_table_columns(SweepParam param, Phase phase) {
           {"wire", Align::left},
           {"headline", Align::right},
           {"expected", Align::right},
-          {phase == Phase::prefill ? "TTFT" : "TPOT", Align::right},
+          {std::string(latency_name(phase)), Align::right},
           {"comm", Align::right},
           {"verdict", Align::left}};
 }

@@ -54,7 +54,7 @@ void print_ranking(const Style& style, const PlaceReport& r, std::size_t top) {
                    {"compute", Align::right, 3},
                    {"memory", Align::right, 4},
                    {"comm", Align::right},
-                   {r.workload.phase == Phase::prefill ? "TTFT" : "TPOT", Align::right},
+                   {std::string(latency_name(r.workload.phase)), Align::right},
                    {"tok/s/GPU", Align::right},
                    {"verdict", Align::left}});
   for (std::size_t i = 0; i < r.ranked.size(); ++i) {

@@ -1,5 +1,6 @@
 // icx validate: the expected collective model against published measurements, row by row,
 // with the bound each row is held to and the median and worst error per wire and use.
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -56,11 +57,6 @@ std::string gpus_text(const MeasuredCollective& m) {
                          : std::to_string(m.gpus);
 }
 
-/// The file's name without its folders.
-std::string base_name(const std::string& path) {
-  return path.substr(path.find_last_of('/') + 1);
-}
-
 /// The rows of file `f`, named by their line. To fit a terminal the table leaves out use and
 /// bound, cuts the wire and the operation, then leaves out gpus, the metric (the unit says it)
 /// and the hardware (the wire says most of it).
@@ -101,7 +97,7 @@ void print_rows(const Style& style, const ValidationReport& report) {
       continue;
     }
     print_out("Expected model against published measurements in {}\n\n{}\n",
-              base_name(report.files[f]), fit_table(style, table));
+              std::filesystem::path(report.files[f]).filename().string(), fit_table(style, table));
   }
 }
 
