@@ -279,11 +279,23 @@ void Catalog::check_references() const {
       throw CatalogError(fmt::format("{}: model '{}': default_dtype '{}' is not a known dtype id",
                                      model.origin, model.id, model.default_dtype));
     }
+    if (!model.expert_dtype.empty() && !known(names_.dtypes, model.expert_dtype)) {
+      throw CatalogError(fmt::format("{}: model '{}': expert_dtype '{}' is not a known dtype id",
+                                     model.origin, model.id, model.expert_dtype));
+    }
     for (const auto& [dtype, id] : model.checkpoints) {
       if (!known(names_.dtypes, dtype)) {
         throw CatalogError(fmt::format("{}: model '{}': checkpoints: '{}' is not a known dtype "
                                        "id (the dtype the checkpoint's weights are stored in)",
                                        model.origin, model.id, dtype));
+      }
+    }
+  }
+  for (const Dtype& dtype : dtypes()) {
+    for (const std::string& other : {dtype.compute_as, dtype.weight_only_as}) {
+      if (!other.empty() && !known(names_.dtypes, other)) {
+        throw CatalogError(fmt::format("{}: dtype '{}': '{}' is not a known dtype id", dtype.origin,
+                                       dtype.id, other));
       }
     }
   }

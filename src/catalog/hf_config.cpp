@@ -2,7 +2,9 @@
 
 #include <array>
 #include <optional>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -138,6 +140,33 @@ void read_attention(ObjectReader& reader, Model& model) {
   }
 }
 
+/// Sliding-window layers named by layer_types (gpt-oss): each "sliding_attention" layer sees the
+/// last sliding_window tokens. A config without layer_types has none (a window on every layer,
+/// as Mistral 7B's, is not read).
+void read_sliding_window(ObjectReader& reader, Model& model) {
+  if (!reader.has_value("layer_types")) {
+    return;
+  }
+  const std::vector<std::string> types = reader.text_list("layer_types");
+  if (std::cmp_not_equal(types.size(), model.layers)) {
+    reader.fail("layer_types", fmt::format("{} entries for {} layers (num_hidden_layers)",
+                                           types.size(), model.layers));
+  }
+  int sliding = 0;
+  for (const std::string& type : types) {
+    if (type != "full_attention" && type != "sliding_attention") {
+      reader.fail("layer_types", fmt::format("'{}' is not one of: full_attention, "
+                                             "sliding_attention",
+                                             type));
+    }
+    sliding += type == "sliding_attention" ? 1 : 0;
+  }
+  if (sliding > 0) {
+    model.sliding_layers = sliding;
+    model.sliding_window = reader.whole("sliding_window", 1, limits::max_tokens);
+  }
+}
+
 /// The id of a torch dtype name in the shipped dtype catalog.
 std::string read_torch_dtype(ObjectReader& reader, std::string_view key) {
   constexpr std::array<EnumName<std::string_view>, 4> torch_dtypes{
@@ -145,10 +174,37 @@ std::string read_torch_dtype(ObjectReader& reader, std::string_view key) {
   return std::string(reader.choice(key, torch_dtypes));
 }
 
-/// The weights' element type: quantization_config's method, else dtype (or the older
-/// torch_dtype); empty when the config names none.
-std::string read_dtype(ObjectReader& reader, const json::json_pointer& pointer,
-                       const std::string& origin) {
+/// An MXFP4 checkpoint (gpt-oss): the routed experts in MXFP4, and what
+/// modules_to_not_convert lists (attention, router, embeddings, LM head) left in `dense` — the
+/// config's torch_dtype, else BF16, as gpt-oss's checkpoints store them.
+void read_mxfp4(ObjectReader& quantization, const std::string& dense, Model& model) {
+  if (!model.is_moe()) {
+    quantization.fail("quant_method", "'mxfp4' on a model without routed experts is not "
+                                      "supported: icx prices MXFP4 for experts only");
+  }
+  bool attention_kept = false;
+  for (const std::string& name : quantization.text_list("modules_to_not_convert")) {
+    if (name.find("experts") != std::string::npos) {
+      quantization.fail("modules_to_not_convert",
+                        fmt::format("'{}' leaves the experts unconverted, so nothing is MXFP4; "
+                                    "give --dtype ID instead",
+                                    name));
+    }
+    attention_kept = attention_kept || name.find("self_attn") != std::string::npos;
+  }
+  if (!attention_kept) {
+    quantization.fail("modules_to_not_convert",
+                      "names no self_attn module: icx prices MXFP4 for the experts only, with "
+                      "attention in the config's dtype");
+  }
+  model.default_dtype = dense.empty() ? "bf16" : dense;
+  model.expert_dtype = "mxfp4";
+}
+
+/// The weights' element types: quantization_config's method, else dtype (or the older
+/// torch_dtype); default_dtype empty when the config names none.
+void read_dtype(ObjectReader& reader, const json::json_pointer& pointer, const std::string& origin,
+                Model& model) {
   std::string dtype;
   for (const std::string_view key : {"torch_dtype", "dtype"}) {
     if (!reader.has_value(key)) {
@@ -160,18 +216,22 @@ std::string read_dtype(ObjectReader& reader, const json::json_pointer& pointer,
     }
     dtype = value;
   }
+  model.default_dtype = dtype;
   if (reader.has_value("quantization_config")) {
     ObjectReader quantization(reader.object("quantization_config"), pointer / "quantization_config",
                               origin);
     const std::string method = quantization.text("quant_method");
-    if (method != "fp8") {
-      quantization.fail("quant_method", fmt::format("'{}' is not supported (only \"fp8\"): the "
-                                                    "weights' element size is unknown",
+    if (method == "mxfp4") {
+      read_mxfp4(quantization, dtype, model);
+    } else if (method == "fp8") {
+      model.default_dtype = "fp8";
+    } else {
+      quantization.fail("quant_method", fmt::format("'{}' is not supported (only \"fp8\" and "
+                                                    "\"mxfp4\"): the weights' element size is "
+                                                    "unknown",
                                                     method));
     }
-    dtype = "fp8";
   }
-  return dtype;
 }
 
 } // namespace
@@ -187,6 +247,7 @@ void read_language_model(ObjectReader& reader, Model& model) {
   model.vocab_size = reader.whole("vocab_size", 1, limits::max_vocab);
   model.tie_word_embeddings = reader.flag_or("tie_word_embeddings", false);
   read_attention(reader, model);
+  read_sliding_window(reader, model);
   read_moe(reader, model);
 }
 
@@ -207,12 +268,12 @@ Model read_hf_config(std::string_view text, const std::string& origin) {
     const json::json_pointer text_at = root / "text_config";
     ObjectReader language(reader.object("text_config"), text_at, origin);
     read_language_model(language, model);
-    model.default_dtype = read_dtype(language, text_at, origin);
+    read_dtype(language, text_at, origin, model);
   } else {
     read_language_model(reader, model);
   }
   if (model.default_dtype.empty()) {
-    model.default_dtype = read_dtype(reader, root, origin);
+    read_dtype(reader, root, origin, model);
   }
 
   const ParameterCount count = count_parameters(model);

@@ -279,6 +279,10 @@ void to_json(Json& json, const Model& model) {
   json["head_dim"] = model.head_dim;
   json["intermediate_size"] = model.intermediate_size;
   json["vocab_size"] = model.vocab_size;
+  if (model.sliding_layers > 0) {
+    json["sliding_layers"] = model.sliding_layers;
+    json["sliding_window"] = model.sliding_window;
+  }
   if (model.is_moe()) {
     json["experts"] = model.experts;
     json["experts_per_token"] = model.experts_per_token;
@@ -294,6 +298,9 @@ void to_json(Json& json, const Model& model) {
     if (model.expert_groups > 0) {
       json["expert_groups"] = model.expert_groups;
       json["expert_groups_per_token"] = model.expert_groups_per_token;
+    }
+    if (!model.expert_dtype.empty()) {
+      json["expert_dtype"] = model.expert_dtype;
     }
   }
   if (model.latent_attention) {
@@ -317,6 +324,12 @@ void to_json(Json& json, const Model& model) {
 void to_json(Json& json, const Dtype& dtype) {
   json = entry_head(dtype);
   json["bytes_per_element"] = json_number(dtype.bytes_per_element);
+  if (!dtype.compute_as.empty()) {
+    json["compute_as"] = dtype.compute_as;
+  }
+  if (!dtype.weight_only_as.empty()) {
+    json["weight_only_as"] = dtype.weight_only_as;
+  }
   json["source"] = dtype.source;
 }
 

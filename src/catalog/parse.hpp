@@ -26,6 +26,10 @@ Range<BytesPerSecond> gigabytes_range(const Range<double>& gbps);
 /// Pointer.
 Gpu read_gpu(ObjectReader& reader, const std::string& origin);
 
+/// One entry of "models" (src/catalog/parse_model.cpp). Throws CatalogError naming `origin`
+/// and a JSON Pointer.
+Model read_model(ObjectReader& reader, const std::string& origin);
+
 /// One entry of "links". Throws CatalogError naming `origin` and a JSON Pointer.
 Link read_link(ObjectReader& reader, const std::string& origin);
 

@@ -178,7 +178,8 @@ int tensor_parallel_width(const ShardShape& shape, int gpus) {
 }
 
 KvShape kv_shape(const Model& model, double bytes_per_element) {
-  KvShape shape{model.layers, model.kv_heads, model.head_dim, bytes_per_element, 0};
+  KvShape shape{model.layers,         model.kv_heads,      model.head_dim, bytes_per_element, 0,
+                model.sliding_layers, model.sliding_window};
   if (model.latent_attention) {
     shape.latent_dim =
         model.latent_attention->kv_lora_rank + model.latent_attention->qk_rope_head_dim;
@@ -190,11 +191,16 @@ Bytes kv_cache_bytes(const KvShape& shape, std::int64_t batch, std::int64_t cont
   // Per token of each sequence: latent attention caches one compressed latent and one shared
   // rotary key per layer, layers × (kv_lora_rank + qk_rope_head_dim) values (DeepSeek-V2
   // paper, section 2.1); otherwise 2 (K and V) × layers × KV heads × head dim.
-  const double values_per_token =
-      shape.latent_dim > 0 ? static_cast<double>(shape.layers) * shape.latent_dim
-                           : kv_tensors_per_layer * shape.layers * shape.kv_heads * shape.head_dim;
-  const double per_token = values_per_token * shape.bytes_per_element;
-  return Bytes::of(per_token * static_cast<double>(batch) * static_cast<double>(context));
+  const double per_layer = shape.latent_dim > 0
+                               ? static_cast<double>(shape.latent_dim)
+                               : kv_tensors_per_layer * shape.kv_heads * shape.head_dim;
+  // A sliding-window layer keeps only the last `window` tokens of each sequence.
+  const auto full = static_cast<double>(context);
+  const auto windowed = static_cast<double>(std::min(context, shape.window));
+  const double tokens_by_layer =
+      (shape.layers - shape.sliding_layers) * full + shape.sliding_layers * windowed;
+  return Bytes::of(per_layer * tokens_by_layer * shape.bytes_per_element *
+                   static_cast<double>(batch));
 }
 
 int kv_cache_copies(const ShardShape& shape, int gpus) {

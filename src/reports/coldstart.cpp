@@ -4,6 +4,7 @@
 
 #include "icx/base/error.hpp"
 #include "icx/base/json_values.hpp"
+#include "icx/serving/serving.hpp"
 
 namespace icx {
 
@@ -18,7 +19,8 @@ ColdStartReport coldstart_report(const ColdStartRequest& request) {
   report.host_link = request.host_link;
   report.storage = request.storage;
   const ColdStartInput path{
-      weight_bytes(request.model->total_params, request.dtype->bytes_per_element),
+      model_weight_bytes(*request.model, *request.dtype,
+                         request.expert_dtype != nullptr ? *request.expert_dtype : *request.dtype),
       request.gpus,
       request.gpus_per_node.value_or(request.gpus),
       request.host_link,

@@ -5,6 +5,7 @@
 #include "icx/base/error.hpp"
 #include "icx/base/json_values.hpp"
 #include "icx/catalog/group_rules.hpp"
+#include "icx/serving/serving.hpp"
 
 namespace icx {
 
@@ -84,7 +85,9 @@ OffloadReport offload_report(const OffloadRequest& request) {
   report.reserve = request.reserve;
   report.kv_load = request.kv;
   report.kv_shape = kv_shape(*request.model, request.dtype->bytes_per_element);
-  report.weights = weight_bytes(request.model->total_params, request.dtype->bytes_per_element);
+  report.weights =
+      model_weight_bytes(*request.model, *request.dtype,
+                         request.expert_dtype != nullptr ? *request.expert_dtype : *request.dtype);
   report.kv_cache = kv_cache_of(request, report.kv_shape);
   report.tp_width = tensor_parallel_width(shard, request.gpus);
   report.kv_copies = kv_cache_copies(shard, request.gpus);

@@ -230,13 +230,16 @@ Json strategy_json(const StrategyCost& cost, const std::string& reason, Phase ph
 }
 
 Json model_json(const Workload& w) {
-  return {{"id", w.model->id},
-          {"dtype", w.dtype->id},
-          {"act_dtype", w.act_dtype->id},
-          {"kv_dtype", w.kv_dtype->id},
-          {"total_params", json_number(w.model->total_params)},
-          {"active_params", json_number(w.model->active_params)},
-          {"kv_bytes_per_token", json_number(kv_bytes_per_token(*w.model, *w.kv_dtype).value())}};
+  Json model = {{"id", w.model->id}, {"dtype", w.dtype->id}};
+  if (w.experts_dtype().id != w.dtype->id) {
+    model["expert_dtype"] = w.experts_dtype().id;
+  }
+  model["act_dtype"] = w.act_dtype->id;
+  model["kv_dtype"] = w.kv_dtype->id;
+  model["total_params"] = json_number(w.model->total_params);
+  model["active_params"] = json_number(w.model->active_params);
+  model["kv_bytes_per_token"] = json_number(kv_bytes_per_token(*w.model, *w.kv_dtype).value());
+  return model;
 }
 
 } // namespace

@@ -95,6 +95,7 @@ template <class Serve, class Within>
 std::optional<Pool> smallest_pool(const Catalog& catalog, const PlanRequest& request,
                                   const System& system, Bytes usable, Serve serve, Within within) {
   const int redundant = request.serving.ep_routing.redundant_experts;
+  const Dtype& experts = expert_dtype(catalog, *request.model, *request.dtype);
   for (int nodes = 1; nodes <= request.max_nodes; ++nodes) {
     const std::optional<Cluster> cluster = system_cluster(catalog, system, nodes);
     if (!cluster) {
@@ -102,7 +103,7 @@ std::optional<Pool> smallest_pool(const Catalog& catalog, const PlanRequest& req
     }
     std::optional<Pool> best;
     for (const Layout& layout : candidate_layouts(*cluster, *request.model, redundant)) {
-      if (weights_per_gpu(*request.model, *request.dtype, layout, redundant) > usable) {
+      if (weights_per_gpu(*request.model, *request.dtype, experts, layout, redundant) > usable) {
         continue;
       }
       const LoadedStep step = serve(*cluster, layout);
@@ -182,7 +183,8 @@ void search_layouts(const detail::Pricing& pricing, const Cluster& cluster, int 
   std::vector<detail::Evaluated> priced_layouts;
   double nearest = std::numeric_limits<double>::infinity();
   for (const Layout& layout : candidate_layouts(cluster, model, redundant)) {
-    if (weights_per_gpu(model, *request.dtype, layout, redundant) > pricing.usable) {
+    if (weights_per_gpu(model, *request.dtype, pricing.workloads.decode.experts_dtype(), layout,
+                        redundant) > pricing.usable) {
       ++candidate.layouts_pruned;
       continue;
     }
@@ -230,7 +232,6 @@ PlanCandidate plan_system(const Catalog& catalog, const PlanRequest& request, co
       usable_hbm(gpu, 1, request.serving.memory_reserve),
       &memo};
   const LoadWorkloads& workloads = pricing.workloads;
-  const Bytes usable = pricing.usable;
   PlanCandidate candidate;
   candidate.system = &system;
   candidate.prefill_chunk = load.prefill_chunk;
@@ -252,7 +253,9 @@ PlanCandidate plan_system(const Catalog& catalog, const PlanRequest& request, co
     // No layout's weights fit on any node count tried.
     candidate.nodes = request.max_nodes;
     candidate.miss = PlanMiss::weights;
-    candidate.reason = detail::weights_reason(request, system, usable);
+    candidate.reason = detail::weights_reason(
+        request, system, pricing.usable,
+        model_weight_bytes(*request.model, *request.dtype, workloads.decode.experts_dtype()));
     return candidate;
   }
   candidate.cluster = chosen.cluster;
@@ -272,7 +275,7 @@ PlanCandidate plan_system(const Catalog& catalog, const PlanRequest& request, co
   }
   detail::describe_candidate(request, load, candidate, fewer);
   if (request.disaggregate) {
-    try_disaggregated(catalog, request, system, workloads, load, usable, candidate);
+    try_disaggregated(catalog, request, system, workloads, load, pricing.usable, candidate);
   }
   return candidate;
 }

@@ -89,6 +89,9 @@ Json candidate_json(const PlanCandidate& c, const Load& load) {
 void to_json(Json& json, const PlanReport& report) {
   json = json_document("icx.plan/1");
   json["model"] = {{"id", report.model->id}, {"dtype", report.dtype->id}};
+  if (!report.model->expert_dtype.empty()) {
+    json["model"]["expert_dtype"] = report.model->expert_dtype;
+  }
   json["targets"] = {{"ttft_seconds", json_number(report.targets.ttft.value())},
                      {"ttft_statistic", std::string(to_string(report.targets.ttft_statistic))},
                      {"tpot_seconds", json_number(report.targets.tpot.value())},

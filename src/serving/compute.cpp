@@ -11,8 +11,25 @@
 
 namespace icx {
 
+std::string_view kernel_dtype(const Gpu& gpu, const Dtype& dtype) {
+  if (dtype.compute_as.empty() || gpu.dense_peak.contains(dtype.id)) {
+    return dtype.id;
+  }
+  if (gpu.dense_peak.contains(dtype.compute_as) || dtype.weight_only_as.empty()) {
+    return dtype.compute_as;
+  }
+  return dtype.weight_only_as;
+}
+
 ComputeRate compute_rate(const Gpu& gpu, const Dtype& dtype, std::span<const Dtype> dtypes,
                          double utilization) {
+  const std::string_view kernel = kernel_dtype(gpu, dtype);
+  if (kernel != dtype.id) {
+    const auto as = std::ranges::find(dtypes, kernel, &Dtype::id);
+    if (as != dtypes.end()) {
+      return compute_rate(gpu, *as, dtypes, utilization);
+    }
+  }
   ComputeRate rate{&gpu, {}, {}, utilization};
   double best_width = std::numeric_limits<double>::infinity();
   for (const auto& [peak_dtype, peak] : gpu.dense_peak) {

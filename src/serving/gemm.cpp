@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "icx/serving/compute.hpp"
+
 namespace icx {
 
 double blend(double a, double b, double q) {
@@ -17,8 +19,9 @@ double blend(double a, double b, double q) {
 
 std::optional<GemmTime> gemm_time(const Gpu& gpu, const KernelCurves& curves, const Dtype& dtype,
                                   const GemmShape& shape) {
-  const auto curve = curves.gemm.find(dtype.id);
-  const auto peak = gpu.dense_peak.find(dtype.id);
+  const std::string_view kernel = kernel_dtype(gpu, dtype);
+  const auto curve = curves.gemm.find(kernel);
+  const auto peak = gpu.dense_peak.find(kernel);
   if (curve == curves.gemm.end() || peak == gpu.dense_peak.end()) {
     return std::nullopt;
   }

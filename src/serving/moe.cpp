@@ -1,6 +1,8 @@
 // One layer's routed experts by the GPU's fitted fused-MoE curve (icx/serving/moe.hpp).
 #include "icx/serving/moe.hpp"
 
+#include "icx/serving/compute.hpp"
+
 namespace icx {
 
 namespace {
@@ -13,8 +15,9 @@ constexpr double gated_matrices = 3;
 
 std::optional<GemmTime> moe_time(const Gpu& gpu, const KernelCurves& curves, const Dtype& dtype,
                                  const MoeShape& shape) {
-  const auto curve = curves.moe.find(dtype.id);
-  const auto peak = gpu.dense_peak.find(dtype.id);
+  const std::string_view kernel = kernel_dtype(gpu, dtype);
+  const auto curve = curves.moe.find(kernel);
+  const auto peak = gpu.dense_peak.find(kernel);
   if (curve == curves.moe.end() || peak == gpu.dense_peak.end()) {
     return std::nullopt;
   }

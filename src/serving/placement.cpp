@@ -337,7 +337,7 @@ Placement evaluate_layout(const Cluster& cluster, const Workload& workload, cons
   check_layout(cluster, model, layout, workload.ep_routing.redundant_experts);
   Placement p;
   p.layout = layout;
-  p.weights = weight_bytes(model.total_params, workload.dtype->bytes_per_element);
+  p.weights = model_weight_bytes(model, *workload.dtype, workload.experts_dtype());
   const LayoutMemory capacity = layout_memory(*cluster.gpu, workload, layout, std::nullopt);
   p.step.batch = step_batch(workload, layout, capacity.replica_capacity);
   p.memory = layout_memory(*cluster.gpu, workload, layout, p.step.batch.replica);

@@ -95,8 +95,7 @@ void settle(LoadedStep& step, Evaluate evaluate, Needed needed) {
 /// of the node's NICs (the expected model of a point-to-point send where the link has one).
 Seconds kv_transfer_time(const Cluster& cluster, const Workload& prefill, const Layout& layout,
                          const RunSetup& setup) {
-  const Bytes cache =
-      kv_bytes_per_token(*prefill.model, *prefill.kv_dtype) * static_cast<double>(prefill.tokens);
+  const Bytes cache = kv_bytes_per_sequence(*prefill.model, *prefill.kv_dtype, prefill.tokens);
   const Bytes shard = cache / static_cast<double>(layout.tp * layout.pp);
   const CollectiveRequest send{Collective::point_to_point, Algorithm::automatic,
                                min_collective_gpus, shard, setup};

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -35,6 +36,16 @@ ParamSplit param_split(const Model& model) {
   return split;
 }
 
+const Dtype& expert_dtype(const Catalog& catalog, const Model& model, const Dtype& weights) {
+  return model.expert_dtype.empty() ? weights : catalog.dtype(model.expert_dtype);
+}
+
+Bytes model_weight_bytes(const Model& model, const Dtype& weights, const Dtype& experts) {
+  const ParamSplit split = param_split(model);
+  const double routed = split.per_expert * model.experts;
+  return Bytes::of(split.dense * weights.bytes_per_element + routed * experts.bytes_per_element);
+}
+
 HeadWidths head_widths(const Model& model, Phase phase) {
   if (const auto& mla = model.latent_attention) {
     if (phase == Phase::decode) {
@@ -56,10 +67,20 @@ double attention_flops(const Model& model, Phase phase, std::int64_t tokens, std
   // One multiply-add (2 FLOPs) per query-key pair and width, for the scores and again for
   // the values.
   const double per_pair = 2.0 * model.attention_heads * (width.key + width.value);
-  const double t = static_cast<double>(tokens);
-  // Prefill is causal: token i attends to i earlier tokens, t²/2 pairs in all.
-  const double pairs = phase == Phase::prefill ? t * t / 2 : static_cast<double>(context);
-  return per_pair * pairs * model.layers;
+  // Prefill is causal: token i attends to i earlier tokens, t²/2 pairs in all; a decode step's
+  // token to the whole context.
+  const auto attended = [&](double window) {
+    const auto t = static_cast<double>(tokens);
+    if (phase == Phase::decode) {
+      return std::min(static_cast<double>(context), window);
+    }
+    // A sliding-window layer: the first `window` tokens as above, every later one `window`.
+    return t <= window ? t * t / 2 : window * window / 2 + (t - window) * window;
+  };
+  const double everything = std::numeric_limits<double>::infinity();
+  const int sliding = model.sliding_layers;
+  return per_pair * ((model.layers - sliding) * attended(everything) +
+                     (sliding > 0 ? sliding * attended(model.sliding_window) : 0.0));
 }
 
 double experts_touched(int experts, int per_token, double tokens) {

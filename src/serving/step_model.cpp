@@ -50,8 +50,8 @@ std::int64_t kv_length(const Workload& w) {
 /// KV bytes of one sequence held on one GPU of the busiest stage.
 Bytes kv_per_sequence(const Workload& w, const Layout& layout) {
   const Model& model = *w.model;
-  return kv_bytes_per_token(model, *w.kv_dtype) * static_cast<double>(kv_length(w)) *
-         stage_share(model, layout) / kv_split(model, layout.tp);
+  return kv_bytes_per_sequence(model, *w.kv_dtype, kv_length(w)) * stage_share(model, layout) /
+         kv_split(model, layout.tp);
 }
 
 } // namespace
@@ -104,11 +104,17 @@ Workload workload_for(const Catalog& catalog, const Model& model, const Dtype& d
   if (!w.batch && request.objective == Objective::latency) {
     w.batch = 1;
   }
-  w.rate =
-      compute_rate(gpu, dtype, catalog.dtypes(), request.utilization.value_or(gpu.achievable_mfu));
+  w.expert_dtype = &expert_dtype(catalog, model, dtype);
+  const double utilization = request.utilization.value_or(gpu.achievable_mfu);
+  w.rate = compute_rate(gpu, dtype, catalog.dtypes(), utilization);
+  w.expert_rate = compute_rate(gpu, *w.expert_dtype, catalog.dtypes(), utilization);
   w.hbm_fraction = achieved_hbm_fraction(gpu, request.hbm_fraction);
   w.gemm_curves = !request.utilization.has_value();
   return w;
+}
+
+const Dtype& Workload::experts_dtype() const {
+  return expert_dtype != nullptr ? *expert_dtype : *dtype;
 }
 
 const Dtype& Workload::ep_dispatch_dtype() const {
@@ -127,20 +133,25 @@ Bytes kv_bytes_per_token(const Model& model, const Dtype& kv_dtype) {
   return kv_cache_bytes(kv_shape(model, kv_dtype.bytes_per_element), 1, 1);
 }
 
-Bytes weights_per_gpu(const Model& model, const Dtype& dtype, const Layout& layout,
-                      int redundant_experts) {
+Bytes kv_bytes_per_sequence(const Model& model, const Dtype& kv_dtype, std::int64_t tokens) {
+  return kv_cache_bytes(kv_shape(model, kv_dtype.bytes_per_element), 1, tokens);
+}
+
+Bytes weights_per_gpu(const Model& model, const Dtype& dtype, const Dtype& experts,
+                      const Layout& layout, int redundant_experts) {
   const ParamSplit split = param_split(model);
   const double dense = split.dense / (layout.tp * layout.pp);
-  const double experts = (model.experts + redundant_experts) * split.per_expert /
-                         (static_cast<double>(layout.tp) * layout.ep * layout.pp);
-  return Bytes::of((dense + experts) * dtype.bytes_per_element);
+  const double routed = (model.experts + redundant_experts) * split.per_expert /
+                        (static_cast<double>(layout.tp) * layout.ep * layout.pp);
+  return Bytes::of(dense * dtype.bytes_per_element + routed * experts.bytes_per_element);
 }
 
 LayoutMemory layout_memory(const Gpu& gpu, const Workload& workload, const Layout& layout,
                            std::optional<std::int64_t> replica_batch) {
   LayoutMemory memory;
-  memory.weights_per_gpu = weights_per_gpu(*workload.model, *workload.dtype, layout,
-                                           workload.ep_routing.redundant_experts);
+  memory.weights_per_gpu =
+      weights_per_gpu(*workload.model, *workload.dtype, workload.experts_dtype(), layout,
+                      workload.ep_routing.redundant_experts);
   memory.usable_per_gpu = usable_hbm(gpu, 1, workload.memory_reserve);
   const Bytes per_sequence = kv_per_sequence(workload, layout);
   const Bytes free = memory.usable_per_gpu - memory.weights_per_gpu;
@@ -203,9 +214,12 @@ StepTerm times(StepTerm term, double layers) {
 /// over the expert group (uniform routing), `skew` times that on the busiest rank (hot
 /// experts), split among the experts it expects to run; priced by the GPU's fused-MoE curve
 /// where it has one, else as one GEMM per expert of one grouped kernel.
-StepTerm experts_term(const GemmPricing& pricing, const Workload& w, const Layout& layout,
+StepTerm experts_term(GemmPricing pricing, const Workload& w, const Layout& layout,
                       const LayerWeight& weight, std::int64_t micro_tokens) {
   const Model& model = *w.model;
+  // The experts' own dtype and, without curves, its rate.
+  pricing.dtype = &w.experts_dtype();
+  pricing.rate = w.expert_rate.peak_dtype.empty() ? pricing.rate : w.expert_rate.achieved();
   const double skew = layout.ep > 1 ? w.ep_routing.skew : 1.0;
   const double routed =
       static_cast<double>(micro_tokens) * model.experts_per_token * skew / layout.ep;
@@ -252,8 +266,8 @@ StepTerm attention_term(const Gpu& gpu, const Workload& w, const Layout& layout,
   term.flops = Flops::of(rank_seqs * attention_flops(model, w.phase, w.tokens, w.context) /
                          layout.tp * share);
   if (w.phase == Phase::decode) {
-    term.read = kv_bytes_per_token(model, *w.kv_dtype) * static_cast<double>(w.context) *
-                rank_seqs * share / kv_split(model, layout.tp);
+    term.read = kv_bytes_per_sequence(model, *w.kv_dtype, w.context) * rank_seqs * share /
+                kv_split(model, layout.tp);
   }
   const KernelCurves& curves = gpu.curves_for(w.engine);
   const AttentionCurve* curve = attention_curve(curves, model);

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "icx/memory/hbm.hpp"
+#include "icx/serving/compute.hpp"
 #include "icx/serving/serving.hpp"
 
 namespace icx {
@@ -140,7 +141,9 @@ StepTerm price_gemms(const GemmPricing& pricing, StepOp op, const GemmShape& sha
   if (pricing.curves) {
     if (const auto one = gemm_time(*pricing.gpu, pricing.engine_curves(), *pricing.dtype, shape)) {
       // One grouped kernel: the launch is paid once, the rest once per GEMM.
-      const Seconds launch = pricing.engine_curves().gemm.find(pricing.dtype->id)->second.launch;
+      const Seconds launch = pricing.engine_curves()
+                                 .gemm.find(kernel_dtype(*pricing.gpu, *pricing.dtype))
+                                 ->second.launch;
       term.seconds = (one->seconds - launch) * count + launch;
       term.compute = one->compute * count;
       term.memory = one->memory * count;

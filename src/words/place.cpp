@@ -39,18 +39,21 @@ Derivations place_derivations(const Workload& w, const Cluster& cluster, const P
   const Layout& l = p.layout;
   const StepTime& s = p.step;
   Derivations d;
-  d.push_back({"weights",
-               fmt::format("{} params × {} B", format_count(w.model->total_params),
-                           w.dtype->bytes_per_element),
-               p.weights.value(), format_count(p.weights.value()) + " B"});
+  d.push_back({"weights", weights_formula(*w.model, *w.dtype, w.experts_dtype()), p.weights.value(),
+               format_count(p.weights.value()) + " B"});
   d.push_back({"weights per GPU",
                fmt::format("shared part / (tp {} × pp {}) + experts / (tp {} × ep {} × pp {})",
                            l.tp, l.pp, l.tp, l.ep, l.pp),
                p.memory.weights_per_gpu.value(),
                format_count(p.memory.weights_per_gpu.value()) + " B"});
   d.push_back({"KV cache per GPU",
-               fmt::format("{} B per token × sequences × length, per stage and KV split",
-                           format_count(kv_bytes_per_token(*w.model, *w.kv_dtype).value())),
+               fmt::format("{} B per token × sequences × length{}, per stage and KV split",
+                           format_count(kv_bytes_per_token(*w.model, *w.kv_dtype).value()),
+                           w.model->sliding_layers > 0
+                               ? fmt::format(" ({} of {} layers at most {} tokens)",
+                                             w.model->sliding_layers, w.model->layers,
+                                             w.model->sliding_window)
+                               : std::string()),
                p.memory.kv_per_gpu.value(), format_count(p.memory.kv_per_gpu.value()) + " B"});
   add_step_terms(d, s, *cluster.gpu, "");
   d.push_back({std::string(latency_name(w.phase)), latency_formula(s, l.pp), s.latency.value(),

@@ -128,9 +128,9 @@ std::string nodes_text(int nodes) {
 
 } // namespace
 
-std::string weights_reason(const PlanRequest& request, const System& system, Bytes usable) {
+std::string weights_reason(const PlanRequest& request, const System& system, Bytes usable,
+                           Bytes weights) {
   const int gpus = request.max_nodes * system.gpus_per_node;
-  const Bytes weights = weight_bytes(request.model->total_params, request.dtype->bytes_per_element);
   return fmt::format("the weights ({}) do not fit {} ({} GPUs × {} usable); raise {}",
                      format_bytes(weights), nodes_text(request.max_nodes), gpus,
                      format_bytes(usable), Knob::max_nodes);

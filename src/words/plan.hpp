@@ -12,7 +12,8 @@
 namespace icx::detail {
 
 /// Why no layout's weights fit any node count of `system` the plan tried.
-std::string weights_reason(const PlanRequest& request, const System& system, Bytes usable);
+std::string weights_reason(const PlanRequest& request, const System& system, Bytes usable,
+                           Bytes weights);
 
 /// The closest layout on fewer nodes than a meeting candidate needs: its step, its simulation
 /// when the plan simulated, and the node count.

@@ -41,4 +41,20 @@ std::string latency_formula(const StepTime& step, int pp) {
                      format_seconds(step.pipeline), engine_terms(step));
 }
 
+std::string weights_formula(const Model& model, const Dtype& weights, const Dtype& experts) {
+  if (weights.id == experts.id) {
+    return fmt::format("{} parameters × {} B", format_count(model.total_params),
+                       weights.bytes_per_element);
+  }
+  const ParamSplit split = param_split(model);
+  return fmt::format("{} dense parameters × {} B + {} expert parameters × {} B",
+                     format_count(split.dense), weights.bytes_per_element,
+                     format_count(split.per_expert * model.experts), experts.bytes_per_element);
+}
+
+std::string weights_dtype_text(const Dtype& weights, const Dtype& experts) {
+  return weights.id == experts.id ? weights.id
+                                  : fmt::format("{} and {}-expert", weights.id, experts.id);
+}
+
 } // namespace icx

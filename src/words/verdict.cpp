@@ -9,6 +9,7 @@
 #include "icx/base/knob.hpp"
 #include "icx/base/units_format.hpp"
 #include "icx/serving/attention.hpp"
+#include "icx/serving/compute.hpp"
 #include "icx/serving/ranking.hpp"
 
 namespace icx {
@@ -84,7 +85,8 @@ std::string describe_rate(const ComputeRate& rate, int gpus) {
 std::string describe_pricing(const Workload& workload, int gpus) {
   const Gpu& gpu = *workload.rate.gpu;
   const KernelCurves& curves = gpu.curves_for(workload.engine);
-  const bool gemm = workload.gemm_curves && curves.gemm.contains(workload.dtype->id);
+  const std::string_view gemm_dtype = kernel_dtype(gpu, *workload.dtype);
+  const bool gemm = workload.gemm_curves && curves.gemm.contains(gemm_dtype);
   const AttentionCurve* curve =
       workload.model != nullptr ? attention_curve(curves, *workload.model) : nullptr;
   const bool attention =
@@ -101,14 +103,19 @@ std::string describe_pricing(const Workload& workload, int gpus) {
   const std::string whose =
       gpu.curves_from.empty() ? std::string("its") : fmt::format("{}'s", gpu.curves_from);
   std::vector<std::string> parts;
-  parts.push_back(gemm
-                      ? fmt::format("GEMMs by {} measured {} GEMM curve", whose, workload.dtype->id)
-                      : fmt::format("GEMMs at {}", rate));
+  parts.push_back(gemm ? fmt::format("GEMMs by {} measured {} GEMM curve", whose, gemm_dtype)
+                       : fmt::format("GEMMs at {}", rate));
   if (workload.model != nullptr && workload.model->is_moe()) {
-    parts.push_back(
-        workload.gemm_curves && curves.moe.contains(workload.dtype->id)
-            ? fmt::format("routed experts by {} measured {} MoE kernel", whose, workload.dtype->id)
-            : std::string("routed experts as grouped GEMMs"));
+    const Dtype& stored = workload.experts_dtype();
+    const std::string_view moe_dtype = kernel_dtype(gpu, stored);
+    // Experts stored in another dtype than their kernel computes in say both.
+    const bool apart = stored.id != moe_dtype;
+    const std::string experts =
+        apart ? fmt::format("routed {} experts", stored.id) : std::string("routed experts");
+    parts.push_back(workload.gemm_curves && curves.moe.contains(moe_dtype)
+                        ? fmt::format("{} by {} measured {} MoE kernel", experts, whose, moe_dtype)
+                        : fmt::format("{} as grouped GEMMs{}", experts,
+                                      apart ? fmt::format(" at the {} peak", moe_dtype) : ""));
   }
   parts.push_back(attention ? fmt::format("{} by {} measured {} kernels",
                                           latent ? "latent attention" : "attention", whose,

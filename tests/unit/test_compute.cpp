@@ -32,6 +32,29 @@ TEST(Compute, NarrowDtypeFallsBackToTheNextWiderPeak) {
   EXPECT_EQ(compute_rate(gpu, dtypes[3], dtypes, 0.5).peak_dtype, "fp8");
 }
 
+// MXFP4 (OCP MX v1.0: blocks of 32 E2M1 values sharing one E8M0 scale) computes on FP4 tensor
+// cores where the GPU has them; without them its weights are dequantised to BF16 (weight-only
+// kernels), not run at the next wider FP8 peak as plain FP4 would be.
+TEST(Compute, BlockScaledDtypeRunsAtFp4ElseDequantisedToBf16) {
+  Dtype mxfp4 = make_dtype("mxfp4", 4.25 / 8);
+  mxfp4.compute_as = "fp4";
+  mxfp4.weight_only_as = "bf16";
+  std::vector<Dtype> all = dtypes;
+  all.push_back(mxfp4);
+  Gpu hopper = make_gpu("nvlink4", 8);
+  hopper.dense_peak["fp8"] = FlopsPerSecond::of(1979e12);
+  EXPECT_EQ(kernel_dtype(hopper, mxfp4), "bf16");
+  EXPECT_EQ(compute_rate(hopper, mxfp4, all, 0.5).peak_dtype, "bf16");
+  EXPECT_DOUBLE_EQ(compute_rate(hopper, mxfp4, all, 1).peak.value(), 989e12);
+  // Plain FP4 keeps the narrowest wider peak.
+  EXPECT_EQ(compute_rate(hopper, dtypes[3], all, 0.5).peak_dtype, "fp8");
+  Gpu blackwell = hopper;
+  blackwell.dense_peak["fp4"] = FlopsPerSecond::of(9000e12);
+  EXPECT_EQ(kernel_dtype(blackwell, mxfp4), "fp4");
+  EXPECT_DOUBLE_EQ(compute_rate(blackwell, mxfp4, all, 1).peak.value(), 9000e12);
+  EXPECT_EQ(kernel_dtype(blackwell, dtypes[1]), "bf16");
+}
+
 TEST(Compute, NoWideEnoughPeakIsAnError) {
   const Gpu gpu = make_gpu("nvlink4", 8); // bf16 only
   EXPECT_THROW((void)compute_rate(gpu, dtypes[0], dtypes, 0.5), InputError);

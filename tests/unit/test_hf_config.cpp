@@ -5,17 +5,14 @@
 
 #include <gtest/gtest.h>
 
+#include "hf_fixtures.hpp"
 #include "icx/base/error.hpp"
 
 namespace icx {
 namespace {
 
-const std::string hf_dir = std::string(ICX_TEST_DATA_DIR) + "/hf/";
-
-/// |actual / published − 1|, the relative error against a published parameter count.
-double relative_error(double actual, double published) {
-  return std::abs(actual / published - 1.0);
-}
+using test::hf_dir;
+using test::relative_error;
 
 constexpr double published_tolerance = 0.02;
 
@@ -167,14 +164,8 @@ TEST(HfConfig, Llama4Scout) {
   EXPECT_LT(relative_error(model.active_params, 17e9), published_tolerance); // "17B": rounded
 }
 
-/// The message of the CatalogError that reading `text` throws.
 std::string error_of(const std::string& text) {
-  try {
-    (void)read_hf_config(text, "config.json");
-  } catch (const CatalogError& error) {
-    return error.what();
-  }
-  return "(no error)";
+  return test::hf_error_of(text);
 }
 
 const std::string dense_fields = R"("hidden_size": 64, "num_hidden_layers": 2,
@@ -248,24 +239,6 @@ TEST(HfConfig, ContradictoryFields) {
             "config.json: /dtype: 'fp32' contradicts torch_dtype 'bf16'");
 }
 
-// gpt-oss-120b and -20b (openai): experts in MXFP4 (4-bit elements, one 8-bit scale per 32:
-// 4.25 bits a weight) and attention, router and embeddings in BF16 (modules_to_not_convert).
-// One dtype for the whole model would misprice them, so the config is refused, naming the
-// field, until experts can have a dtype of their own.
-TEST(HfConfig, GptOssMxfp4ExpertsAreRefusedUntilExpertsHaveTheirOwnDtype) {
-  for (const char* file : {"gpt-oss-120b.json", "gpt-oss-20b.json"}) {
-    try {
-      (void)read_hf_config_file(hf_dir + file);
-      ADD_FAILURE() << file << " was read";
-    } catch (const CatalogError& error) {
-      const std::string what = error.what();
-      EXPECT_NE(what.find("/quantization_config/quant_method: 'mxfp4' is not supported"),
-                std::string::npos)
-          << what;
-    }
-  }
-}
-
 TEST(HfConfig, MoeEveryOtherLayerIsRefusedUnderItsPointer) {
   const std::string config = R"({"text_config": {"hidden_size": 64, "num_hidden_layers": 4,
     "intermediate_size": 128, "vocab_size": 100, "num_attention_heads": 8,
@@ -328,7 +301,7 @@ TEST(HfConfig, Quantization) {
             "fp8");
   EXPECT_EQ(error_of("{" + dense_fields + R"(, "quantization_config": {"quant_method": "awq"}})"),
             "config.json: /quantization_config/quant_method: 'awq' is not supported (only "
-            "\"fp8\"): the weights' element size is unknown");
+            "\"fp8\" and \"mxfp4\"): the weights' element size is unknown");
   EXPECT_EQ(error_of("{" + dense_fields + R"(, "torch_dtype": "int4"})"),
             "config.json: /torch_dtype: 'int4' is not one of: bfloat16, float16, float32, "
             "float8_e4m3fn");

@@ -102,7 +102,7 @@ TEST_F(PlaceReportTest, DerivationsShowTheirTerms) {
   // The model has no MLP width, so GPT's layer: four GEMMs and attention, each a line.
   ASSERT_EQ(r.derivations.size(), 12U);
   EXPECT_EQ(r.derivations[0].quantity, "weights");
-  EXPECT_EQ(r.derivations[0].formula, "70,000,000,000 params × 2 B");
+  EXPECT_EQ(r.derivations[0].formula, "70,000,000,000 parameters × 2 B");
   EXPECT_EQ(r.derivations[0].value, 140e9);
   EXPECT_EQ(r.derivations[1].quantity, "weights per GPU");
   EXPECT_EQ(r.derivations[1].value, 35e9);

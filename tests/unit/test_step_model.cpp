@@ -68,9 +68,11 @@ TEST_F(StepModelTest, WorkloadDefaults) {
 
 TEST_F(StepModelTest, WeightsPerGpuOfATensorGroup) {
   // 70,553,706,496 params × 2 B = 141.1 GB over 8 GPUs.
-  EXPECT_EQ(weights_per_gpu(llama70, bf16, Layout{8, 1, 1, 1}).value(), 70553706496.0 * 2 / 8);
+  EXPECT_EQ(weights_per_gpu(llama70, bf16, bf16, Layout{8, 1, 1, 1}).value(),
+            70553706496.0 * 2 / 8);
   // Replicas hold the whole shard again: tp 4 × dp 2 holds a quarter on each GPU.
-  EXPECT_EQ(weights_per_gpu(llama70, bf16, Layout{4, 1, 1, 2}).value(), 70553706496.0 * 2 / 4);
+  EXPECT_EQ(weights_per_gpu(llama70, bf16, bf16, Layout{4, 1, 1, 2}).value(),
+            70553706496.0 * 2 / 4);
 }
 
 TEST_F(StepModelTest, ExpertParallelKeepsTheDensePartReplicated) {
@@ -78,12 +80,12 @@ TEST_F(StepModelTest, ExpertParallelKeepsTheDensePartReplicated) {
   // EP 8: the dense part whole on every GPU, 32 of the 256 experts.
   const double per_expert = (671e9 - 37e9) / 248;
   const double dense = 671e9 - 256 * per_expert;
-  EXPECT_NEAR(weights_per_gpu(dsv3, fp8, Layout{1, 1, 8, 1}).value(), dense + 256 * per_expert / 8,
-              1e3);
+  EXPECT_NEAR(weights_per_gpu(dsv3, fp8, fp8, Layout{1, 1, 8, 1}).value(),
+              dense + 256 * per_expert / 8, 1e3);
   // About 98.3 GB: more than the 671 GB / 8 = 83.9 GB an even split would give.
-  EXPECT_NEAR(weights_per_gpu(dsv3, fp8, Layout{1, 1, 8, 1}).value(), 98.35e9, 0.01e9);
+  EXPECT_NEAR(weights_per_gpu(dsv3, fp8, fp8, Layout{1, 1, 8, 1}).value(), 98.35e9, 0.01e9);
   // TP 8 splits both parts: 671 GB / 8.
-  EXPECT_NEAR(weights_per_gpu(dsv3, fp8, Layout{8, 1, 1, 1}).value(), 671e9 / 8, 1e3);
+  EXPECT_NEAR(weights_per_gpu(dsv3, fp8, fp8, Layout{8, 1, 1, 1}).value(), 671e9 / 8, 1e3);
 }
 
 TEST_F(StepModelTest, LayoutMemoryHoldsWeightsAndKvCache) {

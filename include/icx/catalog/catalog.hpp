@@ -17,6 +17,7 @@
 #include "icx/base/enum_names.hpp"
 #include "icx/base/units.hpp"
 #include "icx/catalog/curves.hpp"
+#include "icx/catalog/dtype.hpp"
 #include "icx/catalog/link.hpp"
 
 namespace icx {
@@ -61,11 +62,17 @@ struct Model : Entry {
   /// Parameters used per token (equals total_params for a dense model).
   double active_params = 0;
   std::string default_dtype;
+  /// The routed experts' dtype where the checkpoint stores them apart (gpt-oss); empty: as above.
+  std::string expert_dtype;
   int attention_heads = 0;
   int kv_heads = 0;
   int head_dim = 0;
   int intermediate_size = 0;
   int vocab_size = 0;
+  /// Layers whose attention sees only the last sliding_window tokens (gpt-oss's alternate
+  /// layers): their KV cache holds that many at most; 0: every layer attends to all.
+  int sliding_layers = 0;
+  int sliding_window = 0;
   /// Routed experts per MoE layer; 0 for a dense model.
   int experts = 0;
   int experts_per_token = 0;
@@ -109,11 +116,6 @@ struct Model : Entry {
   std::map<std::string, std::string, std::less<>> checkpoints;
   std::string checkpoints_source;
   bool operator==(const Model&) const = default;
-};
-
-struct Dtype : Entry {
-  double bytes_per_element = 0;
-  bool operator==(const Dtype&) const = default;
 };
 
 /// A named cluster building block: a node (or rack) of GPUs and the wires inside and

@@ -129,6 +129,9 @@ struct KvShape {
   /// Values cached per token and layer by multi-head latent attention (kv_lora_rank +
   /// qk_rope_head_dim); 0: keys and values per KV head.
   int latent_dim = 0;
+  /// Of `layers`, those caching at most `window` tokens (sliding-window attention).
+  int sliding_layers = 0;
+  std::int64_t window = 0;
 };
 
 /// A model's KV shape with `bytes_per_element` per cached value.

@@ -23,6 +23,8 @@ struct ColdStartRequest {
   const Model* model = nullptr;
   /// The weights' element type.
   const Dtype* dtype = nullptr;
+  /// The routed experts' element type; nullptr: `dtype`.
+  const Dtype* expert_dtype = nullptr;
   /// GPUs sharing the weights in equal shards.
   int gpus = 1;
   /// GPUs in one node; absent: every GPU in one node.

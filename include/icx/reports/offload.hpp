@@ -27,6 +27,8 @@ struct OffloadRequest {
   const Model* model = nullptr;
   /// The weights' element type; the KV cache is held in it too.
   const Dtype* dtype = nullptr;
+  /// The routed experts' element type; nullptr: `dtype`.
+  const Dtype* expert_dtype = nullptr;
   const Gpu* gpu = nullptr;
   /// GPUs sharing weights and KV cache in equal parts.
   int gpus = 1;

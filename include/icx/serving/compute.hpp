@@ -20,9 +20,15 @@ struct ComputeRate {
   [[nodiscard]] FlopsPerSecond achieved() const { return peak * utilization; }
 };
 
-/// The GPU's dense peak for `dtype`; a GPU without that dtype's tensor cores computes in the
-/// narrowest type it has that is at least as wide (FP8 weights on A100 run at BF16 rate).
-/// Throws InputError when the GPU has no such type.
+/// The dtype whose dense peak and kernel curves a GEMM on `dtype` weights runs by on `gpu`: its
+/// own where the GPU lists it; a block-scaled dtype's compute_as (MXFP4 on FP4 tensor cores)
+/// where the GPU lists that, else its weight_only_as (dequantised to BF16, as weight-only
+/// kernels run it on GPUs without FP4); any other dtype its own id.
+std::string_view kernel_dtype(const Gpu& gpu, const Dtype& dtype);
+
+/// The GPU's dense peak for `dtype` (by kernel_dtype); a GPU without that dtype's tensor cores
+/// computes in the narrowest type it has that is at least as wide (FP8 weights on A100 run at BF16
+/// rate). Throws InputError when the GPU has no such type.
 ComputeRate compute_rate(const Gpu& gpu, const Dtype& dtype, std::span<const Dtype> dtypes,
                          double utilization);
 

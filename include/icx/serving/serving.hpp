@@ -48,6 +48,14 @@ struct ParamSplit {
 
 ParamSplit param_split(const Model& model);
 
+/// The routed experts' dtype: the model's expert_dtype where its checkpoint stores them apart
+/// (gpt-oss's MXFP4 experts), else `weights`.
+const Dtype& expert_dtype(const Catalog& catalog, const Model& model, const Dtype& weights);
+
+/// Bytes of every weight of the model, each stored once: the routed experts in `experts`, the
+/// rest (attention, embeddings, dense and shared-expert MLPs) in `weights`.
+Bytes model_weight_bytes(const Model& model, const Dtype& weights, const Dtype& experts);
+
 /// Per-head widths of the two score products: the key (query·key) and the value.
 struct HeadWidths {
   double key = 0;

@@ -69,13 +69,21 @@ struct Workload : StepSettings {
   const Model* model = nullptr;
   /// The weights as stored.
   const Dtype* dtype = nullptr;
+  /// The routed experts' weights as stored (expert_dtype: `dtype` unless the model stores
+  /// them apart).
+  const Dtype* expert_dtype = nullptr;
   ComputeRate rate;
+  /// The experts' GEMMs' rate where no curve prices them (`rate` for the experts' dtype).
+  ComputeRate expert_rate;
   /// Fraction of the datasheet HBM bandwidth a decode step reaches.
   double hbm_fraction = 1;
   /// GEMMs priced by the GPU's measured curves where it has them (false: every GEMM at
   /// `rate`, as --mfu asks).
   bool gemm_curves = true;
   [[nodiscard]] EpMode ep_kernels() const;
+  /// The routed experts' dtype; the weights' when none was set (a workload not built by
+  /// workload_for).
+  [[nodiscard]] const Dtype& experts_dtype() const;
   /// The dispatch's dtype; the activations' when none was set (a workload not built by
   /// workload_for).
   [[nodiscard]] const Dtype& ep_dispatch_dtype() const;
@@ -175,11 +183,15 @@ std::int64_t scheduler_limit(const Workload& w, const Layout& layout);
 /// KV-cache bytes of one token over all layers in the KV dtype.
 Bytes kv_bytes_per_token(const Model& model, const Dtype& kv_dtype);
 
+/// KV-cache bytes of one sequence of `tokens` over all layers, sliding-window layers holding
+/// at most their window.
+Bytes kv_bytes_per_sequence(const Model& model, const Dtype& kv_dtype, std::int64_t tokens);
+
 /// Weight bytes one GPU holds: the dense part split by tensor and pipeline groups and
-/// replicated across expert ranks; the routed experts (with `redundant_experts` replicas of
-/// hot ones) split by all three.
-Bytes weights_per_gpu(const Model& model, const Dtype& dtype, const Layout& layout,
-                      int redundant_experts = 0);
+/// replicated across expert ranks, in `dtype`; the routed experts (with `redundant_experts`
+/// replicas of hot ones) split by all three, in `experts`.
+Bytes weights_per_gpu(const Model& model, const Dtype& dtype, const Dtype& experts,
+                      const Layout& layout, int redundant_experts = 0);
 
 /// Memory of each GPU with `replica_batch` sequences per replica (absent: the capacity).
 LayoutMemory layout_memory(const Gpu& gpu, const Workload& workload, const Layout& layout,

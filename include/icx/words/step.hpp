@@ -21,6 +21,14 @@ void add_operation_terms(Derivations& d, const StepTime& step, const Gpu& gpu,
 /// gaps between layers).
 void add_step_terms(Derivations& d, const StepTime& step, const Gpu& gpu, std::string_view label);
 
+/// How the weights' bytes are counted, for a formula: "70,553,706,496 parameters × 2 B", or with
+/// the routed experts stored apart "… dense parameters × 2 B + … expert parameters × 0.53125 B".
+std::string weights_formula(const Model& model, const Dtype& weights, const Dtype& experts);
+
+/// The weights' dtype before "weights": "bf16", or with the routed experts stored apart
+/// "bf16 and mxfp4-expert".
+std::string weights_dtype_text(const Dtype& weights, const Dtype& experts);
+
 /// What a step's latency adds up to, for a formula: "pp 2 × 6.1 ms + 40 µs of sends + 741 µs
 /// engine step".
 std::string latency_formula(const StepTime& step, int pp);

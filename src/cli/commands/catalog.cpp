@@ -156,11 +156,11 @@ Command setup_models(CLI::App& app) {
         {"heads/kv", Align::right, 4},
         {"experts", Align::right}},
        [](const Model& m) -> std::vector<std::string> {
-         return {std::to_string(m.hidden),
-                 std::to_string(m.layers),
-                 format_params(m.total_params),
+         return {std::to_string(m.hidden), std::to_string(m.layers), format_params(m.total_params),
                  format_params(m.active_params),
-                 m.default_dtype,
+                 // Experts stored apart: "bf16+mxfp4" (the rest, then the experts).
+                 m.expert_dtype.empty() ? m.default_dtype
+                                        : fmt::format("{}+{}", m.default_dtype, m.expert_dtype),
                  fmt::format("{}/{}", m.attention_heads, m.kv_heads),
                  m.is_moe() ? fmt::format("{} (top {})", m.experts, m.experts_per_token) : "-"};
        }},

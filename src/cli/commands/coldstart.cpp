@@ -75,6 +75,7 @@ ColdStartRequest request_of(const Catalog& catalog, const ColdstartOptions& opti
   ColdStartRequest request;
   request.model = &model.model;
   request.dtype = &model.dtype;
+  request.expert_dtype = &model.expert_dtype;
   request.gpus = options.gpus.value_or(1);
   request.gpus_per_node = options.gpus_per_node;
   if (options.wire && options.host_link) {

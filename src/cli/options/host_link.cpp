@@ -6,6 +6,7 @@
 #include <fmt/ranges.h>
 
 #include "icx/base/units_format.hpp"
+#include "icx/words/step.hpp"
 
 namespace icx::cli {
 
@@ -57,14 +58,18 @@ std::vector<const Link*> host_links(const Catalog& catalog, const std::string& f
 }
 
 std::string describe_weights_model(const ResolvedModel& model) {
-  return fmt::format("{}: {} parameters, {} ({} B per element){}", model.model.id,
+  const std::string experts =
+      model.expert_dtype.id == model.dtype.id
+          ? std::string()
+          : fmt::format(", experts {} ({} B per element)", model.expert_dtype.id,
+                        model.expert_dtype.bytes_per_element);
+  return fmt::format("{}: {} parameters, {} ({} B per element){}{}", model.model.id,
                      format_params(model.model.total_params), model.dtype.id,
-                     model.dtype.bytes_per_element, overridden_suffix(model));
+                     model.dtype.bytes_per_element, experts, overridden_suffix(model));
 }
 
 std::string describe_weights(const ResolvedModel& model) {
-  return fmt::format("{} parameters × {} B", format_count(model.model.total_params),
-                     model.dtype.bytes_per_element);
+  return weights_formula(model.model, model.dtype, model.expert_dtype);
 }
 
 Json weights_model_json(const ResolvedModel& model) {
@@ -73,6 +78,10 @@ Json weights_model_json(const ResolvedModel& model) {
   m["total_params"] = json_number(model.model.total_params);
   m["dtype"] = model.dtype.id;
   m["bytes_per_element"] = json_number(model.dtype.bytes_per_element);
+  if (model.expert_dtype.id != model.dtype.id) {
+    m["expert_dtype"] = model.expert_dtype.id;
+    m["expert_bytes_per_element"] = json_number(model.expert_dtype.bytes_per_element);
+  }
   m["overridden"] = model.overridden;
   return m;
 }

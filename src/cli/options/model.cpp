@@ -1,5 +1,6 @@
 #include "options/model.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <string_view>
 
@@ -38,9 +39,10 @@ void add_model_options(CLI::App& app, ModelOptions& options) {
       ->type_name("N")
       ->transform(decimal_number(limits::params));
   app.add_option("--dtype", options.dtype,
-                 "Element type of the weights (see 'icx dtypes'); default: the model's, bf16 "
-                 "for a custom model")
-      ->type_name("ID");
+                 "Element type of the weights (see 'icx dtypes'), or of each part: "
+                 "experts=ID,dense=ID (the routed experts; everything else), e.g. "
+                 "experts=nvfp4,dense=fp8; default: the model's, bf16 for a custom model")
+      ->type_name("ID|PART=ID,…");
   group_options_from(app, first, "Model");
 }
 
@@ -58,6 +60,51 @@ Model read_hf_config_flag(const ModelOptions& options) {
   } catch (const InputError& error) {
     throw InputError(std::string("--hf-config ") + error.what());
   }
+}
+
+/// The dtype ids of --dtype's parts: one id for every weight, or experts=ID and dense=ID
+/// (either may be left out: the model's own).
+struct DtypeParts {
+  std::string dense;
+  std::string experts;
+};
+
+DtypeParts dtype_parts(const std::string& flag, const Model& model) {
+  DtypeParts parts{model.default_dtype,
+                   model.expert_dtype.empty() ? model.default_dtype : model.expert_dtype};
+  if (flag.empty()) {
+    return parts;
+  }
+  if (flag.find('=') == std::string::npos) {
+    return {flag, flag};
+  }
+  const std::string valid = "give experts=ID for the routed experts and dense=ID for the rest "
+                            "(attention, embeddings, dense and shared-expert MLPs), e.g. --dtype "
+                            "experts=nvfp4,dense=fp8";
+  std::vector<std::string> seen;
+  for (std::size_t start = 0; start <= flag.size();) {
+    const std::size_t comma = std::min(flag.find(',', start), flag.size());
+    const std::string part = flag.substr(start, comma - start);
+    start = comma + 1;
+    const std::size_t equals = part.find('=');
+    const std::string name = part.substr(0, equals);
+    if (equals == std::string::npos || (name != "experts" && name != "dense")) {
+      throw UsageError(
+          fmt::format("--dtype {}: '{}' names no part icx prices apart; {}", flag, part, valid));
+    }
+    if (std::ranges::find(seen, name) != seen.end()) {
+      throw UsageError(fmt::format("--dtype {}: {} given twice; {}", flag, name, valid));
+    }
+    seen.push_back(name);
+    (name == "experts" ? parts.experts : parts.dense) = part.substr(equals + 1);
+  }
+  if (std::ranges::find(seen, "experts") != seen.end() && !model.is_moe()) {
+    throw UsageError(fmt::format(
+        "--dtype {}: {} has no routed experts; give one dtype, e.g. "
+        "--dtype fp8",
+        flag, model.id == "custom" ? "the custom model" : fmt::format("model '{}'", model.id)));
+  }
+  return parts;
 }
 
 } // namespace
@@ -94,8 +141,12 @@ ResolvedModel resolve_model(const Catalog& catalog, const ModelOptions& options)
     }
     resolved.model.set_total_params(*options.params);
   }
-  const std::string dtype = options.dtype.empty() ? resolved.model.default_dtype : options.dtype;
-  resolved.dtype = for_flag("--dtype", [&] { return catalog.dtype(dtype); });
+  const DtypeParts parts = dtype_parts(options.dtype, resolved.model);
+  const std::string& dtype = parts.dense;
+  resolved.dtype = for_flag("--dtype", [&] { return catalog.dtype(parts.dense); });
+  resolved.expert_dtype = for_flag("--dtype", [&] { return catalog.dtype(parts.experts); });
+  resolved.model.expert_dtype =
+      resolved.expert_dtype.id == resolved.dtype.id ? std::string() : resolved.expert_dtype.id;
   if (!options.dtype.empty() && !resolved.custom()) {
     resolved.overridden.emplace_back("--dtype");
   }

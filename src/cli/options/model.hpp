@@ -29,7 +29,10 @@ void add_model_options(CLI::App& app, ModelOptions& options);
 /// fields overridden, or a custom one from --hidden and --layers.
 struct ResolvedModel {
   Model model;
+  /// The weights' dtype; the routed experts' is expert_dtype (the same unless the model or
+  /// --dtype experts=ID stores them apart).
   Dtype dtype;
+  Dtype expert_dtype;
   /// Flags that replaced a catalog model's field, e.g. "--hidden".
   std::vector<std::string> overridden;
   [[nodiscard]] bool custom() const { return model.id == "custom"; }

@@ -107,6 +107,7 @@ OffloadRequest offload_request(const Catalog& catalog, const OffloadOptions& opt
   OffloadRequest request;
   request.model = &model.model;
   request.dtype = &model.dtype;
+  request.expert_dtype = &model.expert_dtype;
   request.gpu = &for_flag("--gpu", [&]() -> const Gpu& { return catalog.gpu(gpu); });
   request.gpus = options.gpus;
   request.reserve = options.reserve;

@@ -59,6 +59,7 @@ PageSection coldstart_section(const ReportInputs& in) {
   ColdStartRequest request;
   request.model = &in.model.model;
   request.dtype = &in.model.dtype;
+  request.expert_dtype = &in.model.expert_dtype;
   request.gpus = layout.tp * layout.pp * layout.ep;
   request.gpus_per_node = in.report.cluster.gpus_per_node;
   request.gpus_per_uplink = host.gpus_per_uplink;

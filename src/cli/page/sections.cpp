@@ -10,6 +10,7 @@
 #include "icx/reports/tp.hpp"
 #include "icx/serving/ranking.hpp"
 #include "icx/words/ranking.hpp"
+#include "icx/words/step.hpp"
 #include "sweeps/place.hpp"
 #include "sweeps/tp.hpp"
 #include "views/place.hpp"
@@ -79,7 +80,8 @@ PageSection deployment_section(const ReportInputs& in) {
   table.rows.push_back(
       {"model", fmt::format("{}{}: {} parameters, {} weights ({})", w.model->id,
                             overridden_suffix(in.model), format_scaled(w.model->total_params),
-                            w.dtype->id, format_bytes(r.placement().weights))});
+                            weights_dtype_text(*w.dtype, w.experts_dtype()),
+                            format_bytes(r.placement().weights))});
   table.rows.push_back(
       {"GPU", fmt::format("{} ({} HBM)", c.gpu->id, format_bytes(c.gpu->hbm_capacity))});
   table.rows.push_back({"system", r.system != nullptr

@@ -9,6 +9,7 @@
 
 #include "icx/base/units_format.hpp"
 #include "icx/util/table.hpp"
+#include "icx/words/step.hpp"
 #include "output/terminal.hpp"
 
 namespace icx::cli {
@@ -19,8 +20,9 @@ void print_header(const PlaceReport& r) {
   const Cluster& c = r.cluster;
   const Workload& w = r.workload;
   const Placement& p = r.placement();
-  print_out("Placement of {} ({} weights, {} of them) on {} × {}\n", w.model->id, w.dtype->id,
-            format_bytes(p.weights), c.gpus, c.gpu->id);
+  print_out("Placement of {} ({} weights, {} of them) on {} × {}\n", w.model->id,
+            weights_dtype_text(*w.dtype, w.experts_dtype()), format_bytes(p.weights), c.gpus,
+            c.gpu->id);
   const std::string between =
       c.gpus <= c.domain             ? std::string()
       : c.between_domains == nullptr ? fmt::format(", {} between", c.scale_out->id)
