@@ -241,6 +241,28 @@ void price_collectives(const Cluster& cluster, const Workload& w, Placement& p) 
 }
 
 /// The step the work and collectives make, and each split's verdict against it.
+/// The drafts of a speculative step: each one decoder layer of the stage and the LM head at one
+/// token per sequence (the stage's pass at one token, its layers' share of one layer) with that
+/// layer's share of the collectives; the acceptance is the tokens the step emits.
+void price_drafts(const Gpu& gpu, const Workload& w, Placement& p) {
+  StepBatch one = p.step.batch;
+  one.tokens_per_sequence = 1;
+  const StageWork work = stage_work(gpu, w, p.layout, one);
+  Seconds head;
+  for (const StepTerm& term : work.terms) {
+    head += term.op == StepOp::lm_head ? term.seconds : Seconds{};
+  }
+  const auto stage_layers = static_cast<double>(ceil_div(w.model->layers, p.layout.pp));
+  Seconds comm;
+  for (const StrategyCost& cost : p.strategies) {
+    const bool layered = cost.strategy == Strategy::tensor || cost.strategy == Strategy::expert;
+    comm += layered ? judged(cost) * (1.0 - w.overlap) : Seconds{};
+  }
+  const Seconds layer = (work.seconds - head + comm) / stage_layers;
+  p.step.draft = (layer + head) * static_cast<double>(w.spec->draft_tokens);
+  p.step.emitted = w.spec->acceptance;
+}
+
 void time_step(const Cluster& cluster, const Workload& w, Placement& p) {
   StepTime& step = p.step;
   Seconds slowest_send;
@@ -266,13 +288,20 @@ void time_step(const Cluster& cluster, const Workload& w, Placement& p) {
     step.prompt_scale = w.phase == Phase::prefill ? w.engine->costs.prompt_scale : 1.0;
   }
   step.stage = (step.work.seconds + step.exposed_comm) * step.prompt_scale + step.layer_gaps;
-  // One micro-batch passes the stages one after another.
+  // One micro-batch passes the stages one after another, after its drafts; a speculative step
+  // emits step.emitted tokens a sequence, so a token's time is the step's share.
   step.latency =
-      step.stage * static_cast<double>(p.layout.pp) + step.pipeline + step.engine + step.request;
-  const double tokens = static_cast<double>(step.batch.total * step.batch.tokens_per_sequence);
+      (step.stage * static_cast<double>(p.layout.pp) + step.pipeline + step.engine + step.draft) /
+          step.emitted +
+      step.request;
+  const double tokens =
+      static_cast<double>(step.batch.total) *
+      (w.spec && w.phase == Phase::decode ? step.emitted
+                                          : static_cast<double>(step.batch.tokens_per_sequence));
   step.tokens_per_second_per_gpu =
       tokens /
-      ((step.stage + slowest_send) * static_cast<double>(p.layout.pp) + step.engine).value() /
+      ((step.stage + slowest_send) * static_cast<double>(p.layout.pp) + step.engine + step.draft)
+          .value() /
       cluster.gpus;
   for (StrategyCost& cost : p.strategies) {
     const bool pipeline = cost.strategy == Strategy::pipeline;
@@ -343,6 +372,9 @@ Placement evaluate_layout(const Cluster& cluster, const Workload& workload, cons
   p.memory = layout_memory(*cluster.gpu, workload, layout, p.step.batch.replica);
   p.step.work = stage_work(*cluster.gpu, workload, layout, p.step.batch);
   price_collectives(cluster, workload, p);
+  if (workload.spec && workload.phase == Phase::decode) {
+    price_drafts(*cluster.gpu, workload, p);
+  }
   time_step(cluster, workload, p);
   return p;
 }

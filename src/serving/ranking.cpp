@@ -291,6 +291,11 @@ Json ranked_layout_json(const RankedLayout& r, Phase phase) {
                {"request_seconds", json_number(s.request.value())},
                {"bytes_read_per_gpu", json_number(s.work.read.value())},
                {"terms", terms_json(s.work.terms)}};
+  if (s.draft.value() > 0) {
+    // Speculative decoding: the drafts before the pass and the tokens the step emits.
+    j["step"]["draft_seconds"] = json_number(s.draft.value());
+    j["step"]["tokens_emitted_per_sequence"] = json_number(s.emitted);
+  }
   j[phase == Phase::prefill ? "ttft_seconds" : "tpot_seconds"] = json_number(s.latency.value());
   j["tokens_per_second_per_gpu"] = json_number(s.tokens_per_second_per_gpu);
   Json verdict = {{"level", to_string(r.verdict.level)}, {"reason", r.verdict.reason}};

@@ -183,7 +183,9 @@ StepBatch step_batch(const Workload& workload, const Layout& layout, std::int64_
   // attention over the ranks of its expert group.
   batch.micro = ceil_div(batch.replica, layout.pp);
   batch.per_rank = ceil_div(batch.micro, layout.ep);
-  batch.tokens_per_sequence = workload.phase == Phase::prefill ? workload.tokens : 1;
+  batch.tokens_per_sequence = workload.phase == Phase::prefill ? workload.tokens
+                              : workload.spec                  ? workload.spec->draft_tokens + 1
+                                                               : 1;
   return batch;
 }
 
@@ -263,8 +265,11 @@ StepTerm attention_term(const Gpu& gpu, const Workload& w, const Layout& layout,
   const auto rank_seqs = static_cast<double>(batch.per_rank);
   StepTerm term;
   term.op = StepOp::attention;
-  term.flops = Flops::of(rank_seqs * attention_flops(model, w.phase, w.tokens, w.context) /
-                         layout.tp * share);
+  // A decode pass checking drafts attends once for each of its tokens.
+  const double queries =
+      w.phase == Phase::decode ? static_cast<double>(batch.tokens_per_sequence) : 1.0;
+  term.flops = Flops::of(rank_seqs * queries *
+                         attention_flops(model, w.phase, w.tokens, w.context) / layout.tp * share);
   if (w.phase == Phase::decode) {
     term.read = kv_bytes_per_sequence(model, *w.kv_dtype, w.context) * rank_seqs * share /
                 kv_split(model, layout.tp);

@@ -118,6 +118,13 @@ std::vector<std::string> place_assumptions(const Workload& w, const Cluster& clu
                           : fmt::format("each layout at the largest batch its memory holds, at "
                                         "most {} sequences per replica ({}, {})",
                                         w.max_batch, Knob::batch, Knob::max_batch));
+  if (w.spec && (w.phase == Phase::decode || load)) {
+    lines.push_back(fmt::format(
+        "speculative decoding ({}): each decode step checks {} draft{} and emits {:g} tokens a "
+        "sequence on average; a draft costs one decoder layer and the LM head ({})",
+        w.spec->kind, w.spec->draft_tokens, w.spec->draft_tokens == 1 ? "" : "s",
+        w.spec->acceptance, Knob::spec));
+  }
   if (w.model->is_moe()) {
     lines.push_back(fmt::format("tokens route uniformly to {} of {} experts{}; an expert group "
                                 "runs attention data-parallel, each rank for its own sequences "

@@ -37,8 +37,14 @@ void add_step_terms(Derivations& d, const StepTime& step, const Gpu& gpu, std::s
 }
 
 std::string latency_formula(const StepTime& step, int pp) {
-  return fmt::format("pp {} × {} + {} of sends{}", pp, format_seconds(step.stage),
-                     format_seconds(step.pipeline), engine_terms(step));
+  std::string pass = fmt::format("pp {} × {} + {} of sends{}", pp, format_seconds(step.stage),
+                                 format_seconds(step.pipeline), engine_terms(step));
+  if (step.draft.value() <= 0) {
+    return pass;
+  }
+  // A speculative decode step: its drafts before the pass, over the tokens it emits.
+  return fmt::format("({} + {} of drafts) / {:g} tokens emitted", pass, format_seconds(step.draft),
+                     step.emitted);
 }
 
 std::string weights_formula(const Model& model, const Dtype& weights, const Dtype& experts) {

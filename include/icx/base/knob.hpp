@@ -59,6 +59,7 @@ enum class Knob {
   scale_out,
   seed,
   skew,
+  spec,
   spread,
   system,
   tokens_per_gpu,
@@ -67,7 +68,7 @@ enum class Knob {
 };
 
 /// A knob's own name: what a sentence writes when no front end has handed its spelling over.
-constexpr std::array<EnumName<Knob>, 49> enum_names(Knob /*unused*/) {
+constexpr std::array<EnumName<Knob>, 50> enum_names(Knob /*unused*/) {
   return {{{Knob::act_dtype, "act-dtype"},
            {Knob::algo, "algo"},
            {Knob::arrivals, "arrivals"},
@@ -112,6 +113,7 @@ constexpr std::array<EnumName<Knob>, 49> enum_names(Knob /*unused*/) {
            {Knob::scale_out, "scale-out"},
            {Knob::seed, "seed"},
            {Knob::skew, "skew"},
+           {Knob::spec, "spec"},
            {Knob::spread, "spread"},
            {Knob::system, "system"},
            {Knob::tokens_per_gpu, "tokens-per-gpu"},

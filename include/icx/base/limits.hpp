@@ -15,6 +15,8 @@ constexpr int max_layers = 1 << 14;
 constexpr int max_heads = 1 << 14;
 constexpr int max_vocab = 1 << 24;
 constexpr int max_experts = 1 << 14;
+/// Drafts one speculative decoding step checks (engines run up to about 8).
+constexpr int max_draft_tokens = 16;
 constexpr int max_domain = 1 << 20;
 constexpr std::int64_t max_tokens = 100'000'000;
 /// Parameters of a model: times 4 bytes (fp32) still below 2^53.

@@ -98,10 +98,16 @@ struct StepTime {
   Seconds pipeline;
   /// The engine's own time in the step (EngineCosts::step), once per pass through the stages.
   Seconds engine;
+  /// Speculative decoding: the drafts proposed before the pass (draft_tokens × one decoder
+  /// layer and the LM head at one token per sequence), and the tokens the step emits per
+  /// sequence (the acceptance; 1 without speculation).
+  Seconds draft;
+  double emitted = 1;
   /// Prefill: the engine's time per request outside the GPUs' steps (EngineCosts::request).
   Seconds request;
   /// What a request sees, TTFT or TPOT: the stages one after another plus their sends, the
-  /// engine's step and, for a prefill, its per-request time.
+  /// engine's step (and the drafts), over the tokens emitted; for a prefill, plus its
+  /// per-request time.
   Seconds latency;
   /// Tokens the cluster produces (decode) or prefills per second, per GPU: with one
   /// micro-batch per stage in flight, one micro-batch leaves the pipeline every stage time

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 #include "icx/base/enum_names.hpp"
@@ -33,6 +34,17 @@ enum class Objective { latency, throughput };
 constexpr std::array<EnumName<Objective>, 2> enum_names(Objective /*unused*/) {
   return {{{Objective::latency, "latency"}, {Objective::throughput, "throughput"}}};
 }
+
+/// Speculative decoding: a draft proposes `draft_tokens` tokens one after another, each one
+/// decoder layer and the LM head (DeepSeek's MTP module, an EAGLE head), and the model checks
+/// them in one pass of draft_tokens + 1 tokens per sequence, which emits `acceptance` tokens
+/// on average: the drafts it accepts and the one it adds itself.
+struct Speculation {
+  /// "mtp" or "eagle": how the engine names the draft.
+  std::string kind;
+  double acceptance = 1;
+  int draft_tokens = 1;
+};
 
 /// A model's parameters as a step reads them: the part every token uses (attention,
 /// embeddings, dense and shared-expert MLPs) and one routed expert's parameters over all MoE

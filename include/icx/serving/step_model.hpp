@@ -60,6 +60,8 @@ struct StepSettings {
   /// NCCL's.
   const Dtype* dispatch_dtype = nullptr;
   EpRouting ep_routing;
+  /// Decode with speculative decoding; absent: one token per sequence a step.
+  std::optional<Speculation> spec;
 };
 
 /// A step's settings resolved for one model, its weights and a GPU's compute.
@@ -146,7 +148,8 @@ struct StepBatch {
   std::int64_t replica = 0;
   std::int64_t micro = 0;
   std::int64_t per_rank = 0;
-  /// Tokens each sequence adds in one pass: the prompt for prefill, one for decode.
+  /// Tokens each sequence brings to one pass: the prompt for prefill, one for decode (the
+  /// drafts and its own with speculative decoding).
   std::int64_t tokens_per_sequence = 0;
 };
 

@@ -6,7 +6,7 @@ namespace icx::cli {
 
 namespace {
 
-constexpr std::array<EnumName<Knob>, 49> flags{{
+constexpr std::array<EnumName<Knob>, 50> flags{{
     {Knob::act_dtype, "--act-dtype"},
     {Knob::algo, "--algo"},
     {Knob::arrivals, "--arrivals"},
@@ -51,6 +51,7 @@ constexpr std::array<EnumName<Knob>, 49> flags{{
     {Knob::scale_out, "--scale-out"},
     {Knob::seed, "--seed"},
     {Knob::skew, "--skew"},
+    {Knob::spec, "--spec"},
     {Knob::spread, "--spread"},
     {Knob::system, "--system"},
     {Knob::tokens_per_gpu, "--tokens-per-gpu"},

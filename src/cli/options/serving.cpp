@@ -1,5 +1,10 @@
 #include "options/serving.hpp"
 
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <string>
+
 #include <fmt/format.h>
 
 #include "icx/base/limits.hpp"
@@ -76,6 +81,11 @@ void add_engine_options(CLI::App& app, ServingOptions& o) {
                  "Achievable fraction of HBM bandwidth; default: the GPU's catalog figure")
       ->type_name("FRACTION")
       ->transform(decimal_number(limits::utilisation));
+  app.add_option("--spec", o.spec,
+                 "Speculative decoding in decode steps: mtp or eagle, the tokens a step emits "
+                 "per sequence on average (accepted drafts and its own), and the drafts it "
+                 "checks (default 1), e.g. mtp:1.7 or eagle:2.4:3; default: none")
+      ->type_name("KIND:ACCEPTANCE[:DRAFTS]");
   add_reserve_option(app, o.reserve);
   add_run_setup_options(app, o.setup, "the engine's (icx engines)");
   group_options_from(app, first, "Engine");
@@ -134,6 +144,51 @@ const Dtype* dtype_flag(const Catalog& catalog, const char* flag, const std::str
   return &for_flag(flag, [&]() -> const Dtype& { return catalog.dtype(id); });
 }
 
+/// --spec KIND:ACCEPTANCE[:DRAFTS]: the kind a draft of one decoder layer and the LM head
+/// stands for, at most DRAFTS + 1 tokens emitted a step.
+std::optional<Speculation> spec_flag(const std::string& text) {
+  if (text.empty()) {
+    return std::nullopt;
+  }
+  const std::string valid = "give KIND:ACCEPTANCE[:DRAFTS], e.g. --spec mtp:1.7 or --spec "
+                            "eagle:2.4:3 (kind mtp or eagle; acceptance from 1 to drafts + 1)";
+  const std::size_t first = text.find(':');
+  const std::size_t second = first == std::string::npos ? first : text.find(':', first + 1);
+  Speculation spec;
+  spec.kind = text.substr(0, first);
+  const auto number = [&](std::size_t from, std::size_t to) -> std::optional<double> {
+    const std::string part =
+        from == std::string::npos ? std::string() : text.substr(from, to - from);
+    char* end = nullptr;
+    const double value = std::strtod(part.c_str(), &end);
+    return part.empty() || *end != '\0' || !std::isfinite(value) ? std::nullopt
+                                                                 : std::optional(value);
+  };
+  const std::optional<double> acceptance =
+      number(first == std::string::npos ? first : first + 1, second);
+  const std::optional<double> drafts =
+      second == std::string::npos ? std::optional(1.0) : number(second + 1, text.size());
+  if ((spec.kind != "mtp" && spec.kind != "eagle") || !acceptance || !drafts ||
+      *drafts != std::floor(*drafts) || *drafts < 1 || *drafts > limits::max_draft_tokens) {
+    throw UsageError(fmt::format("--spec {}: {}", text, valid));
+  }
+  if (*acceptance < 1) {
+    throw UsageError(fmt::format("--spec {}: a step emits at least the token it adds itself; give "
+                                 "an acceptance of 1 or more, e.g. --spec {}:1.7",
+                                 text, spec.kind));
+  }
+  if (*acceptance > *drafts + 1) {
+    throw UsageError(fmt::format("--spec {}: a step with {:g} draft{} emits from 1 to {:g} tokens "
+                                 "a sequence, not {:g}; give more drafts, e.g. --spec {}:{:g}:{:g}",
+                                 text, *drafts, *drafts == 1 ? "" : "s", *drafts + 1, *acceptance,
+                                 spec.kind, *acceptance,
+                                 std::max(1.0, std::ceil(*acceptance - 1))));
+  }
+  spec.acceptance = *acceptance;
+  spec.draft_tokens = static_cast<int>(*drafts);
+  return spec;
+}
+
 } // namespace
 
 ServingRequest serving_request(const Catalog& catalog, const ServingOptions& o,
@@ -160,6 +215,7 @@ ServingRequest serving_request(const Catalog& catalog, const ServingOptions& o,
   r.memory_reserve = o.reserve;
   r.engine = &engine_flag(catalog, o);
   r.setup = parse_run_setup(catalog, o.setup, engine_implementation(*r.engine));
+  r.spec = spec_flag(o.spec);
   return r;
 }
 

@@ -33,6 +33,8 @@ struct ServingOptions {
   double overlap = 0;
   std::optional<double> hbm_fraction;
   double reserve = default_memory_reserve;
+  /// --spec KIND:ACCEPTANCE[:DRAFTS], as given; empty: no speculative decoding.
+  std::string spec;
   RunSetupOptions setup;
 };
 

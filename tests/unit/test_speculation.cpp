@@ -1,0 +1,84 @@
+// Speculative decoding in the step model: the drafts before a decode pass that checks them,
+// and the tokens it emits, held to NVIDIA's published DeepSeek-R1 MTP ablation.
+#include <algorithm>
+#include <cmath>
+#include <optional>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "icx/reports/place.hpp"
+
+namespace icx {
+namespace {
+
+/// DeepSeek-R1 on one DGX B200 as TensorRT-LLM's tech blog 1 ("Pushing Latency Boundaries:
+/// Optimizing DeepSeek-R1 Performance on NVIDIA B200 GPUs", Key Optimizations, the MTP table)
+/// runs it at batch 1: NVFP4 experts, FP8 elsewhere, attention TP 8, 1k prompts and 2k outputs
+/// (decode at about 2k of context).
+class SpeculationTest : public ::testing::Test {
+protected:
+  Catalog catalog = Catalog::shipped();
+  Model r1 = catalog.model("deepseek-r1");
+
+  void SetUp() override { r1.expert_dtype = "nvfp4"; }
+
+  [[nodiscard]] StepTime step(std::optional<Speculation> spec) const {
+    PlaceRequest request;
+    request.cluster = Cluster{&catalog.gpu("b200"),    8, 8, 8, &catalog.link("nvlink5"),
+                              &catalog.link("ib-ndr"), 8};
+    request.model = &r1;
+    request.dtype = &catalog.dtype("fp8");
+    request.serving.phase = Phase::decode;
+    request.serving.context = 2048;
+    request.serving.batch = 1;
+    request.serving.engine = &catalog.engine("trtllm");
+    request.serving.spec = std::move(spec);
+    request.layout.tp = 8;
+    return place_report(catalog, request).placement().step;
+  }
+};
+
+struct Row {
+  int drafts;
+  double acceptance;
+  double tokens_per_second;
+};
+
+// The blog's MTP rows at batch 1: draft layers, acceptance (tokens a step emits) and output
+// tokens/s per user. Nothing in icx was fitted to them.
+TEST_F(SpeculationTest, TpotWithMtpMatchesTheTensorRtLlmAblation) {
+  std::vector<double> errors;
+  for (const Row& row : {Row{1, 1.92, 198}, Row{2, 2.58, 250}, Row{3, 2.82, 253}, Row{4, 2.99, 245},
+                         Row{5, 3.01, 239}}) {
+    const StepTime s = step(Speculation{"mtp", row.acceptance, row.drafts});
+    errors.push_back(std::abs(s.latency.value() * row.tokens_per_second - 1.0));
+  }
+  std::ranges::sort(errors);
+  EXPECT_LE(errors[errors.size() / 2], 0.15);
+}
+
+// The step checks drafts + 1 tokens a sequence, pays for the drafts before it, and a token's
+// time is the step's over the tokens it emits.
+TEST_F(SpeculationTest, AStepIsItsDraftsAndItsPassOverTheTokensEmitted) {
+  const StepTime plain = step(std::nullopt);
+  const StepTime spec = step(Speculation{"mtp", 1.8, 2});
+  EXPECT_EQ(plain.batch.tokens_per_sequence, 1);
+  EXPECT_EQ(spec.batch.tokens_per_sequence, 3);
+  EXPECT_EQ(plain.draft.value(), 0);
+  EXPECT_DOUBLE_EQ(spec.emitted, 1.8);
+  EXPECT_DOUBLE_EQ(spec.latency.value() * 1.8,
+                   (spec.stage + spec.pipeline + spec.engine + spec.draft).value());
+  // Checking two more tokens reads the same weights: the pass costs more, but far less than
+  // three steps.
+  EXPECT_GT(spec.stage, plain.stage);
+  EXPECT_LT(spec.stage, plain.stage * 1.5);
+  // A draft is one of R1's 61 layers and the LM head: more than a 61st of the step, less
+  // than a tenth of it.
+  const double one_draft = spec.draft.value() / 2;
+  EXPECT_GT(one_draft, plain.stage.value() / 61);
+  EXPECT_LT(one_draft, plain.stage.value() / 10);
+}
+
+} // namespace
+} // namespace icx
