@@ -23,11 +23,6 @@ template <class Time> const LoadStage& slowest(const std::vector<LoadStage>& sta
 }
 } // namespace
 
-Bytes weight_bytes(double parameters, double bytes_per_element) {
-  // Every parameter is stored once, in the weights' element type.
-  return Bytes::of(parameters * bytes_per_element);
-}
-
 namespace {
 
 /// Tensor-parallel group sizes the model allows that divide `gpus` (1: no tensor

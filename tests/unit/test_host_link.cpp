@@ -48,12 +48,6 @@ Gpu gpu(double hbm_gb, double hbm_gbps) {
 
 const Gpu h100 = gpu(80, 3350);
 
-TEST(HostLink, WeightBytesAreParametersTimesElementSize) {
-  // The shipped 70B model: 70,553,706,496 parameters × 2 B (bf16) = 141,107,412,992 B.
-  EXPECT_EQ(weight_bytes(70553706496.0, 2).value(), 141107412992.0);
-  EXPECT_EQ(weight_bytes(8e9, 0.5).value(), 4e9); // fp4
-}
-
 TEST(HostLink, OneWayHeadlineHalvesABothWaysFigure) {
   EXPECT_EQ(one_way_headline(pcie5).high.value(), 64e9);
   EXPECT_EQ(one_way_headline(c2c).high.value(), 450e9); // 900 GB/s both ways = 450 each way

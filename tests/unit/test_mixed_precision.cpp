@@ -42,6 +42,17 @@ struct Card {
   int sliding_layers;
 };
 
+TEST(MixedPrecision, DenseWeightsAreParametersTimesElementSize) {
+  Model dense;
+  dense.total_params = dense.active_params = 70553706496.0;
+  // The shipped 70B model: 70,553,706,496 parameters × 2 B (bf16) = 141,107,412,992 B.
+  const Dtype bf16 = make_dtype("bf16", 2);
+  EXPECT_EQ(model_weight_bytes(dense, bf16, bf16).value(), 141107412992.0);
+  dense.total_params = dense.active_params = 8e9;
+  const Dtype fp4 = make_dtype("fp4", 0.5);
+  EXPECT_EQ(model_weight_bytes(dense, fp4, fp4).value(), 4e9);
+}
+
 TEST(MixedPrecision, GptOssCountsAndCheckpointSizeMatchTheCard) {
   const Dtype bf16 = make_dtype("bf16", 2);
   for (const Card& card : {Card{"gpt-oss-120b.json", 116.83e9, 5.13e9, 60.8, 18},

@@ -20,9 +20,6 @@
 
 namespace icx {
 
-/// Bytes of a model's weights: parameters × bytes per element.
-Bytes weight_bytes(double parameters, double bytes_per_element);
-
 /// What sets how a model's weights can be split over GPUs.
 struct ShardShape {
   int layers = 0;

@@ -2,13 +2,16 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
+#include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include <fmt/format.h>
 
 #include "icx/base/limits.hpp"
 #include "icx/serving/engine.hpp"
+#include "icx/util/number_text.hpp"
 #include "options/common.hpp"
 
 namespace icx::cli {
@@ -156,20 +159,14 @@ std::optional<Speculation> spec_flag(const std::string& text) {
   const std::size_t second = first == std::string::npos ? first : text.find(':', first + 1);
   Speculation spec;
   spec.kind = text.substr(0, first);
-  const auto number = [&](std::size_t from, std::size_t to) -> std::optional<double> {
-    const std::string part =
-        from == std::string::npos ? std::string() : text.substr(from, to - from);
-    char* end = nullptr;
-    const double value = std::strtod(part.c_str(), &end);
-    return part.empty() || *end != '\0' || !std::isfinite(value) ? std::nullopt
-                                                                 : std::optional(value);
-  };
-  const std::optional<double> acceptance =
-      number(first == std::string::npos ? first : first + 1, second);
-  const std::optional<double> drafts =
-      second == std::string::npos ? std::optional(1.0) : number(second + 1, text.size());
-  if ((spec.kind != "mtp" && spec.kind != "eagle") || !acceptance || !drafts ||
-      *drafts != std::floor(*drafts) || *drafts < 1 || *drafts > limits::max_draft_tokens) {
+  const std::string_view rest =
+      first == std::string::npos ? std::string_view() : std::string_view(text).substr(first + 1);
+  const std::optional<double> acceptance = parse_decimal(rest.substr(0, rest.find(':')));
+  const std::optional<std::int64_t> drafts =
+      second == std::string::npos ? std::optional<std::int64_t>(1)
+                                  : parse_whole_decimal(std::string_view(text).substr(second + 1));
+  if ((spec.kind != "mtp" && spec.kind != "eagle") || !acceptance || !drafts || *drafts < 1 ||
+      *drafts > limits::max_draft_tokens) {
     throw UsageError(fmt::format("--spec {}: {}", text, valid));
   }
   if (*acceptance < 1) {
@@ -177,8 +174,8 @@ std::optional<Speculation> spec_flag(const std::string& text) {
                                  "an acceptance of 1 or more, e.g. --spec {}:1.7",
                                  text, spec.kind));
   }
-  if (*acceptance > *drafts + 1) {
-    throw UsageError(fmt::format("--spec {}: a step with {:g} draft{} emits from 1 to {:g} tokens "
+  if (*acceptance > static_cast<double>(*drafts) + 1) {
+    throw UsageError(fmt::format("--spec {}: a step with {} draft{} emits from 1 to {} tokens "
                                  "a sequence, not {:g}; give more drafts, e.g. --spec {}:{:g}:{:g}",
                                  text, *drafts, *drafts == 1 ? "" : "s", *drafts + 1, *acceptance,
                                  spec.kind, *acceptance,
