@@ -234,6 +234,9 @@ void write_curves(Json& json, const KernelCurves& curves, const KernelCurves* de
 void to_json(Json& json, const Gpu& gpu) {
   json = entry_head(gpu);
   json["hbm_GB"] = in_unit(gpu.hbm_capacity.value(), giga);
+  if (gpu.device_memory) {
+    json["memory_MiB"] = in_unit(gpu.device_memory->value(), mebi);
+  }
   json["hbm_bandwidth_GBps"] = in_unit(gpu.hbm_bandwidth.value(), giga);
   Json peaks = Json::object();
   for (const auto& [dtype, peak] : gpu.dense_peak) {

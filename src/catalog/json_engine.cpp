@@ -11,6 +11,30 @@ namespace icx {
 using detail::entry_head;
 using detail::in_unit;
 
+namespace {
+
+Json memory_json(const EngineMemory& memory) {
+  Json json = {{"setting", memory.setting}, {"basis", memory.basis}};
+  if (const auto& rule = memory.reserve) {
+    json["reserve_MiB"] = {{"fixed", json_number(rule->fixed_MiB)},
+                           {"per_chunk_token", json_number(rule->per_chunk_token_MiB)},
+                           {"min_chunk", rule->min_chunk},
+                           {"per_graph_sequence", json_number(rule->per_graph_sequence_MiB)},
+                           {"graph_sequences", rule->graph_sequences},
+                           {"per_group_gpu", json_number(rule->per_group_gpu_MiB)},
+                           {"floor", json_number(rule->floor_MiB)},
+                           {"floor_above", json_number(rule->floor_above_MiB)}};
+  } else {
+    json["fraction"] = json_number(memory.fraction);
+  }
+  json["profiles_activation"] = memory.profiles_activation;
+  json["runtime_GiB"] = json_number(memory.runtime.value() / gibi);
+  json["source"] = memory.source;
+  return json;
+}
+
+} // namespace
+
 void to_json(Json& json, const Engine& engine) {
   json = entry_head(engine);
   json["version"] = engine.version;
@@ -34,6 +58,9 @@ void to_json(Json& json, const Engine& engine) {
                    {"request_us", in_unit(engine.costs.request.value(), micro)}};
   if (engine.costs.prompt_scale != 1) {
     json["costs"]["prompt_scale"] = json_number(engine.costs.prompt_scale);
+  }
+  if (engine.memory) {
+    json["memory"] = memory_json(*engine.memory);
   }
   if (engine.launch) {
     json["launch"] = {{"style", engine.launch->style}, {"source", engine.launch->source}};

@@ -49,6 +49,44 @@ void check_tiers(ObjectReader& reader, const std::vector<SchedulerTier>& tiers) 
   }
 }
 
+/// "reserve_MiB": SGLang's formula for the memory it keeps back.
+MemoryReserveRule read_reserve(ObjectReader& reader) {
+  MemoryReserveRule rule;
+  constexpr int most = static_cast<int>(limits::max_tokens);
+  rule.fixed_MiB = reader.positive("fixed", limits::reserve_MiB);
+  rule.per_chunk_token_MiB = reader.positive("per_chunk_token", limits::reserve_MiB);
+  rule.min_chunk = reader.whole("min_chunk", 0, most);
+  rule.per_graph_sequence_MiB = reader.positive("per_graph_sequence", limits::reserve_MiB);
+  rule.graph_sequences = reader.whole("graph_sequences", 0, most);
+  rule.per_group_gpu_MiB = reader.positive("per_group_gpu", limits::reserve_MiB);
+  rule.floor_MiB = reader.positive("floor", limits::reserve_MiB);
+  rule.floor_above_MiB = reader.positive("floor_above", limits::reserve_MiB);
+  reader.finish();
+  return rule;
+}
+
+/// "memory": how the engine sizes its KV cache.
+EngineMemory read_memory(ObjectReader& reader, const std::string& origin) {
+  EngineMemory memory;
+  memory.setting = reader.text("setting");
+  check_printable(reader, "setting", memory.setting);
+  memory.basis = reader.choice<MemoryBasis>("basis");
+  if (reader.has("reserve_MiB")) {
+    ObjectReader reserve(reader.object("reserve_MiB"), reader.pointer_to("reserve_MiB"), origin);
+    memory.reserve = read_reserve(reserve);
+    if (reader.has("fraction")) {
+      reader.fail("fraction", "the fraction follows from reserve_MiB; give one or the other");
+    }
+  } else {
+    memory.fraction = reader.fraction("fraction");
+  }
+  memory.profiles_activation = reader.flag_or("profiles_activation", false);
+  memory.runtime = Bytes::of(reader.positive("runtime_GiB", limits::capacity_GB) * gibi);
+  memory.source = reader.text("source");
+  reader.finish();
+  return memory;
+}
+
 } // namespace
 
 Engine read_engine(ObjectReader& reader, const std::string& origin) {
@@ -76,6 +114,10 @@ Engine read_engine(ObjectReader& reader, const std::string& origin) {
     engine.costs.prompt_scale = costs.positive("prompt_scale", limits::prompt_scale);
   }
   costs.finish();
+  if (reader.has("memory")) {
+    ObjectReader memory(reader.object("memory"), reader.pointer_to("memory"), origin);
+    engine.memory = read_memory(memory, origin);
+  }
   if (reader.has("launch")) {
     ObjectReader launch(reader.object("launch"), reader.pointer_to("launch"), origin);
     engine.launch = EngineLaunch{launch.choice<LaunchStyle>("style"), launch.text("source")};

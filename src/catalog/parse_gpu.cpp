@@ -132,6 +132,9 @@ Gpu read_gpu(ObjectReader& reader, const std::string& origin) {
   Gpu gpu;
   read_entry(reader, gpu, origin);
   gpu.hbm_capacity = Bytes::of(reader.positive("hbm_GB", limits::capacity_GB) * giga);
+  if (reader.has("memory_MiB")) {
+    gpu.device_memory = Bytes::of(reader.positive("memory_MiB", limits::capacity_GB) * mebi);
+  }
   gpu.hbm_bandwidth =
       gigabytes_per_second(reader.positive("hbm_bandwidth_GBps", limits::bandwidth_GBps));
   ObjectReader peaks(reader.object("dense_tflops"), reader.pointer_to("dense_tflops"), origin);

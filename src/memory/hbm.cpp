@@ -13,8 +13,8 @@ Bytes usable_hbm(const Gpu& gpu, int gpus, double reserve) {
   if (!(reserve >= 0 && reserve < 1)) {
     throw InputError(fmt::format("HBM reserve {} is not a fraction from 0 to below 1", reserve));
   }
-  // Every GPU's capacity less the reserved fraction.
-  return gpu.hbm_capacity * (static_cast<double>(gpus) * (1.0 - reserve));
+  // Every GPU's memory less the reserved fraction.
+  return gpu.memory() * (static_cast<double>(gpus) * (1.0 - reserve));
 }
 
 double achieved_hbm_fraction(const Gpu& gpu, std::optional<double> given) {

@@ -127,7 +127,7 @@ namespace {
 void gpu_json(nlohmann::ordered_json& json, const OffloadReport& report) {
   nlohmann::ordered_json& gpu = json["gpu"];
   gpu["id"] = report.gpu->id;
-  gpu["hbm_bytes"] = json_number(report.gpu->hbm_capacity.value());
+  gpu["hbm_bytes"] = json_number(report.gpu->memory().value());
   gpu["hbm_bandwidth_bytes_per_s"] = json_number(report.gpu->hbm_bandwidth.value());
   json["system"] = report.system != nullptr ? nlohmann::ordered_json(report.system->id) : nullptr;
   json["gpus"] = report.gpus;

@@ -18,6 +18,7 @@ double predicted_tokens_per_s(const Catalog& catalog, const MeasuredOffload& row
   // The run's own HBM holds the resident bytes, at the catalog GPU's bandwidth.
   Gpu gpu = detail::look_up(row, "gpu", [&]() -> const Gpu& { return catalog.gpu(row.gpu); });
   gpu.hbm_capacity = row.hbm_held;
+  gpu.device_memory.reset();
   const Link& link = detail::look_up(row, "host_link",
                                      [&]() -> const Link& { return catalog.link(row.host_link); });
   if (link.tier != Tier::host || !link.measured_host_to_device) {

@@ -262,7 +262,7 @@ void to_json(Json& json, const PlaceReport& report) {
   json["weights_bytes"] = json_number(p.weights.value());
   json["per_gpu_weight_bytes"] = json_number(p.memory.weights_per_gpu.value());
   json["usable_per_gpu_bytes"] = json_number(p.memory.usable_per_gpu.value());
-  json["memory_reserve"] = json_number(w.memory_reserve);
+  json["memory_reserve"] = w.memory_reserve ? json_number(*w.memory_reserve) : Json();
   Json strategies = Json::array();
   for (std::size_t i = 0; i < p.strategies.size(); ++i) {
     strategies.push_back(strategy_json(p.strategies[i], report.strategy_reasons[i], w.phase));

@@ -11,6 +11,7 @@
 #include "icx/memory/hbm.hpp"
 #include "icx/reports/place.hpp"
 #include "icx/serving/engine.hpp"
+#include "icx/serving/engine_memory.hpp"
 #include "icx/serving/ranking.hpp"
 #include "icx/words/launch.hpp"
 #include "reports/plan_pricing.hpp"
@@ -93,9 +94,9 @@ struct Pool {
 /// the layouts there, the one that meets it by the most), or nothing up to max_nodes.
 template <class Serve, class Within>
 std::optional<Pool> smallest_pool(const Catalog& catalog, const PlanRequest& request,
-                                  const System& system, Bytes usable, Serve serve, Within within) {
+                                  const System& system, const Workload& workload, Serve serve,
+                                  Within within) {
   const int redundant = request.serving.ep_routing.redundant_experts;
-  const Dtype& experts = expert_dtype(catalog, *request.model, *request.dtype);
   for (int nodes = 1; nodes <= request.max_nodes; ++nodes) {
     const std::optional<Cluster> cluster = system_cluster(catalog, system, nodes);
     if (!cluster) {
@@ -103,7 +104,7 @@ std::optional<Pool> smallest_pool(const Catalog& catalog, const PlanRequest& req
     }
     std::optional<Pool> best;
     for (const Layout& layout : candidate_layouts(*cluster, *request.model, redundant)) {
-      if (weights_per_gpu(*request.model, *request.dtype, experts, layout, redundant) > usable) {
+      if (!weights_fit(*cluster->gpu, workload, layout)) {
         continue;
       }
       const LoadedStep step = serve(*cluster, layout);
@@ -122,10 +123,9 @@ std::optional<Pool> smallest_pool(const Catalog& catalog, const PlanRequest& req
 /// Separate prefill and decode pools for `candidate`'s system, taken when both meet their
 /// target on fewer nodes in all than the candidate needs (or it meets nothing).
 void try_disaggregated(const Catalog& catalog, const PlanRequest& request, const System& system,
-                       const LoadWorkloads& workloads, const Load& load, Bytes usable,
-                       PlanCandidate& candidate) {
+                       const LoadWorkloads& workloads, const Load& load, PlanCandidate& candidate) {
   const std::optional<Pool> prefill = smallest_pool(
-      catalog, request, system, usable,
+      catalog, request, system, workloads.decode,
       [&](const Cluster& cluster, const Layout& layout) {
         return serve_prefill_pool(cluster, workloads, layout, load, request.serving.setup);
       },
@@ -134,7 +134,7 @@ void try_disaggregated(const Catalog& catalog, const PlanRequest& request, const
     return;
   }
   const std::optional<Pool> decode = smallest_pool(
-      catalog, request, system, usable,
+      catalog, request, system, workloads.decode,
       [&](const Cluster& cluster, const Layout& layout) {
         return serve_decode_pool(cluster, workloads, layout, load);
       },
@@ -183,8 +183,7 @@ void search_layouts(const detail::Pricing& pricing, const Cluster& cluster, int 
   std::vector<detail::Evaluated> priced_layouts;
   double nearest = std::numeric_limits<double>::infinity();
   for (const Layout& layout : candidate_layouts(cluster, model, redundant)) {
-    if (weights_per_gpu(model, *request.dtype, pricing.workloads.decode.experts_dtype(), layout,
-                        redundant) > pricing.usable) {
+    if (!weights_fit(*cluster.gpu, pricing.workloads.decode, layout)) {
       ++candidate.layouts_pruned;
       continue;
     }
@@ -218,6 +217,17 @@ void search_layouts(const detail::Pricing& pricing, const Cluster& cluster, int 
   }
 }
 
+/// Why no layout of `system` holds the weights: the whole model against what a GPU gives the
+/// weights with the node as one tensor group.
+std::string weights_miss(const PlanRequest& request, const System& system, const Gpu& gpu,
+                         const Workload& workload) {
+  const Layout node{.tp = system.gpus_per_node};
+  const Dtype& experts = workload.experts_dtype();
+  const Bytes per_gpu = weights_per_gpu(*request.model, *request.dtype, experts, node);
+  return detail::weights_reason(request, system, memory_budget(gpu, workload, node, per_gpu).usable,
+                                model_weight_bytes(*request.model, *request.dtype, experts));
+}
+
 PlanCandidate plan_system(const Catalog& catalog, const PlanRequest& request, const System& system,
                           SimulationMemo& memo) {
   const Gpu& gpu = catalog.gpu(system.gpu);
@@ -225,12 +235,9 @@ PlanCandidate plan_system(const Catalog& catalog, const PlanRequest& request, co
   Load load = request.load;
   load.prefill_chunk = request.prefill_chunk.value_or(scheduler_tier(engine, gpu).prefill_chunk);
   const detail::Pricing pricing{
-      request,
-      load,
+      request, load,
       load_workloads(catalog, *request.model, *request.dtype, gpu, request.serving, load),
-      engine.policy,
-      usable_hbm(gpu, 1, request.serving.memory_reserve),
-      &memo};
+      engine.policy, &memo};
   const LoadWorkloads& workloads = pricing.workloads;
   PlanCandidate candidate;
   candidate.system = &system;
@@ -253,9 +260,7 @@ PlanCandidate plan_system(const Catalog& catalog, const PlanRequest& request, co
     // No layout's weights fit on any node count tried.
     candidate.nodes = request.max_nodes;
     candidate.miss = PlanMiss::weights;
-    candidate.reason = detail::weights_reason(
-        request, system, pricing.usable,
-        model_weight_bytes(*request.model, *request.dtype, workloads.decode.experts_dtype()));
+    candidate.reason = weights_miss(request, system, gpu, workloads.decode);
     return candidate;
   }
   candidate.cluster = chosen.cluster;
@@ -275,7 +280,7 @@ PlanCandidate plan_system(const Catalog& catalog, const PlanRequest& request, co
   }
   detail::describe_candidate(request, load, candidate, fewer);
   if (request.disaggregate) {
-    try_disaggregated(catalog, request, system, workloads, load, pricing.usable, candidate);
+    try_disaggregated(catalog, request, system, workloads, load, candidate);
   }
   return candidate;
 }

@@ -36,14 +36,13 @@ constexpr double simulation_screen = 2;
 }
 
 /// What pricing one system's layouts needs: the request, the load on its GPU with the
-/// workloads it makes, the engine's scheduling, the memory a GPU offers, and the simulations
+/// workloads it makes, the engine's scheduling, and the simulations
 /// run so far over the whole plan.
 struct Pricing {
   const PlanRequest& request;
   Load load;
   LoadWorkloads workloads;
   SchedulePolicy policy = SchedulePolicy::decode_first;
-  Bytes usable;
   SimulationMemo* memo = nullptr;
 };
 

@@ -19,7 +19,7 @@ const SchedulerTier& scheduler_tier(const Engine& engine, const Gpu& gpu) {
     const bool excepted = std::ranges::any_of(tier.except, [&](const std::string& part) {
       return gpu.id.find(part) != std::string::npos;
     });
-    if (!excepted && gpu.hbm_capacity >= tier.min_hbm &&
+    if (!excepted && gpu.memory() >= tier.min_hbm &&
         (best == nullptr || tier.min_hbm > best->min_hbm)) {
       best = &tier;
     }

@@ -274,9 +274,16 @@ Json ranked_layout_json(const RankedLayout& r, Phase phase) {
   j["layout"] = layout_json(p.layout);
   j["name"] = layout_name(p.layout);
   j["fits"] = p.fits();
+  const MemoryBudget& budget = p.memory.budget;
   j["memory"] = {{"weights_bytes_per_gpu", json_number(p.memory.weights_per_gpu.value())},
                  {"kv_bytes_per_gpu", json_number(p.memory.kv_per_gpu.value())},
-                 {"usable_bytes_per_gpu", json_number(p.memory.usable_per_gpu.value())}};
+                 {"usable_bytes_per_gpu", json_number(p.memory.usable_per_gpu.value())},
+                 {"device_bytes", json_number(budget.device.value())},
+                 {"rule", budget.rule != nullptr ? budget.rule->setting : "reserve"},
+                 {"fraction", json_number(budget.rule != nullptr ? budget.fraction
+                                                                 : 1 - budget.reserve.value_or(0))},
+                 {"activation_bytes", json_number(budget.activation.value())},
+                 {"runtime_bytes", json_number(budget.runtime.value())}};
   j["batch"] = {{"sequences", s.batch.total},
                 {"per_replica", s.batch.replica},
                 {"per_micro_batch", s.batch.micro}};

@@ -11,6 +11,7 @@
 #include "icx/memory/hbm.hpp"
 #include "icx/serving/attention.hpp"
 #include "icx/serving/engine.hpp"
+#include "icx/serving/engine_memory.hpp"
 #include "icx/serving/moe.hpp"
 #include "icx/serving/step_terms.hpp"
 
@@ -146,13 +147,20 @@ Bytes weights_per_gpu(const Model& model, const Dtype& dtype, const Dtype& exper
   return Bytes::of(dense * dtype.bytes_per_element + routed * experts.bytes_per_element);
 }
 
+bool weights_fit(const Gpu& gpu, const Workload& workload, const Layout& layout) {
+  const Bytes weights = weights_per_gpu(*workload.model, *workload.dtype, workload.experts_dtype(),
+                                        layout, workload.ep_routing.redundant_experts);
+  return weights <= memory_budget(gpu, workload, layout, weights).usable;
+}
+
 LayoutMemory layout_memory(const Gpu& gpu, const Workload& workload, const Layout& layout,
                            std::optional<std::int64_t> replica_batch) {
   LayoutMemory memory;
   memory.weights_per_gpu =
       weights_per_gpu(*workload.model, *workload.dtype, workload.experts_dtype(), layout,
                       workload.ep_routing.redundant_experts);
-  memory.usable_per_gpu = usable_hbm(gpu, 1, workload.memory_reserve);
+  memory.budget = memory_budget(gpu, workload, layout, memory.weights_per_gpu);
+  memory.usable_per_gpu = memory.budget.usable;
   const Bytes per_sequence = kv_per_sequence(workload, layout);
   const Bytes free = memory.usable_per_gpu - memory.weights_per_gpu;
   if (free.value() < 0) {

@@ -8,6 +8,7 @@
 
 #include "icx/base/units.hpp"
 #include "icx/base/units_format.hpp"
+#include "icx/memory/hbm.hpp"
 #include "icx/serving/engine.hpp"
 
 namespace icx {
@@ -86,6 +87,40 @@ std::string engine_terms(const StepTime& step) {
     terms += fmt::format(" + {} per request", format_seconds(step.request));
   }
   return terms;
+}
+
+std::string engine_memory_text(const Engine& engine) {
+  if (!engine.memory) {
+    return fmt::format("{:g} % kept free", default_memory_reserve * 100);
+  }
+  const EngineMemory& rule = *engine.memory;
+  if (rule.reserve) {
+    return fmt::format("{} from what it keeps back", rule.setting);
+  }
+  return fmt::format("{} {:g} of the {} memory", rule.setting, rule.fraction,
+                     rule.basis == MemoryBasis::free ? "free" : "whole");
+}
+
+std::string memory_budget_text(const MemoryBudget& budget) {
+  if (budget.reserve || budget.rule == nullptr) {
+    return fmt::format("{} less a {:g} % reserve (--reserve)", format_bytes(budget.device),
+                       budget.reserve.value_or(0) * 100);
+  }
+  const EngineMemory& rule = *budget.rule;
+  std::string held;
+  if (budget.activation.value() > 0) {
+    held += fmt::format(" − {} of activations (a profiling forward over {} tokens)",
+                        format_bytes(budget.activation), budget.profile_tokens);
+  }
+  if (budget.runtime.value() > 0) {
+    held += fmt::format(" − {} of runtime", format_bytes(budget.runtime));
+  }
+  if (rule.basis == MemoryBasis::device) {
+    return fmt::format("{} {:.3g} × {}{}", rule.setting, budget.fraction,
+                       format_bytes(budget.device), held);
+  }
+  return fmt::format("the weights + {} {:.3g} × ({} − the weights{})", rule.setting,
+                     budget.fraction, format_bytes(budget.device), held);
 }
 
 } // namespace icx

@@ -89,19 +89,21 @@ TEST_F(StepModelTest, ExpertParallelKeepsTheDensePartReplicated) {
 }
 
 TEST_F(StepModelTest, LayoutMemoryHoldsWeightsAndKvCache) {
-  // 70B BF16 on TP 8 of h100-sxm: 17.64 GB of weights; usable 80 GB × 0.8 = 64 GB. One
-  // sequence of 2048 cached tokens + 1 at 327,680 B each, split over 8 KV heads on 8 GPUs:
-  // 2049 × 40,960 B = 83,927,040 B per GPU.
+  // 70B BF16 on TP 8 of h100-sxm with a flat 20 % reserve: 17.64 GB of weights; usable
+  // 81,559 MiB (nvidia-smi's total) × 0.8 = 68,416,647,987.2 B. One sequence of 2048 cached
+  // tokens + 1 at 327,680 B each, split over 8 KV heads on 8 GPUs: 2049 × 40,960 B =
+  // 83,927,040 B per GPU.
   const Gpu& h100 = catalog.gpu("h100-sxm");
-  const Workload w = decode_70b(1);
+  Workload w = decode_70b(1);
+  w.memory_reserve = 0.2;
   const LayoutMemory m = layout_memory(h100, w, Layout{8, 1, 1, 1}, 1);
   EXPECT_EQ(m.weights_per_gpu.value(), 70553706496.0 * 2 / 8);
-  EXPECT_EQ(m.usable_per_gpu.value(), 64e9);
+  EXPECT_DOUBLE_EQ(m.usable_per_gpu.value(), 81559.0 * 1048576 * 0.8);
   EXPECT_DOUBLE_EQ(m.kv_per_gpu.value(), 2049 * 40960.0);
   EXPECT_TRUE(m.fits());
-  // Capacity: (64e9 − 17,638,426,624) / 83,927,040 = 552.4: 552 sequences.
-  EXPECT_EQ(m.replica_capacity, 552);
-  // TP 1: 141.1 GB of weights do not fit 64 GB, no sequence does.
+  // Capacity: (68,416,647,987.2 − 17,638,426,624) / 83,927,040 = 605.03: 605 sequences.
+  EXPECT_EQ(m.replica_capacity, 605);
+  // TP 1: 141.1 GB of weights do not fit 68.4 GB, no sequence does.
   const LayoutMemory one = layout_memory(h100, w, Layout{1, 1, 1, 8}, 1);
   EXPECT_FALSE(one.fits());
   EXPECT_EQ(one.replica_capacity, 0);

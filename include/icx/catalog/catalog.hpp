@@ -18,14 +18,19 @@
 #include "icx/base/units.hpp"
 #include "icx/catalog/curves.hpp"
 #include "icx/catalog/dtype.hpp"
+#include "icx/catalog/engine.hpp"
 #include "icx/catalog/link.hpp"
 
 namespace icx {
 
-struct Engine;
-
 struct Gpu : Entry {
+  /// The datasheet's memory.
   Bytes hbm_capacity;
+  /// The memory the driver reports (nvidia-smi's total, torch's total_memory), which engines
+  /// size their caches by; absent: none published, the datasheet figure is used.
+  std::optional<Bytes> device_memory;
+  /// device_memory where published, else hbm_capacity.
+  [[nodiscard]] Bytes memory() const { return device_memory.value_or(hbm_capacity); }
   BytesPerSecond hbm_bandwidth;
   /// Dense (no sparsity) peak compute, by dtype id.
   std::map<std::string, FlopsPerSecond, std::less<>> dense_peak;
@@ -229,98 +234,6 @@ struct Loader : Entry {
   /// Time per load that does not grow with the bytes (opening files, allocating buffers).
   Seconds overhead;
   bool operator==(const Loader&) const = default;
-};
-
-/// The limits an engine's scheduler starts with on one class of GPUs, when no flag sets them.
-struct SchedulerTier {
-  std::string name;
-  /// The tier applies to GPUs with at least this much HBM (none: every GPU)…
-  Bytes min_hbm;
-  /// …whose id contains none of these (GPUs the engine keeps on a smaller tier).
-  std::vector<std::string> except;
-  /// Sequences one scheduler runs at once.
-  std::int64_t max_batch = 0;
-  /// Prompt tokens one step prefills beside its decodes (chunked prefill).
-  std::int64_t prefill_chunk = 0;
-  /// No memory floor and no exceptions: the tier every GPU falls back to.
-  [[nodiscard]] bool applies_to_every_gpu() const { return min_hbm.value() == 0 && except.empty(); }
-  bool operator==(const SchedulerTier&) const = default;
-};
-
-/// The order an engine's scheduler runs prompts and decodes in one step.
-enum class SchedulePolicy {
-  /// A step runs every decode in flight, then prompt chunks in the token budget left (vLLM
-  /// V1; TensorRT-LLM's in-flight batching mixes them likewise).
-  decode_first,
-  /// A step with prompts waiting prefills them alone, the decodes waiting for the next step
-  /// (SGLang's default schedule).
-  prefill_first,
-};
-
-constexpr std::array<EnumName<SchedulePolicy>, 2> enum_names(SchedulePolicy /*unused*/) {
-  return {{{SchedulePolicy::decode_first, "decode-first"},
-           {SchedulePolicy::prefill_first, "prefill-first"}}};
-}
-
-/// What an engine spends beside the GPUs' kernels, fitted on published serving runs
-/// (tools/fit/fit_engines.py).
-struct EngineCosts {
-  /// Per engine step, prefill or decode: scheduling, sampling, launching the step (a
-  /// CUDA-graph replay in decode).
-  Seconds step;
-  /// Per layer of a stage and step: the gaps between a layer's kernels, which the kernel
-  /// curves (each kernel timed alone) do not hold.
-  Seconds layer;
-  /// Per request, outside the GPUs' steps: the HTTP server, tokenizing the prompt, returning
-  /// the first token. In a request's TTFT, not in the GPUs' time.
-  Seconds request;
-  /// The share of a prefill's priced kernels and collectives the engine's steps take: 1 as
-  /// shipped (the kernel curves as measured); `icx calibrate --serving` fits it to a user's
-  /// runs, where the engine prefills faster or slower than the curves say.
-  double prompt_scale = 1;
-  bool operator==(const EngineCosts&) const = default;
-};
-
-/// The command line family an engine is started with (icx/serving/launch.hpp writes it).
-enum class LaunchStyle {
-  /// `vllm serve CHECKPOINT`: data-parallel ranks as attention ranks of an MoE model, expert
-  /// parallelism a switch over them.
-  vllm,
-  /// `python -m sglang.launch_server`: tensor degree over the whole group, DP attention and
-  /// the expert degree given alongside.
-  sglang,
-  /// `trtllm-serve CHECKPOINT`: one server per replica, attention DP and the KV cache dtype in
-  /// an options file.
-  trtllm,
-};
-
-constexpr std::array<EnumName<LaunchStyle>, 3> enum_names(LaunchStyle /*unused*/) {
-  return {{{LaunchStyle::vllm, "vllm"},
-           {LaunchStyle::sglang, "sglang"},
-           {LaunchStyle::trtllm, "trtllm"}}};
-}
-
-/// How an engine is started: its command family and where its flags are documented.
-struct EngineLaunch {
-  LaunchStyle style = LaunchStyle::vllm;
-  std::string source;
-  bool operator==(const EngineLaunch&) const = default;
-};
-
-/// A serving engine: the version its figures describe, the all-reduce implementation its
-/// tensor-parallel layers call (an --impl name, checked where the wire model is known), its
-/// scheduler's defaults by GPU and its own costs.
-struct Engine : Entry {
-  std::string version;
-  std::string implementation;
-  EngineCosts costs;
-  /// At least one tier applies to every GPU; of the tiers that apply, the one with the most
-  /// memory wins (icx/serving/engine.hpp).
-  std::vector<SchedulerTier> scheduler;
-  SchedulePolicy policy = SchedulePolicy::decode_first;
-  /// Absent: icx writes no launch command for the engine.
-  std::optional<EngineLaunch> launch;
-  bool operator==(const Engine&) const = default;
 };
 
 /// Every entry of a catalog, section by section, in document order.

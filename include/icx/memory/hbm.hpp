@@ -1,5 +1,6 @@
-// How much of a GPU's HBM the weights and KV cache may fill: one reserve, one meaning, for
-// every command that checks fit.
+// How much of a GPU's memory the weights and KV cache may fill under a flat reserve: the
+// --reserve of every command that checks fit (serving commands apply their engine's own rule,
+// icx/serving/engine_memory.hpp, unless one is given), and the bandwidth its reads reach.
 #pragma once
 
 #include <optional>
@@ -9,14 +10,14 @@
 
 namespace icx {
 
-/// Fraction of each GPU's HBM kept free for what a fit check does not count: activations,
-/// the runtime's buffers and fragmentation, and any KV cache not given (serving engines
-/// reserve 10–30 %; vLLM's default leaves 10 % of the GPU unused and needs KV room inside
-/// the rest).
+/// Fraction of each GPU's memory kept free for what a fit check does not count: activations,
+/// the runtime's buffers and fragmentation, and any KV cache not given (the engines' own
+/// rules keep 14–20 % of an H100 out of the weights' and cache's reach). Used by offload and
+/// by a serving engine the catalog gives no memory rule.
 constexpr double default_memory_reserve = 0.2;
 
-/// HBM of `gpus` GPUs less the reserved fraction of each. Throws InputError on a reserve
-/// outside [0, 1) or a GPU count below 1.
+/// The memory of `gpus` GPUs (Gpu::memory()) less the reserved fraction of each. Throws InputError
+/// on a reserve outside [0, 1) or a GPU count below 1.
 Bytes usable_hbm(const Gpu& gpu, int gpus, double reserve);
 
 /// The fraction of `gpu`'s HBM bandwidth a stream of reads reaches: `given` (a flag), else

@@ -10,6 +10,7 @@
 #include "icx/base/limits.hpp"
 #include "icx/base/units.hpp"
 #include "icx/catalog/catalog.hpp"
+#include "icx/memory/budget.hpp"
 #include "icx/memory/hbm.hpp"
 #include "icx/serving/compute.hpp"
 #include "icx/serving/serving.hpp"
@@ -46,8 +47,9 @@ struct StepSettings {
   /// Fraction of the tensor and expert collectives an engine hides behind compute (0:
   /// engines run them between the layers' GEMMs, serially).
   double overlap = 0;
-  /// Fraction of each GPU's HBM kept free (icx/memory/hbm.hpp).
-  double memory_reserve = default_memory_reserve;
+  /// Fraction of each GPU's memory kept free (icx/memory/hbm.hpp); absent: the engine's
+  /// memory rule (icx/serving/engine_memory.hpp).
+  std::optional<double> memory_reserve;
   /// Who runs the all-reduces (the serving engine; vLLM's dispatch unless one is named) and
   /// the link topology assumed.
   RunSetup setup{Implementation::vllm, {}};
@@ -158,6 +160,8 @@ struct LayoutMemory {
   /// The KV cache of the GPU's sequences at their full length.
   Bytes kv_per_gpu;
   Bytes usable_per_gpu;
+  /// How `usable_per_gpu` follows from the GPU's memory.
+  MemoryBudget budget;
   /// Sequences one replica's memory holds beside the weights (0 when the weights alone
   /// do not fit).
   std::int64_t replica_capacity = 0;
@@ -195,6 +199,10 @@ Bytes kv_bytes_per_sequence(const Model& model, const Dtype& kv_dtype, std::int6
 /// replicas of hot ones) split by all three, in `experts`.
 Bytes weights_per_gpu(const Model& model, const Dtype& dtype, const Dtype& experts,
                       const Layout& layout, int redundant_experts = 0);
+
+/// Whether one GPU of `layout` holds its weights in the memory `workload`'s engine gives the
+/// weights and the KV cache (no room left for a cache counts as holding them).
+bool weights_fit(const Gpu& gpu, const Workload& workload, const Layout& layout);
 
 /// Memory of each GPU with `replica_batch` sequences per replica (absent: the capacity).
 LayoutMemory layout_memory(const Gpu& gpu, const Workload& workload, const Layout& layout,

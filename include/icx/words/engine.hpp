@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "icx/catalog/catalog.hpp"
+#include "icx/memory/budget.hpp"
 #include "icx/serving/placement.hpp"
 
 namespace icx {
@@ -41,5 +42,15 @@ std::string layer_gaps_term(const StepTime& step);
 /// What the engine adds to a latency, for a formula: " + 741 µs engine step + 5.76 ms per
 /// request"; empty when nothing.
 std::string engine_terms(const StepTime& step);
+
+/// The engine's memory rule in a few words: "gpu_memory_utilization 0.9 of the memory",
+/// "mem_fraction_static from what it keeps back", "free_gpu_memory_fraction 0.9 of the free
+/// memory", or the flat reserve when the catalog gives none.
+std::string engine_memory_text(const Engine& engine);
+
+/// How the memory the weights and the KV cache may fill follows from the GPU's:
+/// "gpu_memory_utilization 0.9 × 85.5 GB − 2.4 GB of activations (a profiling forward over
+/// 8192 tokens) − 1.92 GB of runtime", or "85.5 GB less a 20 % reserve (--reserve)".
+std::string memory_budget_text(const MemoryBudget& budget);
 
 } // namespace icx

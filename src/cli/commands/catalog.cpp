@@ -30,6 +30,8 @@ template <class T> struct Listing {
   std::function<std::span<const T>(const Catalog&)> entries;
   std::vector<Column> columns;
   std::function<std::vector<std::string>(const T&)> row;
+  /// Sources of the entry's parts, after its own (empty: none).
+  std::function<std::string(const T&)> more_sources = nullptr;
 };
 
 template <class T> int run_listing(const Listing<T>& listing, const CommonOptions& options) {
@@ -52,7 +54,8 @@ template <class T> int run_listing(const Listing<T>& listing, const CommonOption
       cells.insert(cells.end(), rest.begin(), rest.end());
       table.add_row(cells);
       const std::string line = fmt::format(
-          "  {}: {}{}", entry.id, entry.source,
+          "  {}: {}{}{}", entry.id, entry.source,
+          listing.more_sources ? listing.more_sources(entry) : std::string(),
           entry.aliases.empty() ? ""
                                 : fmt::format(" (aliases: {})", fmt::join(entry.aliases, ", ")));
       // Without --explain, a source takes one line of the terminal.
@@ -253,7 +256,8 @@ Command setup_engines(CLI::App& app) {
         {"per layer", Align::right, 2},
         {"per request", Align::right},
         {"max batch", Align::left, 8, 11},
-        {"prefill chunk", Align::left, 8, 11}},
+        {"prefill chunk", Align::left, 8, 11},
+        {"memory", Align::left, 5}},
        [](const Engine& e) -> std::vector<std::string> {
          return {e.version,
                  e.implementation,
@@ -261,7 +265,11 @@ Command setup_engines(CLI::App& app) {
                  format_seconds(e.costs.layer),
                  format_seconds(e.costs.request),
                  scheduler_default_text(e, &SchedulerTier::max_batch),
-                 scheduler_default_text(e, &SchedulerTier::prefill_chunk)};
+                 scheduler_default_text(e, &SchedulerTier::prefill_chunk),
+                 engine_memory_text(e)};
+       },
+       [](const Engine& e) {
+         return e.memory ? fmt::format("; memory: {}", e.memory->source) : std::string();
        }},
       "icx engines");
 }

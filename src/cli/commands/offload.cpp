@@ -32,7 +32,7 @@ void print_header(const ResolvedModel& model, const OffloadReport& report) {
             "link\n");
   print_out("model     {}\n", describe_weights_model(model));
   print_out("GPUs      {} × {} [{}]: {} HBM at {} each\n", report.gpus, report.gpu->name,
-            report.gpu->id, format_bytes(report.gpu->hbm_capacity),
+            report.gpu->id, format_bytes(report.gpu->memory()),
             format_rate(report.gpu->hbm_bandwidth));
   if (report.kv_load) {
     print_out("KV cache  {} × {} tokens, {} like the weights\n\n",

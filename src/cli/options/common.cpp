@@ -140,6 +140,18 @@ CLI::Option* add_reserve_option(CLI::App& app, double& reserve) {
       ->transform(unit_fraction());
 }
 
+CLI::Option* add_reserve_option(CLI::App& app, std::optional<double>& reserve) {
+  return app
+      .add_option("--reserve", reserve,
+                  "Fraction of each GPU's memory kept free for activations, runtime buffers and "
+                  "any KV cache not counted, in place of the engine's own rule (vLLM's "
+                  "gpu_memory_utilization, SGLang's mem_fraction_static, TensorRT-LLM's "
+                  "free_gpu_memory_fraction), e.g. 0.1")
+      ->type_name("FRACTION")
+      ->default_str("the engine's")
+      ->transform(unit_fraction());
+}
+
 Collective parse_collective(const std::string& name, std::string_view where) {
   if (const auto op = collective_from_name(name)) {
     return *op;

@@ -91,6 +91,10 @@ CLI::Validator shown_choices(const std::vector<std::string>& choices);
 /// meaning and one help text for every command that checks what fits in HBM.
 CLI::Option* add_reserve_option(CLI::App& app, double& reserve);
 
+/// Adds --reserve FRACTION for the commands that price serving: absent, the engine's own
+/// memory rule (icx/serving/engine_memory.hpp) sizes the KV cache.
+CLI::Option* add_reserve_option(CLI::App& app, std::optional<double>& reserve);
+
 /// The operation named `name` (collective_from_name); else UsageError "<where>unknown
 /// operation 'x'; known: …" with the nearest name.
 Collective parse_collective(const std::string& name, std::string_view where);

@@ -32,7 +32,7 @@ struct ServingOptions {
   std::string kv_dtype;
   double overlap = 0;
   std::optional<double> hbm_fraction;
-  double reserve = default_memory_reserve;
+  std::optional<double> reserve;
   /// --spec KIND:ACCEPTANCE[:DRAFTS], as given; empty: no speculative decoding.
   std::string spec;
   RunSetupOptions setup;

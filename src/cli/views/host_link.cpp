@@ -58,7 +58,7 @@ std::string hbm_from(const OffloadReport& report) {
   const std::string reserve =
       report.reserve > 0 ? fmt::format(" × (1 − {} reserved)", report.reserve) : "";
   return fmt::format("{} GPU{} × {}{}", report.gpus, report.gpus == 1 ? "" : "s",
-                     format_bytes(report.gpu->hbm_capacity), reserve);
+                     format_bytes(report.gpu->memory()), reserve);
 }
 
 namespace {
@@ -93,7 +93,7 @@ void derive_memory(const ResolvedModel& model, const OffloadReport& report, Deri
                  r.needed));
   d.push_back(bytes_term("HBM",
                          fmt::format("{} GPUs × {} × (1 − {})", report.gpus,
-                                     format_bytes(report.gpu->hbm_capacity), report.reserve),
+                                     format_bytes(report.gpu->memory()), report.reserve),
                          r.hbm));
   d.push_back(bytes_term("spilled",
                          fmt::format("max(0, {} B − {} B)", format_count(r.needed.value()),

@@ -9,6 +9,7 @@
 
 #include "icx/base/units_format.hpp"
 #include "icx/util/table.hpp"
+#include "icx/words/engine.hpp"
 #include "icx/words/step.hpp"
 #include "output/terminal.hpp"
 
@@ -78,11 +79,10 @@ void print_chosen(const Style& style, const PlaceReport& r) {
   const Placement& p = chosen.placement;
   print_out("layout   {} (#{}, {})\n", layout_name(p.layout), r.chosen + 1,
             r.recommended ? "the best" : "as given");
-  print_out("memory   {} of weights + {} of KV cache per GPU, {} usable ({} less a {:g} % "
-            "reserve, --reserve): {}\n",
+  print_out("memory   {} of weights + {} of KV cache per GPU, {} usable: {}\n",
             format_bytes(p.memory.weights_per_gpu), format_bytes(p.memory.kv_per_gpu),
-            format_bytes(p.memory.usable_per_gpu), format_bytes(r.cluster.gpu->hbm_capacity),
-            r.workload.memory_reserve * 100, p.fits() ? "fits" : "does not fit");
+            format_bytes(p.memory.usable_per_gpu), p.fits() ? "fits" : "does not fit");
+  print_out("         usable = {}\n", memory_budget_text(p.memory.budget));
   TextTable table({{"strategy", Align::left},
                    {"degree", Align::right},
                    {"wire", Align::left},

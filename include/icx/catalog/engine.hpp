@@ -1,0 +1,158 @@
+// A serving engine as the catalog describes it: its scheduler's defaults, its own costs, how
+// it sizes its KV cache and how it is started.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "icx/base/enum_names.hpp"
+#include "icx/base/units.hpp"
+#include "icx/catalog/link.hpp"
+
+namespace icx {
+
+/// The limits an engine's scheduler starts with on one class of GPUs, when no flag sets them.
+struct SchedulerTier {
+  std::string name;
+  /// The tier applies to GPUs with at least this much HBM (none: every GPU)…
+  Bytes min_hbm;
+  /// …whose id contains none of these (GPUs the engine keeps on a smaller tier).
+  std::vector<std::string> except;
+  /// Sequences one scheduler runs at once.
+  std::int64_t max_batch = 0;
+  /// Prompt tokens one step prefills beside its decodes (chunked prefill).
+  std::int64_t prefill_chunk = 0;
+  /// No memory floor and no exceptions: the tier every GPU falls back to.
+  [[nodiscard]] bool applies_to_every_gpu() const { return min_hbm.value() == 0 && except.empty(); }
+  bool operator==(const SchedulerTier&) const = default;
+};
+
+/// The order an engine's scheduler runs prompts and decodes in one step.
+enum class SchedulePolicy {
+  /// A step runs every decode in flight, then prompt chunks in the token budget left (vLLM
+  /// V1; TensorRT-LLM's in-flight batching mixes them likewise).
+  decode_first,
+  /// A step with prompts waiting prefills them alone, the decodes waiting for the next step
+  /// (SGLang's default schedule).
+  prefill_first,
+};
+
+constexpr std::array<EnumName<SchedulePolicy>, 2> enum_names(SchedulePolicy /*unused*/) {
+  return {{{SchedulePolicy::decode_first, "decode-first"},
+           {SchedulePolicy::prefill_first, "prefill-first"}}};
+}
+
+/// What an engine spends beside the GPUs' kernels, fitted on published serving runs
+/// (tools/fit/fit_engines.py).
+struct EngineCosts {
+  /// Per engine step, prefill or decode: scheduling, sampling, launching the step (a
+  /// CUDA-graph replay in decode).
+  Seconds step;
+  /// Per layer of a stage and step: the gaps between a layer's kernels, which the kernel
+  /// curves (each kernel timed alone) do not hold.
+  Seconds layer;
+  /// Per request, outside the GPUs' steps: the HTTP server, tokenizing the prompt, returning
+  /// the first token. In a request's TTFT, not in the GPUs' time.
+  Seconds request;
+  /// The share of a prefill's priced kernels and collectives the engine's steps take: 1 as
+  /// shipped (the kernel curves as measured); `icx calibrate --serving` fits it to a user's
+  /// runs, where the engine prefills faster or slower than the curves say.
+  double prompt_scale = 1;
+  bool operator==(const EngineCosts&) const = default;
+};
+
+/// What an engine's fraction of memory is a fraction of.
+enum class MemoryBasis {
+  /// Of the GPU's whole memory: the weights, the profiled activations and the runtime's own
+  /// memory come out of it (vLLM's gpu_memory_utilization, SGLang's mem_fraction_static).
+  device,
+  /// Of the memory left free once the weights are loaded and a profiling run has finished
+  /// (TensorRT-LLM's free_gpu_memory_fraction).
+  free,
+};
+
+constexpr std::array<EnumName<MemoryBasis>, 2> enum_names(MemoryBasis /*unused*/) {
+  return {{{MemoryBasis::device, "device"}, {MemoryBasis::free, "free"}}};
+}
+
+/// SGLang's default mem_fraction_static: the memory it keeps back, in MiB, is `fixed` plus
+/// `per_chunk_token` for each token of the prefill chunk (at least `min_chunk`), plus
+/// `per_graph_sequence` for each sequence of its largest CUDA graph, plus `per_group_gpu` for
+/// each GPU of the tensor × pipeline group; at least `floor` on GPUs above `floor_above`.
+struct MemoryReserveRule {
+  double fixed_MiB = 0;
+  double per_chunk_token_MiB = 0;
+  std::int64_t min_chunk = 0;
+  double per_graph_sequence_MiB = 0;
+  std::int64_t graph_sequences = 0;
+  double per_group_gpu_MiB = 0;
+  double floor_MiB = 0;
+  double floor_above_MiB = 0;
+  bool operator==(const MemoryReserveRule&) const = default;
+};
+
+/// How an engine sizes its KV cache: what it gives the weights and the cache on each GPU.
+struct EngineMemory {
+  /// The engine's own name for its fraction (gpu_memory_utilization).
+  std::string setting;
+  MemoryBasis basis = MemoryBasis::device;
+  /// The fraction of `basis` the engine fills; with `reserve`, derived from it instead.
+  double fraction = 0;
+  std::optional<MemoryReserveRule> reserve;
+  /// The engine subtracts the peak activation of a profiling forward over one prefill chunk.
+  bool profiles_activation = false;
+  /// Memory outside the weights and the cache allocator: the CUDA context, library
+  /// workspaces and communicator buffers.
+  Bytes runtime;
+  std::string source;
+  bool operator==(const EngineMemory&) const = default;
+};
+
+/// The command line family an engine is started with (icx/serving/launch.hpp writes it).
+enum class LaunchStyle {
+  /// `vllm serve CHECKPOINT`: data-parallel ranks as attention ranks of an MoE model, expert
+  /// parallelism a switch over them.
+  vllm,
+  /// `python -m sglang.launch_server`: tensor degree over the whole group, DP attention and
+  /// the expert degree given alongside.
+  sglang,
+  /// `trtllm-serve CHECKPOINT`: one server per replica, attention DP and the KV cache dtype in
+  /// an options file.
+  trtllm,
+};
+
+constexpr std::array<EnumName<LaunchStyle>, 3> enum_names(LaunchStyle /*unused*/) {
+  return {{{LaunchStyle::vllm, "vllm"},
+           {LaunchStyle::sglang, "sglang"},
+           {LaunchStyle::trtllm, "trtllm"}}};
+}
+
+/// How an engine is started: its command family and where its flags are documented.
+struct EngineLaunch {
+  LaunchStyle style = LaunchStyle::vllm;
+  std::string source;
+  bool operator==(const EngineLaunch&) const = default;
+};
+
+/// A serving engine: the version its figures describe, the all-reduce implementation its
+/// tensor-parallel layers call (an --impl name, checked where the wire model is known), its
+/// scheduler's defaults by GPU and its own costs.
+struct Engine : Entry {
+  std::string version;
+  std::string implementation;
+  EngineCosts costs;
+  /// At least one tier applies to every GPU; of the tiers that apply, the one with the most
+  /// memory wins (icx/serving/engine.hpp).
+  std::vector<SchedulerTier> scheduler;
+  SchedulePolicy policy = SchedulePolicy::decode_first;
+  /// Absent: the GPU's memory less default_memory_reserve (icx/memory/hbm.hpp).
+  std::optional<EngineMemory> memory;
+  /// Absent: icx writes no launch command for the engine.
+  std::optional<EngineLaunch> launch;
+  bool operator==(const Engine&) const = default;
+};
+
+} // namespace icx

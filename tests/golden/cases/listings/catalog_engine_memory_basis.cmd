@@ -1,0 +1,2 @@
+args: engines --catalog catalogs/engine_memory_fraction.json
+exit: 2
