@@ -27,6 +27,16 @@ Layout given_layout(const LayoutRequest& given, int gpus) {
   if (!given.dp && gpus % sharded == 0) {
     layout.dp = gpus / sharded;
   }
+  if (given.moe_ep && *given.moe_ep != layout.ep) {
+    const int stage = layout.tp * layout.ep;
+    if (*given.moe_ep < layout.ep || stage % *given.moe_ep != 0 || *given.moe_ep % layout.ep != 0) {
+      throw LayoutError(fmt::format("moe-ep {}", *given.moe_ep),
+                        fmt::format("the experts spread over a multiple of --ep ({}) "
+                                    "that divides tp × ep ({}), e.g. {}",
+                                    layout.ep, stage, stage));
+    }
+    layout.moe_tp = stage / *given.moe_ep;
+  }
   return layout;
 }
 
@@ -126,8 +136,9 @@ PlaceReport place_figures(const Catalog& catalog, const PlaceRequest& request) {
     }
   }
   if (!report.recommended) {
+    const Layout given = given_layout(request.layout, c.gpus);
     try {
-      evaluate_layout(c, report.workload, given_layout(request.layout, c.gpus));
+      evaluate_layout(c, report.workload, given);
     } catch (const InputError& error) {
       throw LayoutError("", error.what());
     }

@@ -103,7 +103,11 @@ void vllm_args(const LaunchRequest& r, LaunchCommand& c) {
   }
   if (l.ep > 1) {
     add(c, "--data-parallel-size", l.ep, LaunchWhy::attention_ranks);
+  }
+  if (l.expert_ranks() > 1) {
     add_switch(c, "--enable-expert-parallel", LaunchWhy::expert_parallel);
+  }
+  if (l.ep > 1) {
     c.caveats.push_back(LaunchCaveat::default_all_to_all);
   }
   add(c, "--max-num-seqs", r.workload->max_batch, LaunchWhy::max_batch);
@@ -131,6 +135,8 @@ void sglang_args(const LaunchRequest& r, LaunchCommand& c) {
     add_switch(c, "--enable-dp-attention", LaunchWhy::attention_dp);
     add(c, "--ep-size", group_gpus(l), LaunchWhy::expert_parallel);
     c.args.push_back({"--moe-a2a-backend", "deepep", LaunchWhy::expert_kernels, {}});
+  } else if (l.expert_ranks() > 1) {
+    add(c, "--ep-size", l.expert_ranks(), LaunchWhy::expert_parallel);
   }
   add(c, "--max-running-requests", r.workload->max_batch * l.ep, LaunchWhy::max_batch);
   add(c, "--chunked-prefill-size", r.prefill_chunk * l.ep, LaunchWhy::token_budget);
@@ -158,8 +164,10 @@ void trtllm_args(const LaunchRequest& r, LaunchCommand& c) {
   }
   // With attention DP every GPU of the group schedules its own sequences.
   const int schedulers_per_rank = l.ep > 1 ? l.tp : 1;
+  if (l.expert_ranks() > 1) {
+    add(c, "--ep_size", l.expert_ranks(), LaunchWhy::expert_parallel);
+  }
   if (l.ep > 1) {
-    add(c, "--ep_size", l.ep, LaunchWhy::expert_parallel);
     c.settings.push_back({"enable_attention_dp", "true", LaunchWhy::attention_dp, {}});
   }
   add(c, "--max_batch_size", ceil_div(r.workload->max_batch, schedulers_per_rank),

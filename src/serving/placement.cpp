@@ -11,6 +11,7 @@
 #include "icx/host/host_link.hpp"
 #include "icx/wire/comm_time.hpp"
 #include "icx/wire/expert_parallel.hpp"
+#include "serving/layout_check.hpp"
 
 namespace icx {
 
@@ -183,32 +184,6 @@ StrategyCost pipeline_cost(const Cluster& cluster, const Layout& layout,
 /// The time a verdict weighs: expected where the link has a model, else headline.
 Seconds judged(const StrategyCost& cost) {
   return cost.expected_seconds.value_or(cost.seconds);
-}
-
-void check_layout(const Cluster& cluster, const Model& model, const Layout& layout,
-                  int redundant_experts) {
-  if (layout.tp < 1 || layout.pp < 1 || layout.ep < 1 || layout.dp < 1 ||
-      layout.product() != cluster.gpus) {
-    throw InputError(fmt::format("layout tp {} × pp {} × ep {} × dp {} = {} GPUs, but the "
-                                 "cluster has {}; the product must equal the GPU count",
-                                 layout.tp, layout.pp, layout.ep, layout.dp, layout.product(),
-                                 cluster.gpus));
-  }
-  if (layout.ep > 1 && !model.is_moe()) {
-    throw InputError(fmt::format("expert parallel (ep {}) needs an MoE model; {} is dense",
-                                 layout.ep, model.id));
-  }
-  if (layout.ep > 1 && !divides_experts(model, layout.ep, redundant_experts)) {
-    throw InputError(fmt::format("ep {} does not divide the model's {} experts{}", layout.ep,
-                                 model.experts + redundant_experts,
-                                 redundant_experts > 0 ? " (with the redundant ones)" : ""));
-  }
-  if (const Check check = check_tensor_group(attention_shape(model), layout.tp); !check) {
-    throw GroupError(fmt::format("tp {}: {}", layout.tp, check.reason()));
-  }
-  if (layout.pp > model.layers) {
-    throw InputError(fmt::format("pp {} exceeds the model's {} layers", layout.pp, model.layers));
-  }
 }
 
 /// The tensor and expert collectives of the busiest stage for one micro-batch.

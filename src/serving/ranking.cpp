@@ -21,6 +21,10 @@ std::string layout_name(const Layout& layout) {
   add(Strategy::expert, layout.ep);
   add(Strategy::pipeline, layout.pp);
   add(Strategy::data, layout.dp);
+  if (layout.moe_tp > 0) {
+    name += fmt::format(" (experts {} {})", name_in(short_names, Strategy::expert),
+                        layout.expert_ranks());
+  }
   return name.empty() ? fmt::format("{} 1", name_in(short_names, Strategy::tensor)) : name;
 }
 
@@ -168,9 +172,17 @@ std::vector<Layout> candidate_layouts(const Cluster& cluster, const Model& model
           (ep > 1 && (!model.is_moe() || !divides_experts(model, ep, redundant_experts)))) {
         continue;
       }
+      // With tensor-parallel attention, an MoE model's experts may also be held whole and
+      // spread over the stage ("TP 8 EP 8").
+      const bool spread =
+          model.is_moe() && tp > 1 && divides_experts(model, tp * ep, redundant_experts);
       for (const int pp : sizes) {
         if (divides(cluster.gpus / (tp * ep), pp) && pp <= model.layers) {
-          layouts.push_back({tp, pp, ep, cluster.gpus / (tp * ep * pp)});
+          const Layout layout{tp, pp, ep, cluster.gpus / (tp * ep * pp)};
+          layouts.push_back(layout);
+          if (spread) {
+            layouts.push_back({tp, pp, ep, layout.dp, 1});
+          }
         }
       }
     }
@@ -264,7 +276,12 @@ Json terms_json(const std::vector<StepTerm>& terms) {
 } // namespace
 
 Json layout_json(const Layout& l) {
-  return {{"tp", l.tp}, {"pp", l.pp}, {"ep", l.ep}, {"dp", l.dp}};
+  return {{"tp", l.tp},
+          {"pp", l.pp},
+          {"ep", l.ep},
+          {"dp", l.dp},
+          {"moe_tp", l.expert_tp()},
+          {"moe_ep", l.expert_ranks()}};
 }
 
 Json ranked_layout_json(const RankedLayout& r, Phase phase) {

@@ -230,17 +230,17 @@ StepTerm experts_term(GemmPricing pricing, const Workload& w, const Layout& layo
   // The experts' own dtype and, without curves, its rate.
   pricing.dtype = &w.experts_dtype();
   pricing.rate = w.expert_rate.peak_dtype.empty() ? pricing.rate : w.expert_rate.achieved();
-  const double skew = layout.ep > 1 ? w.ep_routing.skew : 1.0;
-  const double routed =
-      static_cast<double>(micro_tokens) * model.experts_per_token * skew / layout.ep;
+  const int ranks = layout.expert_ranks();
+  const double skew = ranks > 1 ? w.ep_routing.skew : 1.0;
+  const double routed = static_cast<double>(micro_tokens) * model.experts_per_token * skew / ranks;
   const double run = busiest_gpu_experts(model.experts, model.experts_per_token,
-                                         static_cast<double>(micro_tokens), layout.ep);
+                                         static_cast<double>(micro_tokens), ranks);
   if (!(run > 0)) {
     StepTerm none;
     none.op = weight.op;
     return none;
   }
-  const GemmShape shape = sharded(weight, layout.tp, routed / run);
+  const GemmShape shape = sharded(weight, layout.expert_tp(), routed / run);
   StepTerm term = price_gemms(pricing, weight.op, shape, run);
   if (!pricing.curves) {
     return term;

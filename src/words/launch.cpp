@@ -14,6 +14,11 @@ namespace {
 /// The engine's own words for its group's flags.
 std::string expert_reason(const LaunchCommand& c) {
   const Layout& l = c.layout;
+  if (l.ep == 1) {
+    return fmt::format("experts held whole and spread over the tensor group's {} GPUs (EP {}), "
+                       "attention tensor parallel",
+                       l.expert_ranks(), l.expert_ranks());
+  }
   switch (c.style) {
   case LaunchStyle::vllm:
     return "experts held apart across the group's GPUs instead of split tensor-parallel";

@@ -47,6 +47,8 @@ TEST(LayoutName, EnginesWriting) {
   EXPECT_EQ(layout_name(Layout{4, 1, 1, 2}), "TP 4 × DP 2");
   EXPECT_EQ(layout_name(Layout{2, 2, 2, 1}), "TP 2 × EP 2 × PP 2");
   EXPECT_EQ(layout_name(Layout{1, 1, 1, 1}), "TP 1");
+  EXPECT_EQ(layout_name(Layout{8, 1, 1, 1, 1}), "TP 8 (experts EP 8)");
+  EXPECT_EQ(layout_name(Layout{4, 1, 2, 1, 2}), "TP 4 × EP 2 (experts EP 4)");
 }
 
 TEST_F(RankingTest, DenseCandidatesOnEightGpus) {
@@ -66,10 +68,15 @@ TEST_F(RankingTest, DenseCandidatesOnEightGpus) {
 TEST_F(RankingTest, MoeCandidatesAddExpertDegrees) {
   // Mixtral, 8 experts: with tp t, every ep dividing 8 / t, and pp dividing what is left.
   // tp 1: ep 1, 2, 4, 8 with 4 + 3 + 2 + 1 pipelines; tp 2: 3 + 2 + 1; tp 4: 2 + 1; tp 8: 1.
+  // Each of the 10 with tp above 1 also once with its experts held whole and spread over the
+  // stage's tp × ep GPUs (8 experts: every such product divides them).
   const std::vector<Layout> got =
       candidate_layouts(system_cluster("dgx-h100", 8), catalog.model("mixtral"));
-  EXPECT_EQ(got.size(), 20U);
-  EXPECT_EQ(std::ranges::count_if(got, [](const Layout& l) { return l.ep > 1; }), 10);
+  EXPECT_EQ(got.size(), 30U);
+  EXPECT_EQ(std::ranges::count_if(got, [](const Layout& l) { return l.moe_tp == 0; }), 20);
+  EXPECT_EQ(std::ranges::count_if(got, [](const Layout& l) { return l.moe_tp == 1; }), 10);
+  EXPECT_EQ(std::ranges::count_if(got, [](const Layout& l) { return l.ep > 1; }), 14);
+  EXPECT_NE(std::ranges::find(got, Layout{8, 1, 1, 1, 1}), got.end());
   EXPECT_NE(std::ranges::find(got, Layout{1, 1, 8, 1}), got.end());
   EXPECT_NE(std::ranges::find(got, Layout{2, 1, 4, 1}), got.end());
   for (const Layout& l : got) {

@@ -69,7 +69,10 @@ struct LayoutRequest {
   std::optional<int> ep;
   /// Absent: what the other degrees leave of the cluster (when they divide it).
   std::optional<int> dp;
-  [[nodiscard]] bool given() const { return tp || pp || ep || dp; }
+  /// The GPUs of a stage the routed experts are spread over, each holding whole experts or
+  /// a share of each (Layout::moe_tp); absent: ep, each expert split over the tensor group.
+  std::optional<int> moe_ep;
+  [[nodiscard]] bool given() const { return tp || pp || ep || dp || moe_ep; }
 };
 
 struct PlaceRequest {

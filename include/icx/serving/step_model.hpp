@@ -138,7 +138,17 @@ struct Layout {
   int pp = 1;
   int ep = 1;
   int dp = 1;
+  /// The routed experts' tensor degree when it is below `tp`: each expert split over moe_tp
+  /// GPUs and the experts spread over the rest of the stage ("TP 8 EP 8": attention tensor
+  /// parallel over 8 GPUs, each holding an eighth of the experts whole); 0: each expert split
+  /// over the whole tensor group.
+  int moe_tp = 0;
   [[nodiscard]] int product() const { return tp * pp * ep * dp; }
+  /// The GPUs one routed expert is split over.
+  [[nodiscard]] int expert_tp() const { return moe_tp > 0 ? moe_tp : tp; }
+  /// The GPUs of a stage the routed experts are spread over (each holding whole experts, or
+  /// its expert_tp() share of them).
+  [[nodiscard]] int expert_ranks() const { return tp * ep / expert_tp(); }
   bool operator==(const Layout&) const = default;
 };
 

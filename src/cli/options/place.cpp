@@ -83,6 +83,12 @@ void add_place_options(CLI::App& app, PlaceOptions& o, bool fabric) {
         ->type_name("N")
         ->transform(whole_number(1, limits::max_domain));
   }
+  app.add_option("--moe-ep", o.moe_ep,
+                 "GPUs of a stage the routed experts are spread over, each holding whole experts "
+                 "(MoE; e.g. --tp 8 --moe-ep 8: attention tensor parallel, experts expert "
+                 "parallel); default: --ep, each expert split over the tensor group")
+      ->type_name("N")
+      ->transform(whole_number(1, limits::max_domain));
   group_options_from(app, first, "Layout");
 }
 
@@ -143,7 +149,7 @@ PlaceRequest place_request(const Catalog& catalog, const PlaceOptions& o,
   request.serving.ep_mode = o.experts.mode;
   request.serving.dispatch_dtype = dispatch_dtype(catalog, o.experts);
   request.serving.ep_routing = o.experts.routing;
-  request.layout = {o.tp, o.pp, o.ep, o.dp};
+  request.layout = {o.tp, o.pp, o.ep, o.dp, o.moe_ep};
   return request;
 }
 
