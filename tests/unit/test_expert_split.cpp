@@ -1,11 +1,13 @@
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include <gtest/gtest.h>
 
 #include "icx/reports/place.hpp"
 #include "icx/serving/ranking.hpp"
 #include "icx/serving/step_model.hpp"
+#include "test_fixtures.hpp"
 
 namespace icx {
 namespace {
@@ -16,22 +18,23 @@ class ExpertSplitTest : public ::testing::Test {
 protected:
   Catalog catalog = Catalog::shipped();
 
-  Cluster node(const char* system_id) const {
-    const System& system = catalog.system(system_id);
-    ClusterRequest r;
-    r.system = &system;
-    r.gpu = &catalog.gpu(system.gpu);
-    r.scale_up = &catalog.link(system.scale_up_link);
-    r.scale_out = &catalog.link(system.scale_out_link);
-    r.gpus = 8;
-    return resolve_cluster(r, catalog.links());
-  }
+  Cluster node(const char* system_id) const { return test::system_cluster(catalog, system_id, 8); }
   Workload decode(const Model& model, const Gpu& gpu, std::int64_t batch) const {
     ServingRequest r;
     r.phase = Phase::decode;
     r.context = 2048;
     r.batch = batch;
     return workload_for(catalog, model, catalog.dtype(model.default_dtype), gpu, r);
+  }
+  /// DeepSeek-R1's routed experts' up projection on one H200 of TP 8 at `batch` sequences:
+  /// split 8 ways (first) and held whole over the 8 GPUs (second).
+  std::pair<StepTerm, StepTerm> r1_experts_up(std::int64_t batch) const {
+    const Gpu& h200 = catalog.gpu("h200");
+    const Workload w = decode(catalog.model("deepseek-r1"), h200, batch);
+    const Layout tp8{8, 1, 1, 1};
+    const StepBatch b = step_batch(w, tp8, batch);
+    return {term(stage_work(h200, w, tp8, b), StepOp::experts_up),
+            term(stage_work(h200, w, Layout{8, 1, 1, 1, 1}, b), StepOp::experts_up)};
   }
   static StepTerm term(const StageWork& work, StepOp op) {
     const auto at = std::ranges::find(work.terms, op, &StepTerm::op);
@@ -57,36 +60,21 @@ TEST_F(ExpertSplitTest, Tp8Ep8IsRankedForDeepSeekR1AndQwen3) {
 TEST_F(ExpertSplitTest, SameWorkDifferentShapes) {
   // DeepSeek-R1 at batch 64 on TP 8: the experts' FLOPs per GPU are the same whether each
   // expert is split 8 ways or each GPU holds 32 of the 256 whole (uniform routing).
-  const Model& r1 = catalog.model("deepseek-r1");
-  const Gpu& h200 = catalog.gpu("h200");
-  const Workload w = decode(r1, h200, 64);
-  const Layout tp8{8, 1, 1, 1};
-  const Layout spread{8, 1, 1, 1, 1};
-  const StepBatch batch = step_batch(w, tp8, 64);
-  const StageWork split = stage_work(h200, w, tp8, batch);
-  const StageWork whole = stage_work(h200, w, spread, batch);
-  EXPECT_NEAR(term(whole, StepOp::experts_up).flops.value(),
-              term(split, StepOp::experts_up).flops.value(),
-              1e-9 * term(split, StepOp::experts_up).flops.value());
+  const auto [split, whole] = r1_experts_up(64);
+  EXPECT_NEAR(whole.flops.value(), split.flops.value(), 1e-9 * split.flops.value());
   // Weights per GPU are the same too.
+  const Model& r1 = catalog.model("deepseek-r1");
   const Dtype& fp8 = catalog.dtype("fp8");
-  EXPECT_DOUBLE_EQ(weights_per_gpu(r1, fp8, fp8, tp8).value(),
-                   weights_per_gpu(r1, fp8, fp8, spread).value());
+  EXPECT_DOUBLE_EQ(weights_per_gpu(r1, fp8, fp8, Layout{8, 1, 1, 1}).value(),
+                   weights_per_gpu(r1, fp8, fp8, Layout{8, 1, 1, 1, 1}).value());
 }
 
 TEST_F(ExpertSplitTest, OneSequenceReadsTheBusiestGpusWholeExperts) {
   // Batch 1: 8 routed experts a token. Split 8 ways, each GPU reads an eighth of each: one
   // expert's weights. Held whole over 8 GPUs, the busiest holds 1 + sqrt(2 ln 8) = 3.04 of
   // them (the mean of one plus its spread; icx/serving/serving.hpp busiest_gpu_experts).
-  const Model& r1 = catalog.model("deepseek-r1");
-  const Gpu& h200 = catalog.gpu("h200");
-  const Workload w = decode(r1, h200, 1);
-  const Layout tp8{8, 1, 1, 1};
-  const Layout spread{8, 1, 1, 1, 1};
-  const StepBatch batch = step_batch(w, tp8, 1);
-  const double split = term(stage_work(h200, w, tp8, batch), StepOp::experts_up).read.value();
-  const double whole = term(stage_work(h200, w, spread, batch), StepOp::experts_up).read.value();
-  EXPECT_NEAR(whole / split, 1 + std::sqrt(2 * std::log(8.0)), 0.01);
+  const auto [split, whole] = r1_experts_up(1);
+  EXPECT_NEAR(whole.read.value() / split.read.value(), 1 + std::sqrt(2 * std::log(8.0)), 0.01);
 }
 
 TEST_F(ExpertSplitTest, GivenMoeEpMustSpreadOverTheStage) {

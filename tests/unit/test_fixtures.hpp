@@ -9,6 +9,7 @@
 
 #include "icx/base/error.hpp"
 #include "icx/catalog/catalog.hpp"
+#include "icx/reports/place.hpp"
 
 namespace icx::test {
 
@@ -28,6 +29,18 @@ inline std::vector<std::vector<std::string>> measurement_rows(const std::string&
     rows.push_back(std::move(cells));
   }
   return rows;
+}
+
+/// `gpus` GPUs of catalog system `id`, resolved the way `icx place --system` does.
+inline Cluster system_cluster(const Catalog& catalog, const char* id, int gpus) {
+  const System& system = catalog.system(id);
+  ClusterRequest r;
+  r.system = &system;
+  r.gpu = &catalog.gpu(system.gpu);
+  r.scale_up = &catalog.link(system.scale_up_link);
+  r.scale_out = &catalog.link(system.scale_out_link);
+  r.gpus = gpus;
+  return resolve_cluster(r, catalog.links());
 }
 
 inline Link make_link(const char* id, Tier tier, double headline_gbps) {

@@ -51,7 +51,7 @@ TEST(PlaceExperts, ExpertGroupAcrossNodesIsJudgedNotBanned) {
   // DeepSeek serves decode with EP across nodes; EP 32 over four DGX H200 is priced by
   // DeepEP's low-latency kernels on ib-ndr and judged by its share of the step.
   PlaceRequest r = on_system("dgx-h200", "deepseek-v3", 32, Phase::decode, Objective::throughput);
-  r.layout = {1, 1, 32, 1};
+  r.layout = LayoutRequest::of(Layout{1, 1, 32, 1});
   const PlaceReport report = place_report(shipped(), r);
   const StrategyCost& ep = expert_split(report.placement());
   EXPECT_TRUE(ep.crosses_domain);

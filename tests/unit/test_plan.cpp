@@ -124,7 +124,7 @@ TEST(Plan, PlaceReproducesTheWinnerUnderTheSameLoad) {
   place.serving = seventy_b().serving;
   place.serving.batch = winner.step.batch;
   const Layout& l = winner.step.layout;
-  place.layout = {l.tp, l.pp, l.ep, l.dp};
+  place.layout = LayoutRequest::of(l);
   place.load = report.load;
   const PlaceReport placed = place_report(shipped(), place);
   ASSERT_TRUE(placed.loaded.has_value());

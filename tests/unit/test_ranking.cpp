@@ -10,6 +10,7 @@
 #include "icx/reports/place.hpp"
 #include "icx/reports/tp.hpp"
 #include "icx/words/ranking.hpp"
+#include "test_fixtures.hpp"
 
 namespace icx {
 namespace {
@@ -20,14 +21,7 @@ protected:
   Catalog catalog = Catalog::shipped();
 
   Cluster system_cluster(const char* id, int gpus) const {
-    const System& system = catalog.system(id);
-    ClusterRequest r;
-    r.system = &system;
-    r.gpu = &catalog.gpu(system.gpu);
-    r.scale_up = &catalog.link(system.scale_up_link);
-    r.scale_out = &catalog.link(system.scale_out_link);
-    r.gpus = gpus;
-    return resolve_cluster(r, catalog.links());
+    return test::system_cluster(catalog, id, gpus);
   }
   static ServingRequest decode(std::int64_t context, std::optional<std::int64_t> batch) {
     ServingRequest r;

@@ -73,6 +73,11 @@ struct LayoutRequest {
   /// a share of each (Layout::moe_tp); absent: ep, each expert split over the tensor group.
   std::optional<int> moe_ep;
   [[nodiscard]] bool given() const { return tp || pp || ep || dp || moe_ep; }
+  /// Every degree of `layout`, with its experts' spread where it has one of its own.
+  [[nodiscard]] static LayoutRequest of(const Layout& layout) {
+    return {layout.tp, layout.pp, layout.ep, layout.dp,
+            layout.moe_tp > 0 ? std::optional(layout.expert_ranks()) : std::nullopt};
+  }
 };
 
 struct PlaceRequest {

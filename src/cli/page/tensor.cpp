@@ -37,7 +37,7 @@ std::optional<Placement> chosen_at(const ReportInputs& in, const PlaceRequest& p
                                    std::int64_t tokens) {
   PlaceRequest request = prefill;
   const Layout& layout = in.report.placement().layout;
-  request.layout = {layout.tp, layout.pp, layout.ep, layout.dp};
+  request.layout = LayoutRequest::of(layout);
   set_serving_point(SweepParam::tokens, tokens, request.serving);
   try {
     return place_figures(in.catalog, request).placement();
