@@ -8,7 +8,6 @@
 
 #include "icx/base/error.hpp"
 #include "icx/base/knob.hpp"
-#include "icx/memory/hbm.hpp"
 #include "icx/reports/place.hpp"
 #include "icx/serving/engine.hpp"
 #include "icx/serving/engine_memory.hpp"

@@ -103,12 +103,10 @@ void vllm_args(const LaunchRequest& r, LaunchCommand& c) {
   }
   if (l.ep > 1) {
     add(c, "--data-parallel-size", l.ep, LaunchWhy::attention_ranks);
+    c.caveats.push_back(LaunchCaveat::default_all_to_all);
   }
   if (l.expert_ranks() > 1) {
     add_switch(c, "--enable-expert-parallel", LaunchWhy::expert_parallel);
-  }
-  if (l.ep > 1) {
-    c.caveats.push_back(LaunchCaveat::default_all_to_all);
   }
   add(c, "--max-num-seqs", r.workload->max_batch, LaunchWhy::max_batch);
   add(c, "--max-num-batched-tokens", r.prefill_chunk, LaunchWhy::token_budget);

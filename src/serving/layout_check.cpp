@@ -21,9 +21,8 @@ void check_expert_split(const Model& model, const Layout& layout, int redundant_
                                  layout.expert_ranks(), model.id));
   }
   if (layout.moe_tp < 1 || layout.moe_tp >= layout.tp || layout.tp % layout.moe_tp != 0) {
-    throw InputError(fmt::format("--moe-ep {}: the experts spread over a multiple of --ep ({}) "
-                                 "that tp × ep ({}) is a multiple of, above --ep; e.g. --moe-ep "
-                                 "{}",
+    throw InputError(fmt::format("--moe-ep {}: give a multiple of --ep ({}) above it that "
+                                 "divides tp × ep ({}), e.g. --moe-ep {}",
                                  layout.expert_ranks(), layout.ep, layout.tp * layout.ep,
                                  layout.tp * layout.ep));
   }
