@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 #include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -13,6 +14,7 @@
 #include "icx/serving/engine_memory.hpp"
 #include "icx/serving/ranking.hpp"
 #include "icx/words/launch.hpp"
+#include "reports/plan_pools.hpp"
 #include "reports/plan_pricing.hpp"
 #include "words/plan.hpp"
 
@@ -51,20 +53,9 @@ struct Found {
   double distance = std::numeric_limits<double>::infinity();
 };
 
-/// The cluster of `nodes` nodes of `system`, or nothing when the system cannot grow so (no
-/// scale-out link).
+/// The cluster of `nodes` nodes of `system`.
 std::optional<Cluster> system_cluster(const Catalog& catalog, const System& system, int nodes) {
-  ClusterRequest request;
-  request.system = &system;
-  request.gpu = &catalog.gpu(system.gpu);
-  request.scale_up = &catalog.link(system.scale_up_link);
-  request.scale_out = &catalog.link(system.scale_out_link);
-  request.gpus = nodes * system.gpus_per_node;
-  try {
-    return resolve_cluster(request, catalog.links());
-  } catch (const ClusterError&) {
-    return std::nullopt;
-  }
+  return detail::system_cluster_of(catalog, system, nodes * system.gpus_per_node);
 }
 
 void price_candidate(const PlanRequest& request, const System& system, PlanCandidate& candidate) {
@@ -74,92 +65,6 @@ void price_candidate(const PlanRequest& request, const System& system, PlanCandi
     candidate.usd_per_node_hour = system.price->usd_per_hour;
     candidate.price = &*system.price;
   }
-}
-
-/// Every group of the step is priced by the expected model where it leaves its node: a
-/// plan never rests on the headline's lower bound (unpriced_crossing).
-bool priced(const LoadedStep& step) {
-  return !unpriced_crossing(step.prefill) && !unpriced_crossing(step.decode);
-}
-
-struct Pool {
-  int nodes = 0;
-  Cluster cluster;
-  LoadedStep step;
-  double headroom = 0;
-};
-
-/// The fewest nodes of `system` on which some layout's `serve` step meets `within` (and, among
-/// the layouts there, the one that meets it by the most), or nothing up to max_nodes.
-template <class Serve, class Within>
-std::optional<Pool> smallest_pool(const Catalog& catalog, const PlanRequest& request,
-                                  const System& system, const Workload& workload, Serve serve,
-                                  Within within) {
-  const int redundant = request.serving.ep_routing.redundant_experts;
-  for (int nodes = 1; nodes <= request.max_nodes; ++nodes) {
-    const std::optional<Cluster> cluster = system_cluster(catalog, system, nodes);
-    if (!cluster) {
-      return std::nullopt;
-    }
-    std::optional<Pool> best;
-    for (const Layout& layout : candidate_layouts(*cluster, *request.model, redundant)) {
-      if (!weights_fit(*cluster->gpu, workload, layout)) {
-        continue;
-      }
-      const LoadedStep step = serve(*cluster, layout);
-      const double headroom = within(step);
-      if (step.serves() && headroom >= 1 && priced(step) && (!best || headroom > best->headroom)) {
-        best = Pool{nodes, *cluster, step, headroom};
-      }
-    }
-    if (best) {
-      return best;
-    }
-  }
-  return std::nullopt;
-}
-
-/// Separate prefill and decode pools for `candidate`'s system, taken when both meet their
-/// target on fewer nodes in all than the candidate needs (or it meets nothing).
-void try_disaggregated(const Catalog& catalog, const PlanRequest& request, const System& system,
-                       const LoadWorkloads& workloads, const Load& load, PlanCandidate& candidate) {
-  const std::optional<Pool> prefill = smallest_pool(
-      catalog, request, system, workloads.decode,
-      [&](const Cluster& cluster, const Layout& layout) {
-        return serve_prefill_pool(cluster, workloads, layout, load, request.serving.setup);
-      },
-      [&](const LoadedStep& step) { return request.targets.ttft / step.ttft; });
-  if (!prefill) {
-    return;
-  }
-  const std::optional<Pool> decode = smallest_pool(
-      catalog, request, system, workloads.decode,
-      [&](const Cluster& cluster, const Layout& layout) {
-        return serve_decode_pool(cluster, workloads, layout, load);
-      },
-      [&](const LoadedStep& step) { return request.targets.tpot / step.tpot; });
-  if (!decode || (candidate.meets_targets && prefill->nodes + decode->nodes >= candidate.nodes)) {
-    return;
-  }
-  const PlanCandidate shared = candidate;
-  // The pools are priced by the closed form (means at the load's rate).
-  candidate.simulated.reset();
-  candidate.disaggregated = Disaggregated{prefill->nodes, prefill->cluster, prefill->step,
-                                          decode->nodes,  decode->cluster,  decode->step};
-  candidate.meets_targets = true;
-  candidate.miss = PlanMiss::none;
-  candidate.miss_factor = 1;
-  candidate.nodes = prefill->nodes + decode->nodes;
-  candidate.cluster = decode->cluster;
-  candidate.step = decode->step;
-  candidate.step.ttft = prefill->step.ttft;
-  candidate.step.prefill = prefill->step.prefill;
-  candidate.step.prefill_share = prefill->step.prefill_share;
-  candidate.step.kv_transfer = prefill->step.kv_transfer;
-  candidate.step.tokens_per_second_per_gpu =
-      load.rate * static_cast<double>(load.output) /
-      static_cast<double>(candidate.nodes * system.gpus_per_node);
-  detail::describe_disaggregated(request, shared, candidate);
 }
 
 /// What the search over node counts found: the layout that meets the targets on the fewest
@@ -192,7 +97,7 @@ void search_layouts(const detail::Pricing& pricing, const Cluster& cluster, int 
     e.layout = layout;
     e.step = detail::closed_form(request, cluster, pricing.workloads, layout, pricing.load);
     ++candidate.layouts_evaluated;
-    if (priced(e.step)) {
+    if (detail::priced(e.step)) {
       nearest = std::min(nearest, distance(e.step, request.targets));
       priced_layouts.push_back(std::move(e));
     }
@@ -279,7 +184,7 @@ PlanCandidate plan_system(const Catalog& catalog, const PlanRequest& request, co
   }
   detail::describe_candidate(request, load, candidate, fewer);
   if (request.disaggregate) {
-    try_disaggregated(catalog, request, system, workloads, load, candidate);
+    detail::try_disaggregated(catalog, request, system, workloads, load, candidate);
   }
   return candidate;
 }

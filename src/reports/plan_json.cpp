@@ -30,8 +30,14 @@ Json pools_json(const PlanCandidate& c) {
     return nullptr;
   }
   const Disaggregated& d = *c.disaggregated;
-  return {{"prefill",
-           {{"nodes", d.prefill_nodes},
+  // A pool's nodes: its GPUs over a node's, a fraction for a part of one node.
+  const auto nodes = [](const Cluster& pool) {
+    return json_number(static_cast<double>(pool.gpus) / static_cast<double>(pool.gpus_per_node));
+  };
+  return {{"kv_route", std::string(to_string(d.kv_route))},
+          {"kv_link", kv_link(d.prefill_cluster, d.kv_route).id},
+          {"prefill",
+           {{"nodes", nodes(d.prefill_cluster)},
             {"gpus", d.prefill_cluster.gpus},
             {"layout", layout_json(d.prefill.layout)},
             {"ttft_seconds", json_number(d.prefill.ttft.value())},
@@ -40,7 +46,7 @@ Json pools_json(const PlanCandidate& c) {
             {"kv_transfer_seconds", json_number(d.prefill.kv_transfer.value())},
             {"requests_in_flight", d.prefill.batch}}},
           {"decode",
-           {{"nodes", d.decode_nodes},
+           {{"nodes", nodes(d.decode_cluster)},
             {"gpus", d.decode_cluster.gpus},
             {"layout", layout_json(d.decode.layout)},
             {"batch", d.decode.batch},

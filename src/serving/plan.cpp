@@ -14,6 +14,14 @@ TargetMiss target_miss(const LoadedStep& step, const PlanTargets& targets) {
   return {tpot >= ttft ? PlanMiss::tpot : PlanMiss::ttft, std::max(ttft, tpot)};
 }
 
+int Disaggregated::nodes() const {
+  // A pool is a divisor of a node's GPUs or whole nodes, so pools under a node share one and
+  // a pool of whole nodes leaves the other a node of its own.
+  const int gpus = prefill_cluster.gpus + decode_cluster.gpus;
+  const int per_node = prefill_cluster.gpus_per_node;
+  return (gpus + per_node - 1) / per_node;
+}
+
 std::optional<double> PlanCandidate::cost_per_hour() const {
   if (!usd_per_node_hour) {
     return std::nullopt;

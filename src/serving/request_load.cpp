@@ -91,21 +91,37 @@ void settle(LoadedStep& step, Evaluate evaluate, Needed needed) {
   }
 }
 
-/// One prompt's KV cache, sent by each GPU of the prefill layout for its shard over its share
-/// of the node's NICs (the expected model of a point-to-point send where the link has one).
+/// One prompt's KV cache, sent by each GPU of the prefill layout for its shard over `route`
+/// (the expected model of a point-to-point send where the link has one).
 Seconds kv_transfer_time(const Cluster& cluster, const Workload& prefill, const Layout& layout,
-                         const RunSetup& setup) {
+                         const RunSetup& setup, KvRoute route) {
   const Bytes cache = kv_bytes_per_sequence(*prefill.model, *prefill.kv_dtype, prefill.tokens);
   const Bytes shard = cache / static_cast<double>(layout.tp * layout.pp);
   const CollectiveRequest send{Collective::point_to_point, Algorithm::automatic,
                                min_collective_gpus, shard, setup};
-  // GPUs that share one NIC send one after another.
-  const double sharing = std::max(1.0, static_cast<double>(cluster.gpus_per_node) /
-                                           static_cast<double>(cluster.nics_per_node));
-  return comm_time(*cluster.scale_out, shard, send, 1).judged() * sharing;
+  const Link& link = kv_link(cluster, route);
+  // Between nodes, GPUs that share one NIC send one after another; inside a node each GPU
+  // sends over its own links.
+  const double sharing = &link == cluster.scale_out
+                             ? std::max(1.0, static_cast<double>(cluster.gpus_per_node) /
+                                                 static_cast<double>(cluster.nics_per_node))
+                             : 1.0;
+  return comm_time(link, shard, send, 1).judged() * sharing;
 }
 
 } // namespace
+
+const Link& kv_link(const Cluster& cluster, KvRoute route) {
+  switch (route) {
+  case KvRoute::scale_up:
+    return *cluster.scale_up;
+  case KvRoute::between_domains:
+    return cluster.between_domains != nullptr ? *cluster.between_domains : *cluster.scale_out;
+  case KvRoute::between_nodes:
+    break;
+  }
+  return *cluster.scale_out;
+}
 
 std::int64_t schedulers(const Layout& layout) {
   return static_cast<std::int64_t>(layout.dp) * layout.ep;
@@ -205,7 +221,8 @@ LoadedStep serve_clients(const Cluster& cluster, const LoadWorkloads& workloads,
 }
 
 LoadedStep serve_prefill_pool(const Cluster& cluster, const LoadWorkloads& workloads,
-                              const Layout& layout, const Load& load, const RunSetup& setup) {
+                              const Layout& layout, const Load& load, const RunSetup& setup,
+                              KvRoute route) {
   LoadedStep step;
   step.layout = layout;
   price_prefill(step, cluster, workloads, layout, load);
@@ -222,7 +239,7 @@ LoadedStep serve_prefill_pool(const Cluster& cluster, const LoadWorkloads& workl
   }
   const double rho = step.prefill_share;
   step.prefill_service = step.prefill.step.busy();
-  step.kv_transfer = kv_transfer_time(cluster, workloads.prefill, layout, setup);
+  step.kv_transfer = kv_transfer_time(cluster, workloads.prefill, layout, setup, route);
   step.ttft = step.prefill.step.request + step.prefill_service +
               step.prefill_service * (rho / (2 * (1 - rho))) + step.kv_transfer;
   step.batch = std::max<std::int64_t>(1, ceil_count(load.rate * step.ttft.value()));

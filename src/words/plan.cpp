@@ -159,17 +159,43 @@ void describe_candidate(const PlanRequest& request, const Load& load, PlanCandid
   }
 }
 
+namespace {
+
+/// "4 GPUs" for a part of a node, else "2 nodes".
+std::string pool_text(const Cluster& pool) {
+  if (pool.gpus < pool.gpus_per_node) {
+    return fmt::format("{} GPU{}", pool.gpus, pool.gpus == 1 ? "" : "s");
+  }
+  return nodes_text(pool.gpus / pool.gpus_per_node);
+}
+
+std::string kv_route_text(const Disaggregated& pools) {
+  const Link& link = kv_link(pools.prefill_cluster, pools.kv_route);
+  switch (pools.kv_route) {
+  case KvRoute::scale_up:
+    return fmt::format("both in one node, the KV cache over {}", link.id);
+  case KvRoute::between_domains:
+    return fmt::format("both in one node, the KV cache over {} between its scale-up domains",
+                       link.id);
+  case KvRoute::between_nodes:
+    break;
+  }
+  return fmt::format("the KV cache over {}", link.id);
+}
+
+} // namespace
+
 void describe_disaggregated(const PlanRequest& request, const PlanCandidate& shared,
                             PlanCandidate& candidate) {
   const Disaggregated& d = *candidate.disaggregated;
   const PlanTargets& targets = request.targets;
   candidate.reason = fmt::format(
       "disaggregated, meets both: prefill on {} ({}): TTFT {} ≤ {} with {} of KV transfer; "
-      "decode on {} ({}): TPOT {} ≤ {}, {} requests decoding; sharing the GPUs {}",
-      nodes_text(d.prefill_nodes), layout_name(d.prefill.layout), format_seconds(d.prefill.ttft),
+      "decode on {} ({}): TPOT {} ≤ {}, {} requests decoding; {}; sharing the GPUs {}",
+      pool_text(d.prefill_cluster), layout_name(d.prefill.layout), format_seconds(d.prefill.ttft),
       format_seconds(targets.ttft), format_seconds(d.prefill.kv_transfer),
-      nodes_text(d.decode_nodes), layout_name(d.decode.layout), format_seconds(d.decode.tpot),
-      format_seconds(targets.tpot), d.decode.batch,
+      pool_text(d.decode_cluster), layout_name(d.decode.layout), format_seconds(d.decode.tpot),
+      format_seconds(targets.tpot), d.decode.batch, kv_route_text(d),
       shared.meets_targets
           ? fmt::format("needs {} ({})", nodes_text(shared.nodes), layout_name(shared.step.layout))
           : "misses: " + shared.reason);
@@ -228,7 +254,12 @@ void split_chain(Derivations& d, const Disaggregated& pools, const Load& load, c
                fmt::format("{:g}/s ÷ {} schedulers × {} stage time", load.rate, schedulers,
                            format_seconds(p.prefill.step.stage)),
                p.prefill_share, fmt::format("{:.1f} %", p.prefill_share * 100)});
-  d.push_back({"KV transfer", "one prompt's KV cache shard per GPU over its NICs' share",
+  const std::string over =
+      pools.kv_route == KvRoute::between_nodes
+          ? fmt::format("its share of the node's NICs ({})", pools.prefill_cluster.scale_out->id)
+          : fmt::format("its own {} link (one node)",
+                        kv_link(pools.prefill_cluster, pools.kv_route).id);
+  d.push_back({"KV transfer", fmt::format("one prompt's KV cache shard per GPU over {}", over),
                p.kv_transfer.value(), format_seconds(p.kv_transfer)});
   d.push_back({"TTFT",
                fmt::format("S + ρ·S / (2(1 − ρ)) + transfer, S = {}, ρ = {:.3f}",
@@ -280,9 +311,9 @@ Derivations plan_derivations(const PlanReport& report) {
   const Load& load = report.load;
   const std::string layout = c.disaggregated
                                  ? fmt::format("prefill on {} ({}), decode on {} ({})",
-                                               nodes_text(c.disaggregated->prefill_nodes),
+                                               pool_text(c.disaggregated->prefill_cluster),
                                                layout_name(c.disaggregated->prefill.layout),
-                                               nodes_text(c.disaggregated->decode_nodes),
+                                               pool_text(c.disaggregated->decode_cluster),
                                                layout_name(c.disaggregated->decode.layout))
                                  : layout_name(s.layout);
   const int gpus = c.nodes * c.system->gpus_per_node;

@@ -107,10 +107,12 @@ std::vector<std::string> plan_assumptions(const Catalog& catalog, const PlanRequ
                               closed ? "the throughput the clients reach" : "the offered load"));
   if (request.disaggregate) {
     lines.push_back(fmt::format(
-        "disaggregated candidates: prompts prefilled on one pool of nodes and their KV cache "
-        "sent over the scale-out link, each GPU its shard over its share of the NICs (expected "
-        "model); decode on another pool, no prefill sharing its GPUs; taken where both pools "
-        "need fewer nodes than sharing ({}){}",
+        "disaggregated candidates: prompts prefilled on one pool (a part of a node or whole "
+        "nodes) and decoded on another, no prefill sharing its GPUs; each prefill GPU sends its "
+        "shard of the KV cache over the node's own links when both pools fit one node (its "
+        "scale-up link, or PCIe between its scale-up domains), else over its share of the "
+        "NICs (expected model), received as fast as it is sent; "
+        "taken where both pools need fewer nodes than sharing ({}){}",
         Knob::disaggregate,
         request.traffic && request.simulate
             ? "; both pools priced by the closed form (means), not simulated"

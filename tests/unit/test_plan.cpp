@@ -158,7 +158,7 @@ TEST(Plan, DisaggregationIsTakenWhereItNeedsFewerNodes) {
   ASSERT_TRUE(split.disaggregated.has_value());
   const Disaggregated& d = *split.disaggregated;
   EXPECT_TRUE(split.meets_targets);
-  EXPECT_EQ(split.nodes, d.prefill_nodes + d.decode_nodes);
+  EXPECT_EQ(split.nodes, d.nodes());
   EXPECT_LT(split.nodes, shared.meets_targets ? shared.nodes : 1 << 20);
   EXPECT_LE(d.prefill.ttft.value(), 3.0);
   EXPECT_LE(d.decode.tpot.value(), 0.012);
@@ -176,7 +176,58 @@ TEST(Plan, TheKvCacheCrossesTheScaleOutLinkInShards) {
   ASSERT_TRUE(split.disaggregated.has_value());
   const Disaggregated& d = *split.disaggregated;
   ASSERT_EQ(d.prefill.layout.tp * d.prefill.layout.pp, 8);
+  EXPECT_EQ(d.kv_route, KvRoute::between_nodes);
   EXPECT_NEAR(d.prefill.kv_transfer.value(), 335544320 / 12.5e9, 1e-12);
+}
+
+/// 70B with FP8 weights (the KV cache in BF16) at 2 requests/s of 8192 + 512 tokens, TTFT ≤
+/// 2 s, TPOT ≤ 15 ms, by the closed form, on one system.
+PlanRequest fp8_long_prompts(const char* system, bool disaggregate) {
+  PlanRequest r = long_prompts(disaggregate);
+  r.dtype = &shipped().dtype("fp8");
+  r.serving.act_dtype = r.dtype;
+  r.targets = {Seconds::of(2), Seconds::of(0.015)};
+  r.systems = {&shipped().system(system)};
+  return r;
+}
+
+// One prompt's KV cache: 8192 tokens × 327,680 B (80 layers × 8 KV heads × 128 × 2 × 2 B) =
+// 2,684,354,560 B; a TP 4 prefill pool sends a quarter, 671,088,640 B, from each GPU.
+constexpr double quarter_shard = 671088640;
+
+TEST(Plan, PoolsInsideOneNodeSendTheKvCacheOverNvlink) {
+  // Sharing the GPUs, the 8192-token prefills stretch the decode steps past 15 ms on one DGX
+  // H200; split 4 + 4 inside it, each pool meets its own target.
+  const PlanCandidate shared = plan(shipped(), fp8_long_prompts("dgx-h200", false)).candidates[0];
+  const PlanCandidate split = plan(shipped(), fp8_long_prompts("dgx-h200", true)).candidates[0];
+  ASSERT_TRUE(split.disaggregated.has_value());
+  const Disaggregated& d = *split.disaggregated;
+  EXPECT_EQ(split.nodes, 1);
+  EXPECT_GT(shared.nodes, 1);
+  EXPECT_EQ(d.prefill_cluster.gpus + d.decode_cluster.gpus, 8);
+  EXPECT_EQ(d.kv_route, KvRoute::scale_up);
+  EXPECT_LE(d.prefill.ttft.value(), 2.0);
+  EXPECT_LE(d.decode.tpot.value(), 0.015);
+  ASSERT_EQ(d.prefill.layout.tp * d.prefill.layout.pp, 4);
+  // Over NVLink 4 at its expected 82.2 % of 450 GB/s each way, plus under 0.1 ms of fixed
+  // costs; over the node's NICs (50 GB/s each) it would take over 13 ms.
+  const double nvlink = quarter_shard / (0.822 * 450e9);
+  EXPECT_GE(d.prefill.kv_transfer.value(), nvlink);
+  EXPECT_LE(d.prefill.kv_transfer.value(), nvlink + 1e-4);
+}
+
+TEST(Plan, PoolsInDifferentBridgeDomainsSendOverPcie) {
+  // h200-nvl-8: two 4-GPU NVLink-bridge domains joined by PCIe 5.0, so a 4-GPU prefill pool
+  // and a 4-GPU decode pool share a node but not a domain: 82 % of 63 GB/s each way.
+  const PlanCandidate split = plan(shipped(), fp8_long_prompts("h200-nvl-8", true)).candidates[0];
+  ASSERT_TRUE(split.disaggregated.has_value());
+  const Disaggregated& d = *split.disaggregated;
+  EXPECT_EQ(split.nodes, 1);
+  EXPECT_EQ(d.kv_route, KvRoute::between_domains);
+  ASSERT_EQ(d.prefill.layout.tp * d.prefill.layout.pp, 4);
+  const double pcie = quarter_shard / (0.82 * 63e9);
+  EXPECT_GE(d.prefill.kv_transfer.value(), pcie);
+  EXPECT_LE(d.prefill.kv_transfer.value(), pcie + 1e-4);
 }
 
 /// The 70B plan on one system, each layout simulated under 5 requests/s (Poisson) or 64

@@ -65,14 +65,20 @@ struct PlanRequest {
 
 /// A deployment split into a prefill pool and a decode pool of one system.
 struct Disaggregated {
-  int prefill_nodes = 0;
+  /// Each pool is a part of one node (a divisor of its GPUs) or whole nodes; the cluster's
+  /// `gpus` says which.
   Cluster prefill_cluster;
   /// The prefill pool under the load (serve_prefill_pool): TTFT with the KV transfer.
   LoadedStep prefill;
-  int decode_nodes = 0;
   Cluster decode_cluster;
   /// The decode pool under the load (serve_decode_pool): TPOT and requests in flight.
   LoadedStep decode;
+  /// The wire the KV cache crosses: the scale-up link when both pools share one node.
+  KvRoute kv_route = KvRoute::between_nodes;
+  /// The pools' GPUs over whole nodes.
+  [[nodiscard]] int nodes() const;
+  /// Both pools inside one node.
+  [[nodiscard]] bool one_node() const { return kv_route != KvRoute::between_nodes; }
 };
 
 /// Which target a candidate misses by the most, and by how many times.

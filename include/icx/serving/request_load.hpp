@@ -107,13 +107,38 @@ LoadedStep serve_at_load(const Cluster& cluster, const LoadWorkloads& workloads,
 LoadedStep serve_clients(const Cluster& cluster, const LoadWorkloads& workloads,
                          const Layout& layout, const Load& load, std::int64_t clients);
 
+/// The wire a prompt's KV cache crosses from the prefill pool to the decode pool.
+enum class KvRoute {
+  /// The pools are on different nodes: the scale-out link, each GPU over its share of the
+  /// node's NICs.
+  between_nodes,
+  /// Both pools inside one scale-up domain (one node, or one NVL72 rack): the scale-up link.
+  scale_up,
+  /// Both pools in one node but in different scale-up domains (NVLink-bridged pairs or
+  /// quads): the link between the node's domains (PCIe).
+  between_domains,
+};
+
+constexpr std::array<EnumName<KvRoute>, 3> enum_names(KvRoute /*unused*/) {
+  return {{{KvRoute::between_nodes, "between_nodes"},
+           {KvRoute::scale_up, "scale_up"},
+           {KvRoute::between_domains, "between_domains"}}};
+}
+
+/// The link `route` crosses in `cluster`: its scale-out link, its scale-up link, or the link
+/// between its domains (the scale-out link when the node has none).
+const Link& kv_link(const Cluster& cluster, KvRoute route);
+
 /// Prefill/decode disaggregation (vLLM's and SGLang's PD split, NVIDIA Dynamo): prompts are
-/// prefilled on one pool of GPUs and their KV cache sent over the scale-out link to another
-/// that only decodes. The prefill pool's step: TTFT = M/D/1 over the prompts' prefill alone,
-/// plus the KV transfer, each GPU sending its shard of the cache (its tensor and pipeline
-/// part) over its share of the node's NICs; requests in flight there = rate × TTFT.
+/// prefilled on one pool of GPUs and their KV cache sent over `route` to another that only
+/// decodes. The prefill pool's step: TTFT = M/D/1 over the prompts' prefill alone, plus the KV
+/// transfer, each GPU sending its shard of the cache (its tensor and pipeline part): between
+/// nodes over its share of the node's NICs, inside a node over its own scale-up (or PCIe)
+/// link, the receiving GPU taken to take it at that rate; requests in flight there = rate ×
+/// TTFT.
 LoadedStep serve_prefill_pool(const Cluster& cluster, const LoadWorkloads& workloads,
-                              const Layout& layout, const Load& load, const RunSetup& setup);
+                              const Layout& layout, const Load& load, const RunSetup& setup,
+                              KvRoute route);
 
 /// The decode pool's step: requests in flight = rate × output × TPOT (Little's law over the
 /// decode alone), TPOT = the decode step at that batch, no prefill sharing its GPUs.

@@ -176,9 +176,11 @@ Command setup_plan(CLI::App& app) {
       ->type_name("N")
       ->default_str(std::to_string(default_max_nodes))
       ->transform(whole_number(1, limits::max_plan_nodes));
-  sub->add_flag("--disaggregate", o->disaggregate,
-                "Also plan separate prefill and decode pools (the KV cache sent between them over "
-                "the scale-out link), taken where they need fewer nodes than sharing the GPUs");
+  sub->add_flag(
+      "--disaggregate", o->disaggregate,
+      "Also plan separate prefill and decode pools, parts of one node or whole nodes (the "
+      "KV cache sent between them over NVLink inside a node, else the scale-out link), "
+      "taken where they need fewer nodes than sharing the GPUs");
   add_mfu_option(*sub, o->mfu);
   add_engine_options(*sub, o->engine);
   add_emit_option(*sub, o->engine);

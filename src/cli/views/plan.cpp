@@ -37,8 +37,13 @@ std::string layout_cell(const PlanCandidate& c) {
 }
 
 std::string nodes_cell(const PlanCandidate& c) {
-  if (c.disaggregated) {
-    return fmt::format("{}+{}", c.disaggregated->prefill_nodes, c.disaggregated->decode_nodes);
+  if (c.disaggregated && !c.disaggregated->one_node()) {
+    const Cluster& prefill = c.disaggregated->prefill_cluster;
+    const Cluster& decode = c.disaggregated->decode_cluster;
+    if (prefill.gpus >= prefill.gpus_per_node && decode.gpus >= decode.gpus_per_node) {
+      return fmt::format("{}+{}", prefill.gpus / prefill.gpus_per_node,
+                         decode.gpus / decode.gpus_per_node);
+    }
   }
   return std::to_string(c.nodes);
 }
