@@ -62,6 +62,11 @@ void to_json(Json& json, const Engine& engine) {
   if (engine.memory) {
     json["memory"] = memory_json(*engine.memory);
   }
+  if (engine.speculation) {
+    json["speculation"] = {{"step_us", in_unit(engine.speculation->step.value(), micro)},
+                           {"draft_us", in_unit(engine.speculation->draft.value(), micro)},
+                           {"source", engine.speculation->source}};
+  }
   if (engine.launch) {
     json["launch"] = {{"style", engine.launch->style}, {"source", engine.launch->source}};
   }

@@ -118,6 +118,15 @@ Engine read_engine(ObjectReader& reader, const std::string& origin) {
     ObjectReader memory(reader.object("memory"), reader.pointer_to("memory"), origin);
     engine.memory = read_memory(memory, origin);
   }
+  if (reader.has("speculation")) {
+    ObjectReader spec(reader.object("speculation"), reader.pointer_to("speculation"), origin);
+    SpeculationCosts costs;
+    costs.step = Seconds::of(spec.positive("step_us", limits::engine_cost_us) * micro);
+    costs.draft = Seconds::of(spec.positive("draft_us", limits::engine_cost_us) * micro);
+    costs.source = spec.text("source");
+    spec.finish();
+    engine.speculation = costs;
+  }
   if (reader.has("launch")) {
     ObjectReader launch(reader.object("launch"), reader.pointer_to("launch"), origin);
     engine.launch = EngineLaunch{launch.choice<LaunchStyle>("style"), launch.text("source")};

@@ -175,9 +175,50 @@ void trtllm_args(const LaunchRequest& r, LaunchCommand& c) {
   if (const auto kv = kv_cache_value(r, c.style)) {
     c.settings.push_back({"kv_cache_config.dtype", *kv, LaunchWhy::kv_dtype, {}});
   }
-  if (!c.settings.empty()) {
+}
+
+/// Speculative decoding as icx priced it (--spec): MTP from the model's own layers, or an
+/// EAGLE head from DRAFT_MODEL; `drafts` a step, one chain of them (no tree).
+void spec_args(const Speculation& spec, LaunchCommand& c) {
+  const bool eagle = spec.kind == "eagle";
+  const std::string draft = fmt::format("${}", draft_model_variable);
+  const std::int64_t drafts = spec.draft_tokens;
+  switch (c.style) {
+  case LaunchStyle::vllm:
     c.args.push_back(
-        {"--extra_llm_api_options", std::string(launch_options_file), LaunchWhy::options_file, {}});
+        {"--speculative-config",
+         eagle ? fmt::format(R"({{"method":"eagle3","model":"{}","num_speculative_tokens":{}}})",
+                             draft, drafts)
+               : fmt::format(R"({{"method":"mtp","num_speculative_tokens":{}}})", drafts),
+         LaunchWhy::speculation,
+         {}});
+    break;
+  case LaunchStyle::sglang:
+    c.args.push_back(
+        {"--speculative-algorithm", eagle ? "EAGLE3" : "EAGLE", LaunchWhy::speculation, {}});
+    if (eagle) {
+      c.args.push_back({"--speculative-draft-model-path", draft, LaunchWhy::draft_model, {}});
+    }
+    add(c, "--speculative-num-steps", drafts, LaunchWhy::speculation);
+    add(c, "--speculative-eagle-topk", 1, LaunchWhy::draft_chain);
+    add(c, "--speculative-num-draft-tokens", drafts + 1, LaunchWhy::draft_chain);
+    break;
+  case LaunchStyle::trtllm:
+    c.settings.push_back(
+        {"speculative_config.decoding_type", eagle ? "Eagle" : "MTP", LaunchWhy::speculation, {}});
+    c.settings.push_back(
+        {eagle ? "speculative_config.max_draft_len" : "speculative_config.num_nextn_predict_layers",
+         std::to_string(drafts),
+         LaunchWhy::speculation,
+         {}});
+    if (eagle) {
+      c.settings.push_back(
+          {"speculative_config.speculative_model_dir", draft, LaunchWhy::draft_model, {}});
+    }
+    break;
+  }
+  if (eagle) {
+    c.caveats.push_back(LaunchCaveat::draft_checkpoint);
   }
 }
 
@@ -210,6 +251,13 @@ LaunchCommand launch_command(const LaunchRequest& r) {
   case LaunchStyle::trtllm:
     trtllm_args(r, c);
     break;
+  }
+  if (r.workload->spec) {
+    spec_args(*r.workload->spec, c);
+  }
+  if (!c.settings.empty()) {
+    c.args.push_back(
+        {"--extra_llm_api_options", std::string(launch_options_file), LaunchWhy::options_file, {}});
   }
   if (quantize_on_load) {
     c.args.push_back({"--quantization", std::string(fp8), LaunchWhy::quantization, {}});

@@ -238,6 +238,26 @@ void price_drafts(const Gpu& gpu, const Workload& w, Placement& p) {
   p.step.emitted = w.spec->acceptance;
 }
 
+/// The engine schedules a step once for all its stages and leaves gaps between each stage's
+/// layers; a prompt also pays its per-request time outside the GPUs, and a speculative step
+/// the engine's own part of it (an engine-less workload pays none of them).
+void add_engine_costs(const Workload& w, Placement& p) {
+  if (w.engine == nullptr) {
+    return;
+  }
+  StepTime& step = p.step;
+  const int stage_layers = (w.model->layers + p.layout.pp - 1) / p.layout.pp;
+  step.layer_gaps = w.engine->costs.layer * static_cast<double>(stage_layers);
+  step.engine = w.engine->costs.step;
+  step.request = w.phase == Phase::prefill ? w.engine->costs.request : Seconds{};
+  step.prompt_scale = w.phase == Phase::prefill ? w.engine->costs.prompt_scale : 1.0;
+  if (w.spec && w.phase == Phase::decode && w.engine->speculation) {
+    // Once a step, and once a draft.
+    const SpeculationCosts& spec = *w.engine->speculation;
+    step.draft += spec.step + spec.draft * static_cast<double>(w.spec->draft_tokens);
+  }
+}
+
 void time_step(const Cluster& cluster, const Workload& w, Placement& p) {
   StepTime& step = p.step;
   Seconds slowest_send;
@@ -252,16 +272,7 @@ void time_step(const Cluster& cluster, const Workload& w, Placement& p) {
   // Engines run the tensor and expert collectives between the layers' GEMMs: exposed unless
   // the workload says an engine hides some of them.
   step.exposed_comm = step.comm * (1.0 - w.overlap);
-  // The engine schedules a step once for all its stages and leaves gaps between each stage's
-  // layers; a prompt also pays its per-request time outside the GPUs (an engine-less workload
-  // pays none of them).
-  if (w.engine != nullptr) {
-    const int stage_layers = (w.model->layers + p.layout.pp - 1) / p.layout.pp;
-    step.layer_gaps = w.engine->costs.layer * static_cast<double>(stage_layers);
-    step.engine = w.engine->costs.step;
-    step.request = w.phase == Phase::prefill ? w.engine->costs.request : Seconds{};
-    step.prompt_scale = w.phase == Phase::prefill ? w.engine->costs.prompt_scale : 1.0;
-  }
+  add_engine_costs(w, p);
   step.stage = (step.work.seconds + step.exposed_comm) * step.prompt_scale + step.layer_gaps;
   // One micro-batch passes the stages one after another, after its drafts; a speculative step
   // emits step.emitted tokens a sequence, so a token's time is the step's share.

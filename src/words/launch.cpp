@@ -1,5 +1,6 @@
 #include "icx/words/launch.hpp"
 
+#include <algorithm>
 #include <string>
 #include <string_view>
 
@@ -85,6 +86,13 @@ std::string reason(const LaunchArg& arg, const LaunchCommand& c) {
     return "where the nodes meet: set FIRST_NODE to the address of the node of rank 0";
   case LaunchWhy::options_file:
     return fmt::format("the settings written to {} above", launch_options_file);
+  case LaunchWhy::speculation:
+    return "speculative decoding as icx priced it: the drafts a step, checked in one pass "
+           "(--spec)";
+  case LaunchWhy::draft_chain:
+    return "one chain of drafts, no tree, as icx priced them";
+  case LaunchWhy::draft_model:
+    return fmt::format("the EAGLE draft's checkpoint: set {} to it", draft_model_variable);
   }
   return {};
 }
@@ -107,6 +115,10 @@ std::string caveat(LaunchCaveat what, const LaunchCommand& c) {
                        "priced DeepEP's kernels, which later vLLM selects with "
                        "--all2all-backend",
                        c.engine->version);
+  case LaunchCaveat::draft_checkpoint:
+    return fmt::format("EAGLE drafts with a checkpoint of its own, trained for this model, "
+                       "which the catalog does not name: set {} to it before running this",
+                       draft_model_variable);
   }
   return {};
 }
@@ -146,13 +158,35 @@ std::string where_lines(const LaunchCommand& c) {
   return out;
 }
 
+/// `value` as one shell word: as it is when it holds nothing the shell reads, in single
+/// quotes when it holds no variable, else in double quotes with its own quotes escaped.
+std::string shell_word(const std::string& value) {
+  if (value.find_first_of(R"({}"' )") == std::string::npos) {
+    return value;
+  }
+  if (value.find('$') == std::string::npos) {
+    return fmt::format("'{}'", value);
+  }
+  std::string out = "\"";
+  for (const char ch : value) {
+    if (ch == '"' || ch == '\\') {
+      out += '\\';
+    }
+    out += ch;
+  }
+  return out + '"';
+}
+
 std::string flag_text(const LaunchArg& arg) {
-  return arg.value.empty() ? arg.flag : fmt::format("{} {}", arg.flag, arg.value);
+  return arg.value.empty() ? arg.flag : fmt::format("{} {}", arg.flag, shell_word(arg.value));
 }
 
 /// The options file as YAML, a key's dotted prefix as its parent mapping.
 std::string options_file_text(const LaunchCommand& c) {
-  std::string out = fmt::format("cat > {} <<'EOF'\n", launch_options_file);
+  // The heredoc expands a variable only where a setting reads one (DRAFT_MODEL).
+  const bool expands = std::ranges::any_of(
+      c.settings, [](const LaunchArg& s) { return s.value.find('$') != std::string::npos; });
+  std::string out = fmt::format("cat > {} <<{}\n", launch_options_file, expands ? "EOF" : "'EOF'");
   std::string parent;
   for (const LaunchArg& setting : c.settings) {
     const auto dot = setting.flag.find('.');

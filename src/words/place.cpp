@@ -82,6 +82,22 @@ void add_engine_lines(const Workload& w, const Cluster& cluster, std::vector<std
   }
 }
 
+/// The speculation a decode step runs: its drafts, acceptance and who pays for what.
+std::string speculation_text(const Workload& w) {
+  const std::string engine_part =
+      w.engine != nullptr && w.engine->speculation
+          ? fmt::format(", and the engine adds {} a step and {} a draft (fitted; catalog "
+                        "engine '{}')",
+                        format_seconds(w.engine->speculation->step),
+                        format_seconds(w.engine->speculation->draft), w.engine->id)
+          : std::string(", the engine adding nothing of its own (no published figure)");
+  return fmt::format(
+      "speculative decoding ({}): each decode step checks {} draft{} and emits {:g} tokens a "
+      "sequence on average; a draft costs one decoder layer and the LM head{} ({})",
+      w.spec->kind, w.spec->draft_tokens, w.spec->draft_tokens == 1 ? "" : "s", w.spec->acceptance,
+      engine_part, Knob::spec);
+}
+
 } // namespace
 
 std::vector<std::string> place_assumptions(const Workload& w, const Cluster& cluster,
@@ -119,11 +135,7 @@ std::vector<std::string> place_assumptions(const Workload& w, const Cluster& clu
                                         "most {} sequences per replica ({}, {})",
                                         w.max_batch, Knob::batch, Knob::max_batch));
   if (w.spec && (w.phase == Phase::decode || load)) {
-    lines.push_back(fmt::format(
-        "speculative decoding ({}): each decode step checks {} draft{} and emits {:g} tokens a "
-        "sequence on average; a draft costs one decoder layer and the LM head ({})",
-        w.spec->kind, w.spec->draft_tokens, w.spec->draft_tokens == 1 ? "" : "s",
-        w.spec->acceptance, Knob::spec));
+    lines.push_back(speculation_text(w));
   }
   if (w.model->is_moe()) {
     lines.push_back(fmt::format("tokens route uniformly to {} of {} experts{}; an expert group "

@@ -130,6 +130,16 @@ constexpr std::array<EnumName<LaunchStyle>, 3> enum_names(LaunchStyle /*unused*/
            {LaunchStyle::trtllm, "trtllm"}}};
 }
 
+/// What an engine adds to a speculative decode step beyond the GPUs' drafts and checking pass
+/// (--spec): per step, the rejection sampler and the draft's own pass over the tokens just
+/// accepted; per draft, launching the draft's forward and sampling it.
+struct SpeculationCosts {
+  Seconds step;
+  Seconds draft;
+  std::string source;
+  bool operator==(const SpeculationCosts&) const = default;
+};
+
 /// How an engine is started: its command family and where its flags are documented.
 struct EngineLaunch {
   LaunchStyle style = LaunchStyle::vllm;
@@ -152,6 +162,8 @@ struct Engine : Entry {
   std::optional<EngineMemory> memory;
   /// Absent: icx writes no launch command for the engine.
   std::optional<EngineLaunch> launch;
+  /// Absent: a speculative step costs the GPUs' drafts and checking pass alone.
+  std::optional<SpeculationCosts> speculation;
   bool operator==(const Engine&) const = default;
 };
 

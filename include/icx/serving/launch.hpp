@@ -47,6 +47,12 @@ enum class LaunchWhy {
   first_node,
   /// Reads the settings of the options file.
   options_file,
+  /// Speculative decoding: the method and its drafts a step (--spec).
+  speculation,
+  /// One chain of drafts, no tree, as icx priced them.
+  draft_chain,
+  /// The draft's own checkpoint (EAGLE), which icx does not know.
+  draft_model,
 };
 
 struct LaunchArg {
@@ -68,7 +74,12 @@ enum class LaunchCaveat {
   attention_without_tensor,
   /// The engine's default all-to-all runs the expert dispatch; icx priced DeepEP's kernels.
   default_all_to_all,
+  /// EAGLE drafts with a checkpoint of its own, left to the user (DRAFT_MODEL).
+  draft_checkpoint,
 };
+
+/// The shell variable a launch command reads the EAGLE draft's checkpoint from.
+constexpr std::string_view draft_model_variable = "DRAFT_MODEL";
 
 struct LaunchCommand {
   const Engine* engine = nullptr;

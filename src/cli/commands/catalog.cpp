@@ -257,7 +257,8 @@ Command setup_engines(CLI::App& app) {
         {"per request", Align::right},
         {"max batch", Align::left, 8, 11},
         {"prefill chunk", Align::left, 8, 11},
-        {"memory", Align::left, 5}},
+        {"memory", Align::left, 5},
+        {"speculation", Align::left, 4}},
        [](const Engine& e) -> std::vector<std::string> {
          return {e.version,
                  e.implementation,
@@ -266,10 +267,15 @@ Command setup_engines(CLI::App& app) {
                  format_seconds(e.costs.request),
                  scheduler_default_text(e, &SchedulerTier::max_batch),
                  scheduler_default_text(e, &SchedulerTier::prefill_chunk),
-                 engine_memory_text(e)};
+                 engine_memory_text(e),
+                 e.speculation ? fmt::format("{} + {}/draft", format_seconds(e.speculation->step),
+                                             format_seconds(e.speculation->draft))
+                               : std::string("-")};
        },
        [](const Engine& e) {
-         return e.memory ? fmt::format("; memory: {}", e.memory->source) : std::string();
+         return (e.memory ? fmt::format("; memory: {}", e.memory->source) : std::string()) +
+                (e.speculation ? fmt::format("; speculation: {}", e.speculation->source)
+                               : std::string());
        }},
       "icx engines");
 }

@@ -1,0 +1,2 @@
+args: engines --catalog catalogs/engine_speculation_unsourced.json
+exit: 2
