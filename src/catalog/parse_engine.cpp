@@ -120,12 +120,12 @@ Engine read_engine(ObjectReader& reader, const std::string& origin) {
   }
   if (reader.has("speculation")) {
     ObjectReader spec(reader.object("speculation"), reader.pointer_to("speculation"), origin);
-    SpeculationCosts costs;
-    costs.step = Seconds::of(spec.positive("step_us", limits::engine_cost_us) * micro);
-    costs.draft = Seconds::of(spec.positive("draft_us", limits::engine_cost_us) * micro);
-    costs.source = spec.text("source");
+    SpeculationCosts speculation;
+    speculation.step = Seconds::of(spec.positive("step_us", limits::engine_cost_us) * micro);
+    speculation.draft = Seconds::of(spec.positive("draft_us", limits::engine_cost_us) * micro);
+    speculation.source = spec.text("source");
     spec.finish();
-    engine.speculation = costs;
+    engine.speculation = speculation;
   }
   if (reader.has("launch")) {
     ObjectReader launch(reader.object("launch"), reader.pointer_to("launch"), origin);
