@@ -14,6 +14,13 @@ TargetMiss target_miss(const LoadedStep& step, const PlanTargets& targets) {
   return {tpot >= ttft ? PlanMiss::tpot : PlanMiss::ttft, std::max(ttft, tpot)};
 }
 
+std::optional<int> whole_nodes(const Cluster& pool) {
+  if (pool.gpus < pool.gpus_per_node) {
+    return std::nullopt;
+  }
+  return pool.gpus / pool.gpus_per_node;
+}
+
 int Disaggregated::nodes() const {
   // A pool is a divisor of a node's GPUs or whole nodes, so pools under a node share one and
   // a pool of whole nodes leaves the other a node of its own.

@@ -1,6 +1,7 @@
 #include "words/plan.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <string_view>
 #include <tuple>
 #include <utility>
@@ -163,10 +164,10 @@ namespace {
 
 /// "4 GPUs" for a part of a node, else "2 nodes".
 std::string pool_text(const Cluster& pool) {
-  if (pool.gpus < pool.gpus_per_node) {
-    return fmt::format("{} GPU{}", pool.gpus, pool.gpus == 1 ? "" : "s");
+  if (const std::optional<int> nodes = whole_nodes(pool)) {
+    return nodes_text(*nodes);
   }
-  return nodes_text(pool.gpus / pool.gpus_per_node);
+  return fmt::format("{} GPU{}", pool.gpus, pool.gpus == 1 ? "" : "s");
 }
 
 std::string kv_route_text(const Disaggregated& pools) {

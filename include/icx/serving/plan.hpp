@@ -63,6 +63,9 @@ struct PlanRequest {
   bool emit = false;
 };
 
+/// The whole nodes a pool of `pool.gpus` GPUs takes, or nothing when it is a part of one node.
+std::optional<int> whole_nodes(const Cluster& pool);
+
 /// A deployment split into a prefill pool and a decode pool of one system.
 struct Disaggregated {
   /// Each pool is a part of one node (a divisor of its GPUs) or whole nodes; the cluster's
@@ -77,8 +80,6 @@ struct Disaggregated {
   KvRoute kv_route = KvRoute::between_nodes;
   /// The pools' GPUs over whole nodes.
   [[nodiscard]] int nodes() const;
-  /// Both pools inside one node.
-  [[nodiscard]] bool one_node() const { return kv_route != KvRoute::between_nodes; }
 };
 
 /// Which target a candidate misses by the most, and by how many times.

@@ -1,5 +1,6 @@
 #include "views/plan.hpp"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -37,12 +38,11 @@ std::string layout_cell(const PlanCandidate& c) {
 }
 
 std::string nodes_cell(const PlanCandidate& c) {
-  if (c.disaggregated && !c.disaggregated->one_node()) {
-    const Cluster& prefill = c.disaggregated->prefill_cluster;
-    const Cluster& decode = c.disaggregated->decode_cluster;
-    if (prefill.gpus >= prefill.gpus_per_node && decode.gpus >= decode.gpus_per_node) {
-      return fmt::format("{}+{}", prefill.gpus / prefill.gpus_per_node,
-                         decode.gpus / decode.gpus_per_node);
+  if (c.disaggregated) {
+    const std::optional<int> prefill = whole_nodes(c.disaggregated->prefill_cluster);
+    const std::optional<int> decode = whole_nodes(c.disaggregated->decode_cluster);
+    if (prefill && decode) {
+      return fmt::format("{}+{}", *prefill, *decode);
     }
   }
   return std::to_string(c.nodes);
