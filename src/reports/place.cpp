@@ -27,15 +27,29 @@ Layout given_layout(const LayoutRequest& given, int gpus) {
   if (!given.dp && gpus % sharded == 0) {
     layout.dp = gpus / sharded;
   }
-  if (given.moe_ep && *given.moe_ep != layout.ep) {
-    const int stage = layout.tp * layout.ep;
-    if (*given.moe_ep < layout.ep || stage % *given.moe_ep != 0 || *given.moe_ep % layout.ep != 0) {
-      throw LayoutError(fmt::format("moe-ep {}", *given.moe_ep),
+  const int stage = layout.tp * layout.ep;
+  if (given.moe_tp && (layout.tp % *given.moe_tp != 0)) {
+    throw LayoutError(fmt::format("moe-tp {}", *given.moe_tp),
+                      fmt::format("each expert is split over a divisor of --tp ({}), e.g. 1 "
+                                  "(whole experts spread over all {} GPUs of the stage)",
+                                  layout.tp, stage));
+  }
+  if (given.moe_tp && given.moe_ep && *given.moe_tp * *given.moe_ep != stage) {
+    throw LayoutError(fmt::format("moe-tp {}", *given.moe_tp),
+                      fmt::format("with --moe-ep {}, the experts' split times their spread "
+                                  "must be the stage's {} GPUs (tp × ep); give one of the two",
+                                  *given.moe_ep, stage));
+  }
+  const std::optional<int> moe_ep =
+      given.moe_tp ? std::optional(stage / *given.moe_tp) : given.moe_ep;
+  if (moe_ep && *moe_ep != layout.ep) {
+    if (*moe_ep < layout.ep || stage % *moe_ep != 0 || *moe_ep % layout.ep != 0) {
+      throw LayoutError(fmt::format("moe-ep {}", *moe_ep),
                         fmt::format("the experts spread over a multiple of --ep ({}) "
                                     "that divides tp × ep ({}), e.g. {}",
                                     layout.ep, stage, stage));
     }
-    layout.moe_tp = stage / *given.moe_ep;
+    layout.moe_tp = stage / *moe_ep;
   }
   return layout;
 }

@@ -110,6 +110,8 @@ void to_json(Json& json, const PlanReport& report) {
       {"concurrency", closed ? Json(traffic->concurrency) : Json()},
       {"input_tokens", report.load.input},
       {"output_tokens", report.load.output},
+      {"prefix_hit", json_number(report.load.prefix_hit)},
+      {"cached_tokens", prefix_cached(report.load.input, report.load.prefix_hit)},
       {"simulated", report.simulated}};
   json["max_nodes"] = report.max_nodes;
   Json candidates = Json::array();

@@ -55,7 +55,9 @@ ServingCheck check_run(const Catalog& catalog, const ServingValidationRequest& r
   check.run = run;
   check.traffic = traffic_of_run(run, request);
   PlaceRequest place = request.place;
-  place.load = Load{0, check.traffic.input.nominal, check.traffic.output.nominal, 0};
+  place.load = Load{};
+  place.load->input = check.traffic.input.nominal;
+  place.load->output = check.traffic.output.nominal;
   if (check.traffic.arrivals != Arrivals::closed) {
     place.load->rate = check.traffic.rate;
   }

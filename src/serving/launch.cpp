@@ -262,9 +262,15 @@ LaunchCommand launch_command(const LaunchRequest& r) {
   if (quantize_on_load) {
     c.args.push_back({"--quantization", std::string(fp8), LaunchWhy::quantization, {}});
   }
-  if (l.ep > 1 && l.tp > 1) {
-    c.caveats.push_back(c.style == LaunchStyle::trtllm ? LaunchCaveat::attention_without_tensor
-                                                       : LaunchCaveat::experts_over_group);
+  if (l.ep > 1 && l.tp > 1 && c.style == LaunchStyle::trtllm) {
+    c.caveats.push_back(LaunchCaveat::attention_without_tensor);
+  }
+  // vLLM's expert parallelism, and SGLang's beside data-parallel attention, hold each expert
+  // whole across the group; TensorRT-LLM and SGLang otherwise split them as icx priced.
+  const bool whole_only =
+      c.style == LaunchStyle::vllm || (c.style == LaunchStyle::sglang && l.ep > 1);
+  if (whole_only && l.expert_tp() > 1 && l.expert_ranks() > 1) {
+    c.caveats.push_back(LaunchCaveat::experts_over_group);
   }
   return c;
 }

@@ -17,8 +17,8 @@ void check_expert_split(const Model& model, const Layout& layout, int redundant_
     return;
   }
   if (!model.is_moe()) {
-    throw InputError(fmt::format("--moe-ep {} needs an MoE model; {} is dense",
-                                 layout.expert_ranks(), model.id));
+    throw InputError(fmt::format("--moe-ep {} (--moe-tp {}) needs an MoE model; {} is dense",
+                                 layout.expert_ranks(), layout.moe_tp, model.id));
   }
   if (layout.moe_tp < 1 || layout.moe_tp >= layout.tp || layout.tp % layout.moe_tp != 0) {
     throw InputError(fmt::format("--moe-ep {}: give a multiple of --ep ({}) above it that "

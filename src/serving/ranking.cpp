@@ -21,7 +21,11 @@ std::string layout_name(const Layout& layout) {
   add(Strategy::expert, layout.ep);
   add(Strategy::pipeline, layout.pp);
   add(Strategy::data, layout.dp);
-  if (layout.moe_tp > 0) {
+  if (layout.moe_tp > 1) {
+    name +=
+        fmt::format(" (experts {} {} × {} {})", name_in(short_names, Strategy::tensor),
+                    layout.moe_tp, name_in(short_names, Strategy::expert), layout.expert_ranks());
+  } else if (layout.moe_tp > 0) {
     name += fmt::format(" (experts {} {})", name_in(short_names, Strategy::expert),
                         layout.expert_ranks());
   }
@@ -172,16 +176,22 @@ std::vector<Layout> candidate_layouts(const Cluster& cluster, const Model& model
           (ep > 1 && (!model.is_moe() || !divides_experts(model, ep, redundant_experts)))) {
         continue;
       }
-      // With tensor-parallel attention, an MoE model's experts may also be held whole and
-      // spread over the stage ("TP 8 EP 8").
-      const bool spread =
-          model.is_moe() && tp > 1 && divides_experts(model, tp * ep, redundant_experts);
+      // With tensor-parallel attention, an MoE model's experts may also be split over fewer
+      // GPUs than the tensor group and spread over the rest of the stage: held whole ("TP 8
+      // EP 8"), or split over a divisor of tp ("TP 8, experts TP 2 × EP 4").
+      std::vector<int> expert_splits;
+      for (const int moe_tp : sizes) {
+        if (model.is_moe() && moe_tp < tp && tp % moe_tp == 0 &&
+            divides_experts(model, tp * ep / moe_tp, redundant_experts)) {
+          expert_splits.push_back(moe_tp);
+        }
+      }
       for (const int pp : sizes) {
         if (divides(cluster.gpus / (tp * ep), pp) && pp <= model.layers) {
           const Layout layout{tp, pp, ep, cluster.gpus / (tp * ep * pp)};
           layouts.push_back(layout);
-          if (spread) {
-            layouts.push_back({tp, pp, ep, layout.dp, 1});
+          for (const int moe_tp : expert_splits) {
+            layouts.push_back({tp, pp, ep, layout.dp, moe_tp});
           }
         }
       }

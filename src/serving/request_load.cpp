@@ -32,8 +32,9 @@ std::int64_t ceil_count(double value) {
 void time_load(LoadedStep& step, const Load& load) {
   const Seconds decode = step.decode.step.latency;
   const double rho = step.prefill_share;
+  const std::int64_t computed = load.input - prefix_cached(load.input, load.prefix_hit);
   const std::int64_t whole_chunks =
-      (load.input + load.prefill_chunk - 1) / std::max<std::int64_t>(load.prefill_chunk, 1);
+      (computed + load.prefill_chunk - 1) / std::max<std::int64_t>(load.prefill_chunk, 1);
   const auto chunks = static_cast<double>(whole_chunks);
   // Its chunks ride with the decodes of the requests already in flight. Poisson arrivals find
   // another request in flight with probability 1 − e^(−n), n the mean number in flight per
@@ -92,10 +93,12 @@ void settle(LoadedStep& step, Evaluate evaluate, Needed needed) {
 }
 
 /// One prompt's KV cache, sent by each GPU of the prefill layout for its shard over `route`
-/// (the expected model of a point-to-point send where the link has one).
+/// (the expected model of a point-to-point send where the link has one). A cached prefix is
+/// sent with the rest: the decode pool is not taken to hold it already.
 Seconds kv_transfer_time(const Cluster& cluster, const Workload& prefill, const Layout& layout,
                          const RunSetup& setup, KvRoute route) {
-  const Bytes cache = kv_bytes_per_sequence(*prefill.model, *prefill.kv_dtype, prefill.tokens);
+  const Bytes cache =
+      kv_bytes_per_sequence(*prefill.model, *prefill.kv_dtype, prefill.cached + prefill.tokens);
   const Bytes shard = cache / static_cast<double>(layout.tp * layout.pp);
   const CollectiveRequest send{Collective::point_to_point, Algorithm::automatic,
                                min_collective_gpus, shard, setup};
@@ -138,9 +141,11 @@ LoadWorkloads load_workloads(const Catalog& catalog, const Model& model, const D
   request.objective = Objective::latency;
   LoadWorkloads w;
   request.phase = Phase::prefill;
-  request.tokens = load.input;
+  request.cached = prefix_cached(load.input, load.prefix_hit);
+  request.tokens = load.input - request.cached;
   w.prefill = workload_for(catalog, model, dtype, gpu, request);
   request.phase = Phase::decode;
+  request.cached = 0;
   // The mean context over a request's decode steps: the prompt and half its output.
   request.context = load.input + load.output / 2;
   w.decode = workload_for(catalog, model, dtype, gpu, request);
@@ -283,6 +288,8 @@ Json loaded_json(const LoadedStep& step, const Load& load) {
           {"input_tokens", load.input},
           {"output_tokens", load.output},
           {"prefill_chunk", load.prefill_chunk},
+          {"prefix_hit", json_number(load.prefix_hit)},
+          {"cached_tokens", prefix_cached(load.input, load.prefix_hit)},
           {"batch", step.batch},
           {"capacity", step.capacity},
           {"limit", std::string(to_string(step.limit))},

@@ -67,20 +67,29 @@ double attention_flops(const Model& model, Phase phase, std::int64_t tokens, std
   // One multiply-add (2 FLOPs) per query-key pair and width, for the scores and again for
   // the values.
   const double per_pair = 2.0 * model.attention_heads * (width.key + width.value);
-  // Prefill is causal: token i attends to i earlier tokens, t²/2 pairs in all; a decode step's
-  // token to the whole context.
-  const auto attended = [&](double window) {
-    const auto t = static_cast<double>(tokens);
-    if (phase == Phase::decode) {
-      return std::min(static_cast<double>(context), window);
-    }
+  // Prefill is causal: token i attends to i earlier tokens, t²/2 pairs over a prompt of t; a
+  // decode step's token to the whole context.
+  const auto causal = [](double t, double window) {
     // A sliding-window layer: the first `window` tokens as above, every later one `window`.
     return t <= window ? t * t / 2 : window * window / 2 + (t - window) * window;
+  };
+  const auto attended = [&](double window) {
+    const auto cached = static_cast<double>(context);
+    if (phase == Phase::decode) {
+      return std::min(cached, window);
+    }
+    // After a cached prefix, the new tokens' pairs: the whole prompt's less the prefix's own.
+    return causal(cached + static_cast<double>(tokens), window) - causal(cached, window);
   };
   const double everything = std::numeric_limits<double>::infinity();
   const int sliding = model.sliding_layers;
   return per_pair * ((model.layers - sliding) * attended(everything) +
                      (sliding > 0 ? sliding * attended(model.sliding_window) : 0.0));
+}
+
+std::int64_t prefix_cached(std::int64_t prompt, double hit) {
+  const auto share = std::llround(static_cast<double>(prompt) * hit);
+  return std::clamp<std::int64_t>(share, 0, std::max<std::int64_t>(prompt - 1, 0));
 }
 
 double experts_touched(int experts, int per_token, double tokens) {

@@ -9,6 +9,7 @@
 
 #include "icx/base/error.hpp"
 #include "icx/base/limits.hpp"
+#include "icx/serving/serving.hpp"
 #include "serving/simulate_detail.hpp"
 
 namespace icx {
@@ -18,8 +19,11 @@ namespace {
 struct Request {
   std::int64_t prompt = 0;
   std::int64_t output = 0;
-  /// Tokens to prefill before the next token: the prompt, or after a preemption the prompt
-  /// and every token generated so far (recomputed).
+  /// Prompt tokens found in the prefix cache: held, never computed (a preempted request finds
+  /// them there again, the prefix being shared with other requests).
+  std::int64_t cached = 0;
+  /// Tokens to prefill before the next token: the prompt past its cached prefix, or after a
+  /// preemption that and every token generated so far (recomputed).
   std::int64_t to_prefill = 0;
   std::int64_t prefilled = 0;
   /// Tokens decoded into the cache since the last prefill.
@@ -31,7 +35,7 @@ struct Request {
   double finish = -1;
   [[nodiscard]] bool prefilling() const { return prefilled < to_prefill; }
   /// Tokens the request holds in the KV cache once its prefill is done.
-  [[nodiscard]] std::int64_t footprint() const { return to_prefill + decoded; }
+  [[nodiscard]] std::int64_t footprint() const { return cached + to_prefill + decoded; }
 };
 
 /// Cumulative figures at a time, for the measurement window's two ends.
@@ -99,7 +103,8 @@ void Scheduler::draw_requests() {
   for (Request& r : requests_) {
     r.prompt = draws.length(traffic_.input);
     r.output = draws.length(traffic_.output);
-    r.to_prefill = r.prompt;
+    r.cached = prefix_cached(r.prompt, traffic_.prefix_hit);
+    r.to_prefill = r.prompt - r.cached;
     total_output += static_cast<double>(r.output);
     if (r.prompt + r.output > limits_.kv_tokens) {
       throw KvCacheError(fmt::format(
@@ -169,7 +174,7 @@ void Scheduler::preempt_for(std::int64_t decodes) {
       --decodes;
       decode_context_ -= victim.footprint();
     }
-    victim.to_prefill = victim.prompt + victim.generated;
+    victim.to_prefill = victim.prompt - victim.cached + victim.generated;
     victim.prefilled = 0;
     victim.decoded = 0;
     waiting_.push_front(running_.back());

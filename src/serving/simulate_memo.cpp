@@ -50,6 +50,7 @@ std::vector<double> memo_key(const StepCosts& costs, const SchedulerLimits& limi
   add(traffic.concurrency);
   add_lengths(traffic.input);
   add_lengths(traffic.output);
+  add(traffic.prefix_hit);
   add(traffic.requests);
   add(traffic.warmup);
   add(traffic.seed);

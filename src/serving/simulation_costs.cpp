@@ -160,6 +160,7 @@ Json simulated_json(const SimulatedLoad& load) {
           {"seed", t.seed},
           {"input", lengths_json(t.input)},
           {"output", lengths_json(t.output)},
+          {"prefix_hit", json_number(t.prefix_hit)},
           {"replicas", m.replicas},
           {"lanes_per_replica", m.lanes},
           {"policy", std::string(to_string(m.limits.policy))},

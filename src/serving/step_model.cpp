@@ -43,9 +43,11 @@ double heads_per_gpu(const Model& model, int tp) {
   return static_cast<double>(model.attention_heads) / std::min(tp, model.attention_heads);
 }
 
-/// Tokens each sequence occupies in the KV cache by the end of the pass.
+/// Tokens each sequence occupies in the KV cache by the end of the pass: a prefill's cached
+/// prefix counts as the sequence's own (blocks the engine shares between prompts are not
+/// counted as shared).
 std::int64_t kv_length(const Workload& w) {
-  return w.phase == Phase::prefill ? w.tokens : w.context + 1;
+  return w.phase == Phase::prefill ? w.cached + w.tokens : w.context + 1;
 }
 
 /// KV bytes of one sequence held on one GPU of the busiest stage.
@@ -276,8 +278,10 @@ StepTerm attention_term(const Gpu& gpu, const Workload& w, const Layout& layout,
   // A decode pass checking drafts attends once for each of its tokens.
   const double queries =
       w.phase == Phase::decode ? static_cast<double>(batch.tokens_per_sequence) : 1.0;
-  term.flops = Flops::of(rank_seqs * queries *
-                         attention_flops(model, w.phase, w.tokens, w.context) / layout.tp * share);
+  term.flops = Flops::of(
+      rank_seqs * queries *
+      attention_flops(model, w.phase, w.tokens, w.phase == Phase::prefill ? w.cached : w.context) /
+      layout.tp * share);
   if (w.phase == Phase::decode) {
     term.read = kv_bytes_per_sequence(model, *w.kv_dtype, w.context) * rank_seqs * share /
                 kv_split(model, layout.tp);

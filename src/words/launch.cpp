@@ -15,10 +15,15 @@ namespace {
 /// The engine's own words for its group's flags.
 std::string expert_reason(const LaunchCommand& c) {
   const Layout& l = c.layout;
-  if (l.ep == 1) {
+  if (l.ep == 1 && (l.expert_tp() == 1 || c.style == LaunchStyle::vllm)) {
     return fmt::format("experts held whole and spread over the tensor group's {} GPUs (EP {}), "
                        "attention tensor parallel",
-                       l.expert_ranks(), l.expert_ranks());
+                       l.tp, l.tp);
+  }
+  if (l.ep == 1) {
+    return fmt::format("experts split {} ways and spread over {} ranks of the tensor group (EP "
+                       "{}), attention tensor parallel over all {}",
+                       l.expert_tp(), l.expert_ranks(), l.expert_ranks(), l.tp);
   }
   switch (c.style) {
   case LaunchStyle::vllm:
@@ -101,10 +106,10 @@ std::string caveat(LaunchCaveat what, const LaunchCommand& c) {
   const Layout& l = c.layout;
   switch (what) {
   case LaunchCaveat::experts_over_group:
-    return fmt::format("the engine holds the experts apart across all {} GPUs of the group; "
+    return fmt::format("the engine holds the experts whole across all {} GPUs of the group; "
                        "icx priced {} ranks each splitting theirs {} ways (the same bytes per "
-                       "GPU, other collectives)",
-                       l.tp * l.ep, l.ep, l.tp);
+                       "GPU, other collectives; --moe-tp 1 prices what the engine runs)",
+                       l.tp * l.ep, l.expert_ranks(), l.expert_tp());
   case LaunchCaveat::attention_without_tensor:
     return fmt::format("TensorRT-LLM's attention data parallelism gives each of the {} GPUs its "
                        "own attention; icx priced {} ranks of TP {}, so each GPU's limits are "

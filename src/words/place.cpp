@@ -125,6 +125,7 @@ std::vector<std::string> place_assumptions(const Workload& w, const Cluster& clu
         "{})",
         load->rate, load->input, load->output, load->prefill_chunk, Knob::rate, Knob::input,
         Knob::output, Knob::prefill_chunk));
+    lines.push_back(prefix_cache_text(*load));
   }
   lines.push_back(w.batch ? fmt::format("{} in flight across the cluster ({})",
                                         counted(*w.batch, "sequence"),
@@ -153,6 +154,28 @@ std::vector<std::string> place_assumptions(const Workload& w, const Cluster& clu
                      "passes the stages one after another");
   add_engine_lines(w, cluster, lines);
   return lines;
+}
+
+std::string prompt_text(std::int64_t input, double prefix_hit) {
+  const std::int64_t cached = prefix_cached(input, prefix_hit);
+  return cached == 0 ? fmt::format("{} prompt", input)
+                     : fmt::format("{} prompt ({} cached)", input, cached);
+}
+
+std::string prefix_cache_text(const Load& load) {
+  const std::int64_t cached = prefix_cached(load.input, load.prefix_hit);
+  if (cached == 0) {
+    return fmt::format("no prompt found in the engine's prefix cache: every prompt token is "
+                       "computed ({} F for a shared prefix)",
+                       Knob::prefix_hit);
+  }
+  return fmt::format(
+      "{} of each prompt's {} tokens found in the engine's prefix cache: prefill "
+      "computes the other {}, attending over all {}; each request holds its whole "
+      "prompt's KV cache (blocks the engine shares between prompts counted for each), a "
+      "preempted one finds its prefix again, and a disaggregated prefill sends "
+      "the whole prompt's cache ({})",
+      cached, load.input, load.input - cached, load.input, Knob::prefix_hit);
 }
 
 std::string simulation_assumption(const SimulatedLoad& load) {

@@ -5,6 +5,7 @@
 #include "icx/base/knob.hpp"
 #include "icx/serving/engine.hpp"
 #include "icx/words/engine.hpp"
+#include "icx/words/place.hpp"
 #include "words/plan.hpp"
 
 namespace icx::detail {
@@ -83,6 +84,7 @@ void pricing_lines(const PlanRequest& request, const Engine& engine,
 std::vector<std::string> plan_assumptions(const Catalog& catalog, const PlanRequest& request) {
   std::vector<std::string> lines;
   lines.push_back(arrivals_text(request));
+  lines.push_back(prefix_cache_text(request.load));
   const Engine& engine = engine_of(catalog, request.serving.engine);
   lines.push_back(fmt::format("engine: {}: {} ({})", engine_text(engine), engine_costs_text(engine),
                               Knob::engine));

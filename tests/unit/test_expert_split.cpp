@@ -89,6 +89,24 @@ TEST_F(ExpertSplitTest, GivenMoeEpMustSpreadOverTheStage) {
   EXPECT_EQ(report.placement().layout, (Layout{8, 1, 1, 1, 1}));
   request.layout.moe_ep = 3;
   EXPECT_THROW((void)place_report(catalog, request), LayoutError);
+  // The other way to say it: each expert split over 2 of the 8 GPUs, spread over 4 ranks.
+  request.layout.moe_ep.reset();
+  request.layout.moe_tp = 2;
+  const PlaceReport hybrid = place_report(catalog, request);
+  EXPECT_EQ(hybrid.placement().layout, (Layout{8, 1, 1, 1, 2}));
+  EXPECT_EQ(hybrid.placement().layout.expert_ranks(), 4);
+  EXPECT_EQ(layout_name(hybrid.placement().layout), "TP 8 (experts TP 2 × EP 4)");
+  // Ranked like the rest: the ranking holds it.
+  EXPECT_LT(hybrid.chosen, hybrid.ranked.size());
+  // Not a divisor of tp, or both given and disagreeing.
+  request.layout.moe_tp = 3;
+  EXPECT_THROW((void)place_report(catalog, request), LayoutError);
+  request.layout.moe_tp = 1;
+  request.layout.moe_ep = 4;
+  EXPECT_THROW((void)place_report(catalog, request), LayoutError);
+  request.layout.moe_ep = 8;
+  EXPECT_EQ(place_report(catalog, request).placement().layout, (Layout{8, 1, 1, 1, 1}));
+  request.layout.moe_tp.reset();
   // A dense model has no experts to spread.
   request.model = &catalog.model("70b");
   request.dtype = &catalog.dtype("bf16");

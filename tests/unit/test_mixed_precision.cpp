@@ -107,6 +107,16 @@ TEST(MixedPrecision, SlidingWindowLayersAttendToTheirWindow) {
   // the other 872 tokens.
   EXPECT_DOUBLE_EQ(attention_flops(model, Phase::prefill, 1000, 0),
                    per_pair * (12 * 1000.0 * 1000 / 2 + 12 * (128.0 * 128 / 2 + 872 * 128)));
+  // After a cached prefix of 3,000: each of the 1,000 new tokens sees the prefix and the new
+  // tokens before it on a full layer (1,000 × 3,000 + 1,000²/2 pairs), its window of 128 on a
+  // sliding one.
+  EXPECT_DOUBLE_EQ(attention_flops(model, Phase::prefill, 1000, 3000),
+                   per_pair * (12 * (1000.0 * 3000 + 1000.0 * 1000 / 2) + 12 * 1000.0 * 128));
+  // A prefix shorter than the window: the first 100 new tokens still fill it (token i sees
+  // 28 + i, 2,800 + 100²/2 pairs), the other 900 see 128 each.
+  EXPECT_DOUBLE_EQ(attention_flops(model, Phase::prefill, 1000, 28),
+                   per_pair *
+                       (12 * (1000.0 * 28 + 1000.0 * 1000 / 2) + 12 * (2800 + 5000 + 900 * 128.0)));
 }
 
 std::string error_of(const std::string& config) {

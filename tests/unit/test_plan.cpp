@@ -180,6 +180,20 @@ TEST(Plan, TheKvCacheCrossesTheScaleOutLinkInShards) {
   EXPECT_NEAR(d.prefill.kv_transfer.value(), 335544320 / 12.5e9, 1e-12);
 }
 
+TEST(Plan, ACachedPrefixIsSentWithTheRestOfTheCache) {
+  // Half of each prompt in the prefill pool's prefix cache: its prefill computes 4096 tokens,
+  // but the decode pool still receives all 8192 tokens' cache, 2,684,354,560 B, each GPU of
+  // the prefill group its shard over its own 12.5 GB/s card.
+  PlanRequest r = long_prompts(true);
+  r.load.prefix_hit = 0.5;
+  const PlanCandidate split = plan(shipped(), r).candidates.front();
+  ASSERT_TRUE(split.disaggregated.has_value());
+  const Disaggregated& d = *split.disaggregated;
+  ASSERT_EQ(d.kv_route, KvRoute::between_nodes);
+  const double shards = d.prefill.layout.tp * d.prefill.layout.pp;
+  EXPECT_NEAR(d.prefill.kv_transfer.value(), 2684354560 / shards / 12.5e9, 1e-12);
+}
+
 /// 70B with FP8 weights (the KV cache in BF16) at 2 requests/s of 8192 + 512 tokens, TTFT ≤
 /// 2 s, TPOT ≤ 15 ms, by the closed form, on one system.
 PlanRequest fp8_long_prompts(const char* system, bool disaggregate) {

@@ -42,7 +42,8 @@ TEST(LayoutName, EnginesWriting) {
   EXPECT_EQ(layout_name(Layout{2, 2, 2, 1}), "TP 2 × EP 2 × PP 2");
   EXPECT_EQ(layout_name(Layout{1, 1, 1, 1}), "TP 1");
   EXPECT_EQ(layout_name(Layout{8, 1, 1, 1, 1}), "TP 8 (experts EP 8)");
-  EXPECT_EQ(layout_name(Layout{4, 1, 2, 1, 2}), "TP 4 × EP 2 (experts EP 4)");
+  EXPECT_EQ(layout_name(Layout{4, 1, 2, 1, 2}), "TP 4 × EP 2 (experts TP 2 × EP 4)");
+  EXPECT_EQ(layout_name(Layout{4, 1, 2, 1, 1}), "TP 4 × EP 2 (experts EP 8)");
 }
 
 TEST_F(RankingTest, DenseCandidatesOnEightGpus) {
@@ -62,14 +63,20 @@ TEST_F(RankingTest, DenseCandidatesOnEightGpus) {
 TEST_F(RankingTest, MoeCandidatesAddExpertDegrees) {
   // Mixtral, 8 experts: with tp t, every ep dividing 8 / t, and pp dividing what is left.
   // tp 1: ep 1, 2, 4, 8 with 4 + 3 + 2 + 1 pipelines; tp 2: 3 + 2 + 1; tp 4: 2 + 1; tp 8: 1.
-  // Each of the 10 with tp above 1 also once with its experts held whole and spread over the
-  // stage's tp × ep GPUs (8 experts: every such product divides them).
+  // Each of the 10 with tp above 1 also with its experts split over each smaller divisor of
+  // tp and spread over the rest of the stage (8 experts: every such spread divides them):
+  // held whole (moe_tp 1) for all 10; split 2 ways for the 3 with tp 4 and the 1 with tp 8;
+  // split 4 ways for that one: 15 more.
   const std::vector<Layout> got =
       candidate_layouts(system_cluster("dgx-h100", 8), catalog.model("mixtral"));
-  EXPECT_EQ(got.size(), 30U);
+  EXPECT_EQ(got.size(), 35U);
   EXPECT_EQ(std::ranges::count_if(got, [](const Layout& l) { return l.moe_tp == 0; }), 20);
   EXPECT_EQ(std::ranges::count_if(got, [](const Layout& l) { return l.moe_tp == 1; }), 10);
-  EXPECT_EQ(std::ranges::count_if(got, [](const Layout& l) { return l.ep > 1; }), 14);
+  EXPECT_EQ(std::ranges::count_if(got, [](const Layout& l) { return l.moe_tp == 2; }), 4);
+  EXPECT_NE(std::ranges::find(got, Layout{8, 1, 1, 1, 4}), got.end());
+  // ep above 1: the 10 plain ones, the 4 of them with tp above 1 held whole, and TP 4 × EP 2
+  // split 2 ways.
+  EXPECT_EQ(std::ranges::count_if(got, [](const Layout& l) { return l.ep > 1; }), 15);
   EXPECT_NE(std::ranges::find(got, Layout{8, 1, 1, 1, 1}), got.end());
   EXPECT_NE(std::ranges::find(got, Layout{1, 1, 8, 1}), got.end());
   EXPECT_NE(std::ranges::find(got, Layout{2, 1, 4, 1}), got.end());

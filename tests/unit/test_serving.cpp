@@ -63,6 +63,27 @@ TEST_F(ServingTest, PrefillAttentionIsQuadraticInTheTokens) {
   EXPECT_DOUBLE_EQ(attention_flops(model, Phase::prefill, 65536, 0), 22517998136852480.0 / 4);
 }
 
+TEST_F(ServingTest, PrefillAfterACachedPrefixAttendsOverItToo) {
+  // 70B, 1,024 new tokens after 7,168 cached: each new token sees the whole prefix and the new
+  // ones before it, 1,024 × 7,168 + 1,024²/2 = 7,864,320 pairs (of the 33,554,432 a cold
+  // 8,192-token prompt has), at 64 × 256 × 2 × 80 = 2,621,440 FLOPs a pair.
+  const Model& model = catalog.model("70b");
+  EXPECT_DOUBLE_EQ(attention_flops(model, Phase::prefill, 1024, 7168), 2621440.0 * 7864320);
+  // The two passes together compute exactly the cold prompt's pairs.
+  EXPECT_DOUBLE_EQ(attention_flops(model, Phase::prefill, 7168, 0) +
+                       attention_flops(model, Phase::prefill, 1024, 7168),
+                   attention_flops(model, Phase::prefill, 8192, 0));
+}
+
+TEST(PrefixCached, TheHitsShareRoundedShortOfTheWholePrompt) {
+  EXPECT_EQ(prefix_cached(8192, 0), 0);
+  // 0.8 × 8,192 = 6,553.6.
+  EXPECT_EQ(prefix_cached(8192, 0.8), 6554);
+  // A full hit still computes the last token (for its logits).
+  EXPECT_EQ(prefix_cached(8192, 1), 8191);
+  EXPECT_EQ(prefix_cached(1, 1), 0);
+}
+
 TEST_F(ServingTest, DecodeAttentionIsLinearInTheContext) {
   // One token against 2048 cached: 64 × 256 × 2 × 2048 × 80 = 5,368,709,120.
   const Model& model = catalog.model("70b");

@@ -45,6 +45,25 @@ TEST_F(ServingLoadTest, ALightLoadIsOneRequestAlone) {
   EXPECT_DOUBLE_EQ(s.tokens_per_second_per_gpu, 200.0 / 86400);
 }
 
+TEST_F(ServingLoadTest, APrefixCacheHitSparesItsShareOfThePrefill) {
+  // 750 of the 1000 prompt tokens found in the prefix cache: prefill computes 250, 2 × 8e9 ×
+  // 250 FLOP, and their attention over all 1000: 250 × 750 + 250²/2 = 218,750 query-key pairs
+  // at 2 × 32 heads × 256 × 32 layers = 524,288 FLOP each; at 494.5 TFLOP/s, 8.32 ms. The
+  // decode step and what memory holds are those of the whole prompt, as without the hit.
+  const Load cold{1.0 / 86400, 1000, 200, 8192};
+  Load warm = cold;
+  warm.prefix_hit = 0.75;
+  const LoadedStep s = serve_at_load(cluster, workloads(warm), one, warm);
+  const LoadedStep c = serve_at_load(cluster, workloads(cold), one, cold);
+  ASSERT_TRUE(s.serves());
+  EXPECT_NEAR(s.prefill.step.latency.value(), (2 * 8e9 * 250 + 524288.0 * 218750) / 494.5e12, 1e-9);
+  EXPECT_NEAR(s.ttft.value(), s.prefill.step.latency.value(), 1e-6);
+  EXPECT_NEAR(s.decode.step.latency.value(), decode_step(1), 1e-9);
+  EXPECT_EQ(s.capacity, c.capacity);
+  EXPECT_EQ(workloads(warm).prefill.tokens, 250);
+  EXPECT_EQ(workloads(warm).prefill.cached, 750);
+}
+
 TEST_F(ServingLoadTest, TimesFollowTheQueueAndLittlesLaw) {
   const Load load{10, 1000, 200, 512};
   const LoadWorkloads w = workloads(load);

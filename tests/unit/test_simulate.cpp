@@ -68,6 +68,20 @@ TEST(Simulate, OneRequestAloneIsItsPrefillThenItsDecodes) {
   EXPECT_EQ(r.preemptions, 0);
 }
 
+TEST(Simulate, ACachedPrefixIsHeldButNotComputed) {
+  // 75 of a 100-token prompt in the prefix cache: the step prefills the other 25 (1 + 2.5 =
+  // 3.5 ms), then 10 decode steps of 10 ms.
+  Traffic t = closed(1, 1, 100, 11);
+  t.prefix_hit = 0.75;
+  const SimulationResult r = simulate(hand_costs(), roomy(SchedulePolicy::decode_first), t);
+  EXPECT_NEAR(r.ttft.mean.value(), 3.5 * ms, 1e-12);
+  EXPECT_NEAR(r.e2e.mean.value(), 103.5 * ms, 1e-12);
+  // The cache still holds the whole prompt: 100 + 10 tokens do not fit in 105.
+  SchedulerLimits small = roomy(SchedulePolicy::decode_first);
+  small.kv_tokens = 105;
+  EXPECT_THROW((void)simulate(hand_costs(), small, t), KvCacheError);
+}
+
 TEST(Simulate, AWaveOfPromptsQueuesBehindItself) {
   // Three clients send 100-token prompts at once; a step prefills 100 tokens, prefill first
   // (SGLang): the prompts finish at 11, 22 and 33 ms, then one decode step of the three

@@ -52,6 +52,7 @@ enum class Knob {
   pcie,
   pcie_topology,
   prefill_chunk,
+  prefix_hit,
   price,
   rate,
   redundant_experts,
@@ -68,7 +69,7 @@ enum class Knob {
 };
 
 /// A knob's own name: what a sentence writes when no front end has handed its spelling over.
-constexpr std::array<EnumName<Knob>, 50> enum_names(Knob /*unused*/) {
+constexpr std::array<EnumName<Knob>, 51> enum_names(Knob /*unused*/) {
   return {{{Knob::act_dtype, "act-dtype"},
            {Knob::algo, "algo"},
            {Knob::arrivals, "arrivals"},
@@ -106,6 +107,7 @@ constexpr std::array<EnumName<Knob>, 50> enum_names(Knob /*unused*/) {
            {Knob::pcie, "pcie"},
            {Knob::pcie_topology, "pcie-topology"},
            {Knob::prefill_chunk, "prefill-chunk"},
+           {Knob::prefix_hit, "prefix-hit"},
            {Knob::price, "price"},
            {Knob::rate, "rate"},
            {Knob::redundant_experts, "redundant-experts"},

@@ -72,11 +72,18 @@ struct LayoutRequest {
   /// The GPUs of a stage the routed experts are spread over, each holding whole experts or
   /// a share of each (Layout::moe_tp); absent: ep, each expert split over the tensor group.
   std::optional<int> moe_ep;
-  [[nodiscard]] bool given() const { return tp || pp || ep || dp || moe_ep; }
+  /// The GPUs each routed expert is split over, a divisor of tp (Layout::moe_tp): the other
+  /// way to say moe_ep, tp × ep / moe_tp; absent: tp, or what moe_ep leaves.
+  std::optional<int> moe_tp;
+  [[nodiscard]] bool given() const { return tp || pp || ep || dp || moe_ep || moe_tp; }
   /// Every degree of `layout`, with its experts' spread where it has one of its own.
   [[nodiscard]] static LayoutRequest of(const Layout& layout) {
-    return {layout.tp, layout.pp, layout.ep, layout.dp,
-            layout.moe_tp > 0 ? std::optional(layout.expert_ranks()) : std::nullopt};
+    return {layout.tp,
+            layout.pp,
+            layout.ep,
+            layout.dp,
+            layout.moe_tp > 0 ? std::optional(layout.expert_ranks()) : std::nullopt,
+            std::nullopt};
   }
 };
 

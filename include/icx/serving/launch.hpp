@@ -66,8 +66,8 @@ struct LaunchArg {
 
 /// Where the engine runs the layout otherwise than icx priced it.
 enum class LaunchCaveat {
-  /// The engine shards the experts over all tp × ep GPUs of the group; icx priced ep ranks,
-  /// each splitting its experts tp ways (same GPUs and bytes, other collectives).
+  /// The engine holds the experts whole over all tp × ep GPUs of the group; icx priced each
+  /// split expert_tp() ways over expert_ranks() ranks (same GPUs and bytes, other collectives).
   experts_over_group,
   /// TensorRT-LLM's attention data parallelism gives every GPU of the group its own attention;
   /// icx priced ep ranks of tp GPUs.

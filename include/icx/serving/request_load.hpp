@@ -25,6 +25,9 @@ struct Load {
   /// Prompt tokens one step prefills beside its decodes (chunked prefill); the engine's
   /// scheduler tier gives the default (icx/serving/engine.hpp).
   std::int64_t prefill_chunk = 0;
+  /// Fraction of each prompt the engine finds in its prefix cache (vLLM's automatic prefix
+  /// caching, SGLang's radix cache): a shared system prompt, an earlier turn of the chat.
+  double prefix_hit = 0;
 };
 
 /// The three workloads a load needs from one request: one prompt's prefill, a decode step at
@@ -145,7 +148,8 @@ LoadedStep serve_prefill_pool(const Cluster& cluster, const LoadWorkloads& workl
 LoadedStep serve_decode_pool(const Cluster& cluster, const LoadWorkloads& workloads,
                              const Layout& layout, const Load& load);
 
-/// {rate_per_second, input_tokens, output_tokens, prefill_chunk, batch, capacity, limit,
+/// {rate_per_second, input_tokens, output_tokens, prefill_chunk, prefix_hit, cached_tokens,
+/// batch, capacity, limit,
 /// ttft_seconds, tpot_seconds (null when the load is not served), decode_step_seconds,
 /// prefill_seconds, prefill_share, tokens_per_second_per_gpu}.
 Json loaded_json(const LoadedStep& step, const Load& load);

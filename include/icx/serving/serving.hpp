@@ -79,10 +79,16 @@ struct HeadWidths {
 HeadWidths head_widths(const Model& model, Phase phase);
 
 /// FLOPs of attention's two score products (Q·Kᵀ and scores·V) for one sequence over all
-/// layers, beyond the 2 FLOPs per parameter: prefill over `tokens` causal tokens
-/// (tokens² / 2 pairs), decode for one token against `context` cached ones. Latent attention
-/// is counted as engines run it: expanded heads in prefill, absorbed into the latent in decode.
+/// layers, beyond the 2 FLOPs per parameter: prefill over `tokens` causal tokens after
+/// `context` already cached (a prefix-cache hit: tokens · context + tokens² / 2 pairs), decode
+/// for one token against `context` cached ones. Latent attention is counted as engines run it:
+/// expanded heads in prefill, absorbed into the latent in decode.
 double attention_flops(const Model& model, Phase phase, std::int64_t tokens, std::int64_t context);
+
+/// Tokens of a prompt of `prompt` tokens found in the prefix cache at `hit` (the fraction of
+/// each prompt cached): its share, rounded, short of the whole prompt by one token, which the
+/// engines compute again for its logits on a full hit.
+std::int64_t prefix_cached(std::int64_t prompt, double hit);
 
 /// Expected number of distinct experts that `tokens` tokens, each routed uniformly to
 /// `per_token` of `experts`, hit in one layer: E · (1 − (1 − k/E)^N).

@@ -105,6 +105,9 @@ struct Traffic {
   std::int64_t concurrency = 1;
   LengthDistribution input;
   LengthDistribution output;
+  /// Fraction of each prompt found in the prefix cache (prefix_cached): prefilled without
+  /// computing, held in the KV cache as the request's own.
+  double prefix_hit = 0;
   /// Requests simulated; the first and last `warmup` are left out of every figure.
   std::int64_t requests = 0;
   std::int64_t warmup = 0;

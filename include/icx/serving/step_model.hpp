@@ -33,6 +33,9 @@ struct StepSettings {
   std::int64_t tokens = 0;
   /// Decode: tokens already in each sequence's KV cache.
   std::int64_t context = 0;
+  /// Prefill: tokens of each prompt already in the KV cache before the pass (a prefix-cache
+  /// hit): the pass computes `tokens` more, which attend over these too.
+  std::int64_t cached = 0;
   /// Sequences in flight across the cluster; absent: as many as each replica's memory holds,
   /// up to the engine's scheduler limit per replica.
   std::optional<std::int64_t> batch;

@@ -30,6 +30,13 @@ Derivations place_derivations(const Workload& workload, const Cluster& cluster,
 std::vector<std::string> place_assumptions(const Workload& workload, const Cluster& cluster,
                                            const std::optional<Load>& load);
 
+/// "8192 prompt", or with a prefix-cache hit "8192 prompt (6554 cached)".
+std::string prompt_text(std::int64_t input, double prefix_hit);
+
+/// What `load` takes of the prefix cache: the share of each prompt found there and what that
+/// spares (or that none is), with the flag that changes it.
+std::string prefix_cache_text(const Load& load);
+
 /// What a simulated load assumed: where its clients go, how one replica is priced and
 /// scheduled, its KV cache, and each with the flag that changes it.
 std::string simulation_assumption(const SimulatedLoad& load);

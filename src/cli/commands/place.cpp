@@ -34,7 +34,7 @@ void check_load_flags(const CLI::App& app, const PlaceCommandOptions& options) {
   const bool closed_loop = options.simulation.concurrency.has_value();
   const char* load_flag = closed_loop ? "--concurrency" : "--rate";
   if (!options.load.rate && !closed_loop) {
-    for (const char* flag : {"--input", "--output", "--prefill-chunk"}) {
+    for (const char* flag : {"--input", "--output", "--prefix-hit", "--prefill-chunk"}) {
       if (app.count(flag) > 0) {
         throw UsageError(fmt::format("{} describes a load: give --rate N (requests per second) "
                                      "or --concurrency N (clients) with it",
@@ -77,7 +77,7 @@ int run_place(const CLI::App& app, const PlaceCommandOptions& options) {
   request.emit = emits_launch(o.serving, model);
   if (request.traffic && request.traffic->arrivals == Arrivals::closed) {
     // The closed loop's lengths; its rate is what the simulation finds.
-    request.load = Load{0, options.load.input, options.load.output, 0};
+    request.load = load_lengths_of(options.load);
   }
   if (sweep) {
     SweepWriter out(style, options.sweep);

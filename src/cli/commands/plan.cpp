@@ -100,7 +100,7 @@ PlanRequest plan_request(const Catalog& catalog, const PlanOptions& o, const Res
   r.dtype = &model.dtype;
   r.serving = serving_request(catalog, o.engine, o.mfu);
   // A closed loop sends what its clients do: no rate.
-  r.load = load_of(o.load).value_or(Load{0, o.load.input, o.load.output, 0});
+  r.load = load_of(o.load).value_or(load_lengths_of(o.load));
   r.traffic = traffic_of(o.load, o.simulation);
   r.simulate = !o.simulation.fast;
   r.prefill_chunk = o.load.prefill_chunk;

@@ -6,7 +6,7 @@ namespace icx::cli {
 
 namespace {
 
-constexpr std::array<EnumName<Knob>, 50> flags{{
+constexpr std::array<EnumName<Knob>, 51> flags{{
     {Knob::act_dtype, "--act-dtype"},
     {Knob::algo, "--algo"},
     {Knob::arrivals, "--arrivals"},
@@ -44,6 +44,7 @@ constexpr std::array<EnumName<Knob>, 50> flags{{
     {Knob::pcie, "--pcie"},
     {Knob::pcie_topology, "--pcie-topology"},
     {Knob::prefill_chunk, "--prefill-chunk"},
+    {Knob::prefix_hit, "--prefix-hit"},
     {Knob::price, "--price"},
     {Knob::rate, "--rate"},
     {Knob::redundant_experts, "--redundant-experts"},

@@ -27,6 +27,13 @@ void add_load_options(CLI::App& app, LoadOptions& o, bool planned) {
       ->type_name("N")
       ->default_str(std::to_string(default_load_output))
       ->transform(whole_number(1, limits::max_tokens));
+  app.add_option("--prefix-hit", o.prefix_hit,
+                 "Fraction of each prompt found in the engine's prefix cache (a shared system "
+                 "prompt, earlier chat turns): prefill computes the rest, attending over all "
+                 "of it")
+      ->type_name("F")
+      ->default_str("0")
+      ->transform(decimal_number(limits::Bounds{0, 1}));
   app.add_option("--prefill-chunk", o.prefill_chunk,
                  "Prompt tokens one engine step prefills beside its decodes (vLLM's "
                  "--max-num-batched-tokens); default: vLLM V1's for the GPU")
@@ -35,14 +42,20 @@ void add_load_options(CLI::App& app, LoadOptions& o, bool planned) {
   group_options_from(app, first, "Load");
 }
 
+Load load_lengths_of(const LoadOptions& o) {
+  Load load;
+  load.input = o.input;
+  load.output = o.output;
+  load.prefix_hit = o.prefix_hit;
+  return load;
+}
+
 std::optional<Load> load_of(const LoadOptions& o) {
   if (!o.rate) {
     return std::nullopt;
   }
-  Load load;
+  Load load = load_lengths_of(o);
   load.rate = *o.rate;
-  load.input = o.input;
-  load.output = o.output;
   return load;
 }
 
@@ -161,6 +174,7 @@ std::optional<Traffic> traffic_of(const LoadOptions& load, const SimulationOptio
   const LengthShape shape = length_shape_of(o);
   t.input = {shape, load.input, o.spread};
   t.output = {shape, load.output, o.spread};
+  t.prefix_hit = load.prefix_hit;
   // Unless given: 1000 or 10 per client, as many as one simulation runs at --output.
   const auto most = std::min(
       limits::max_simulated_requests,

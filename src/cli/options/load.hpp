@@ -27,6 +27,7 @@ struct LoadOptions {
   std::int64_t input = default_load_input;
   std::int64_t output = default_load_output;
   std::optional<std::int64_t> prefill_chunk;
+  double prefix_hit = 0;
 };
 
 /// A load simulated step by step (icx/serving/simulate.hpp): a closed loop's clients, an open
@@ -56,6 +57,10 @@ void add_load_options(CLI::App& app, LoadOptions& options, bool planned);
 /// The load the flags describe (the chunk left at its default: each GPU's own), or nothing
 /// without --rate.
 std::optional<Load> load_of(const LoadOptions& options);
+
+/// The load's requests without a rate: their lengths and prefix-cache hit (a closed loop's,
+/// whose rate is what its clients reach).
+Load load_lengths_of(const LoadOptions& options);
 
 /// Adds --spread (with its help, saying around what), --lengths and --seed.
 void add_length_options(CLI::App& app, SimulationOptions& options, const std::string& spread_help);

@@ -73,10 +73,13 @@ void add_place_options(CLI::App& app, PlaceOptions& o, bool fabric) {
       ->type_name("N")
       ->default_str(std::to_string(default_top))
       ->transform(whole_number(1, limits::max_domain));
-  for (auto [flag, field, what] : {std::tuple{"--tp", &o.tp, "Tensor-parallel degree"},
-                                   std::tuple{"--pp", &o.pp, "Pipeline stages"},
-                                   std::tuple{"--ep", &o.ep, "Expert-parallel degree (MoE)"},
-                                   std::tuple{"--dp", &o.dp, "Replicas"}}) {
+  for (auto [flag, field, what] :
+       {std::tuple{"--tp,--attn-tp", &o.tp, "Tensor-parallel degree (attention's)"},
+        std::tuple{"--pp", &o.pp, "Pipeline stages"},
+        std::tuple{"--ep,--attn-dp", &o.ep,
+                   "Expert-parallel degree (MoE): ranks of an expert group, each running "
+                   "attention for its own sequences (data-parallel attention)"},
+        std::tuple{"--dp", &o.dp, "Replicas"}}) {
     app.add_option(flag, *field,
                    std::string(what) + " of an explicit layout to judge" +
                        (field == &o.dp ? "; default: what the other degrees leave" : ""))
@@ -87,6 +90,12 @@ void add_place_options(CLI::App& app, PlaceOptions& o, bool fabric) {
                  "GPUs of a stage the routed experts are spread over, each holding whole experts "
                  "(MoE; e.g. --tp 8 --moe-ep 8: attention tensor parallel, experts expert "
                  "parallel); default: --ep, each expert split over the tensor group")
+      ->type_name("N")
+      ->transform(whole_number(1, limits::max_domain));
+  app.add_option("--moe-tp", o.moe_tp,
+                 "GPUs each routed expert is split over, a divisor of --tp; the experts spread "
+                 "over the rest of the stage (MoE; --tp 8 --moe-tp 1 is --tp 8 --moe-ep 8); "
+                 "default: --tp")
       ->type_name("N")
       ->transform(whole_number(1, limits::max_domain));
   group_options_from(app, first, "Layout");
@@ -149,7 +158,7 @@ PlaceRequest place_request(const Catalog& catalog, const PlaceOptions& o,
   request.serving.ep_mode = o.experts.mode;
   request.serving.dispatch_dtype = dispatch_dtype(catalog, o.experts);
   request.serving.ep_routing = o.experts.routing;
-  request.layout = {o.tp, o.pp, o.ep, o.dp, o.moe_ep};
+  request.layout = {o.tp, o.pp, o.ep, o.dp, o.moe_ep, o.moe_tp};
   return request;
 }
 

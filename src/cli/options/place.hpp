@@ -26,7 +26,7 @@ struct PlaceOptions {
   std::optional<int> gpus;
   ServingOptions serving;
   EpOptions experts;
-  std::optional<int> tp, pp, ep, dp, moe_ep;
+  std::optional<int> tp, pp, ep, dp, moe_ep, moe_tp;
   std::size_t top = default_top;
 };
 

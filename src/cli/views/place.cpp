@@ -10,6 +10,7 @@
 #include "icx/base/units_format.hpp"
 #include "icx/util/table.hpp"
 #include "icx/words/engine.hpp"
+#include "icx/words/place.hpp"
 #include "icx/words/step.hpp"
 #include "output/terminal.hpp"
 
@@ -107,9 +108,10 @@ void print_chosen(const Style& style, const PlaceReport& r) {
 void print_load(const PlaceReport& r) {
   const LoadedStep& s = *r.loaded;
   const Load& load = *r.load;
-  print_out("\nload     {:g} requests/s of {} prompt + {} output tokens, {} in flight (memory "
+  print_out("\nload     {:g} requests/s of {} + {} output tokens, {} in flight (memory "
             "holds {}); prefill takes {:.0f} % of the GPUs' time\n",
-            load.rate, load.input, load.output, s.batch, s.capacity, s.prefill_share * 100);
+            load.rate, prompt_text(load.input, load.prefix_hit), load.output, s.batch, s.capacity,
+            s.prefill_share * 100);
   if (!s.serves()) {
     print_out("         does not serve it: {}\n", load_limit_reason(s, load));
     return;
@@ -156,10 +158,9 @@ void print_simulated_load(const SimulatedLoad& sim) {
                                               m.replicas == 1 ? "" : "s", lanes, share);
   const std::string left_out = t.warmup == 0 ? std::string("none left out")
                                              : fmt::format("{} left out at each end", t.warmup);
-  print_out("\nload     {}, {} prompt + {} output tokens ({}); simulated{}: {} requests, seed "
-            "{}, {}\n",
-            load, t.input.nominal, t.output.nominal, spread, where, sim.per_replica.requests,
-            t.seed, left_out);
+  print_out("\nload     {}, {} + {} output tokens ({}); simulated{}: {} requests, seed {}, {}\n",
+            load, prompt_text(t.input.nominal, t.prefix_hit), t.output.nominal, spread, where,
+            sim.per_replica.requests, t.seed, left_out);
 }
 
 /// The simulated load: what was run, the latencies' mean and percentiles, and what the

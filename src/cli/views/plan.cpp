@@ -10,6 +10,7 @@
 #include "icx/base/units_format.hpp"
 #include "icx/serving/ranking.hpp"
 #include "icx/util/table.hpp"
+#include "icx/words/place.hpp"
 #include "icx/words/targets.hpp"
 #include "output/terminal.hpp"
 #include "views/place.hpp"
@@ -125,12 +126,11 @@ void print_plan(const Style& style, const PlanReport& r, bool emit) {
   const std::string load = r.traffic && r.traffic->arrivals == Arrivals::closed
                                ? fmt::format("{} clients", r.traffic->concurrency)
                                : fmt::format("{:g} requests/s", r.load.rate);
-  print_out("Plan for {} ({}) at {} of {} prompt + {} output tokens{}; targets {} ≤ {}, {} ≤ "
-            "{}\n\n",
-            r.model->id, r.dtype->id, load, r.load.input, r.load.output,
-            r.simulated ? ", simulated" : "", target_label("TTFT", r.targets.ttft_statistic),
-            format_seconds(r.targets.ttft), target_label("TPOT", r.targets.tpot_statistic),
-            format_seconds(r.targets.tpot));
+  print_out("Plan for {} ({}) at {} of {} + {} output tokens{}; targets {} ≤ {}, {} ≤ {}\n\n",
+            r.model->id, r.dtype->id, load, prompt_text(r.load.input, r.load.prefix_hit),
+            r.load.output, r.simulated ? ", simulated" : "",
+            target_label("TTFT", r.targets.ttft_statistic), format_seconds(r.targets.ttft),
+            target_label("TPOT", r.targets.tpot_statistic), format_seconds(r.targets.tpot));
   print_candidates(style, r);
   print_outcome(r);
   print_out("\nwhy:\n");

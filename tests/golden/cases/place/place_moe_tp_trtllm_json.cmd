@@ -1,0 +1,2 @@
+args: place --model deepseek-r1 --system dgx-h200 --phase decode --tp 8 --moe-tp 2 --emit trtllm --json
+exit: 0
