@@ -115,6 +115,13 @@ void read_latent_attention(ObjectReader& reader, Model& model) {
   model.latent_attention = mla;
 }
 
+/// DeepSeek Sparse Attention (DeepSeek-V3.2), present when the config has an indexer's top-k.
+void read_sparse_attention(ObjectReader& reader, Model& model) {
+  if (reader.has_value("index_topk")) {
+    detail::read_sparse_attention(reader, model, "index_topk", "index_n_heads", "index_head_dim");
+  }
+}
+
 void read_attention(ObjectReader& reader, Model& model) {
   model.attention_heads = reader.whole("num_attention_heads", 1, limits::max_heads);
   model.kv_heads = optional_whole(reader, "num_key_value_heads", 1, model.attention_heads)
@@ -126,6 +133,7 @@ void read_attention(ObjectReader& reader, Model& model) {
                             model.kv_heads, model.attention_heads));
   }
   read_latent_attention(reader, model);
+  read_sparse_attention(reader, model);
   if (const std::optional<int> head_dim =
           optional_whole(reader, "head_dim", 1, limits::max_hidden)) {
     model.head_dim = *head_dim;

@@ -286,18 +286,18 @@ void to_json(Json& json, const Model& model) {
     json["sliding_layers"] = model.sliding_layers;
     json["sliding_window"] = model.sliding_window;
   }
+  // A count the catalog leaves out when it is 0.
+  const auto positive = [&json](const char* key, int value) {
+    if (value > 0) {
+      json[key] = value;
+    }
+  };
   if (model.is_moe()) {
     json["experts"] = model.experts;
     json["experts_per_token"] = model.experts_per_token;
-    if (model.first_dense_layers > 0) {
-      json["first_dense_layers"] = model.first_dense_layers;
-    }
-    if (model.moe_intermediate_size > 0) {
-      json["moe_intermediate_size"] = model.moe_intermediate_size;
-    }
-    if (model.shared_experts > 0) {
-      json["shared_experts"] = model.shared_experts;
-    }
+    positive("first_dense_layers", model.first_dense_layers);
+    positive("moe_intermediate_size", model.moe_intermediate_size);
+    positive("shared_experts", model.shared_experts);
     if (model.expert_groups > 0) {
       json["expert_groups"] = model.expert_groups;
       json["expert_groups_per_token"] = model.expert_groups_per_token;
@@ -307,15 +307,18 @@ void to_json(Json& json, const Model& model) {
     }
   }
   if (model.latent_attention) {
-    if (model.latent_attention->q_lora_rank > 0) {
-      json["q_lora_rank"] = model.latent_attention->q_lora_rank;
-    }
+    positive("q_lora_rank", model.latent_attention->q_lora_rank);
     json["kv_lora_rank"] = model.latent_attention->kv_lora_rank;
     json["qk_rope_head_dim"] = model.latent_attention->qk_rope_head_dim;
     if (model.latent_attention->qk_nope_head_dim > 0) {
       json["qk_nope_head_dim"] = model.latent_attention->qk_nope_head_dim;
       json["v_head_dim"] = model.latent_attention->v_head_dim;
     }
+  }
+  if (const auto& dsa = model.sparse_attention) {
+    json.update({{"index_topk", dsa->topk},
+                 {"index_heads", dsa->index_heads},
+                 {"index_head_dim", dsa->index_head_dim}});
   }
   if (!model.checkpoints.empty()) {
     json["checkpoints"] = model.checkpoints;

@@ -22,6 +22,23 @@ double gated_mlp(double hidden, double width) {
   return 3.0 * hidden * width;
 }
 
+/// DeepSeek Sparse Attention's lightning indexer of one layer (DeepSeek-V3.2-Exp's reference
+/// Indexer): its query from the low-rank query (wq_b, q_lora_rank → heads × head_dim, or from
+/// the hidden state without one), one key from the hidden state (wk, hidden → head_dim) with a
+/// LayerNorm (weight and bias), and a weight per head (weights_proj, hidden → heads).
+double sparse_indexer(const Model& model) {
+  if (!model.sparse_attention || !model.latent_attention) {
+    return 0;
+  }
+  const Model::SparseAttention& dsa = *model.sparse_attention;
+  const double hidden = model.hidden;
+  const double query_rank =
+      model.latent_attention->q_lora_rank > 0 ? model.latent_attention->q_lora_rank : hidden;
+  const double width = dsa.index_heads * static_cast<double>(dsa.index_head_dim);
+  return query_rank * width + hidden * dsa.index_head_dim + 2.0 * dsa.index_head_dim +
+         hidden * dsa.index_heads;
+}
+
 /// Multi-head latent attention (DeepSeek-V2/V3) of one layer, with its two low-rank RMSNorms.
 double latent_attention(const Model& model, const Model::LatentAttention& mla) {
   const double hidden = model.hidden;
@@ -37,7 +54,7 @@ double latent_attention(const Model& model, const Model::LatentAttention& mla) {
   const double key_value = hidden * (mla.kv_lora_rank + mla.qk_rope_head_dim) + mla.kv_lora_rank +
                            mla.kv_lora_rank * heads * (mla.qk_nope_head_dim + mla.v_head_dim);
   const double output = heads * mla.v_head_dim * hidden;
-  return query + key_value + output;
+  return query + key_value + output + sparse_indexer(model);
 }
 
 /// Attention weights of one layer, without biases.

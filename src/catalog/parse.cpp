@@ -261,6 +261,17 @@ void read_expert_groups(ObjectReader& reader, Model& model, std::string_view gro
   model.expert_groups_per_token = per_token;
 }
 
+void read_sparse_attention(ObjectReader& reader, Model& model, std::string_view topk_key,
+                           std::string_view heads_key, std::string_view width_key) {
+  if (!model.latent_attention) {
+    reader.fail(topk_key, "given without kv_lora_rank (DeepSeek Sparse Attention selects the "
+                          "tokens latent attention reads)");
+  }
+  model.sparse_attention = Model::SparseAttention{reader.whole(topk_key, 1, limits::max_tokens),
+                                                  reader.whole(heads_key, 1, limits::max_heads),
+                                                  reader.whole(width_key, 1, limits::max_hidden)};
+}
+
 CatalogEntries parse_catalog(std::string_view text, const std::string& origin) {
   const json document = parse_document(text, origin);
   if (!document.is_object()) {

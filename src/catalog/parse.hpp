@@ -44,6 +44,12 @@ Engine read_engine(ObjectReader& reader, const std::string& origin);
 void read_expert_groups(ObjectReader& reader, Model& model, std::string_view groups_key,
                         std::string_view per_token_key);
 
+/// DeepSeek Sparse Attention of a `model` whose latent attention is already read: the indexer's
+/// top-k under `topk_key`, and its heads and their width under the other two keys. Throws
+/// CatalogError naming `topk_key` when the model has no latent attention.
+void read_sparse_attention(ObjectReader& reader, Model& model, std::string_view topk_key,
+                           std::string_view heads_key, std::string_view width_key);
+
 /// Parses and validates one document. Throws CatalogError naming `origin` and a JSON Pointer.
 CatalogEntries parse_catalog(std::string_view text, const std::string& origin);
 

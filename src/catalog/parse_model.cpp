@@ -119,6 +119,9 @@ Model read_model(ObjectReader& reader, const std::string& origin) {
     reader.fail("qk_rope_head_dim", "given without kv_lora_rank (multi-head latent attention "
                                     "needs both)");
   }
+  if (reader.has("index_topk")) {
+    read_sparse_attention(reader, model, "index_topk", "index_heads", "index_head_dim");
+  }
   read_checkpoints(reader, model, origin);
   return model;
 }

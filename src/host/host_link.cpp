@@ -1,6 +1,7 @@
 #include "icx/host/host_link.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 #include <vector>
 
@@ -173,8 +174,26 @@ int tensor_parallel_width(const ShardShape& shape, int gpus) {
 }
 
 KvShape kv_shape(const Model& model, double bytes_per_element) {
-  KvShape shape{model.layers,         model.kv_heads,      model.head_dim, bytes_per_element, 0,
-                model.sliding_layers, model.sliding_window};
+  KvShape shape{model.layers,
+                model.kv_heads,
+                model.head_dim,
+                bytes_per_element,
+                0,
+                model.sliding_layers,
+                model.sliding_window,
+                0,
+                0};
+  if (const auto& dsa = model.sparse_attention) {
+    // One FP8 byte per value of the indexer's key and an FP32 scale per 128 of them (DeepSeek's
+    // reference Indexer: k_cache float8_e4m3fn, k_scale_cache float32 per block of 128).
+    constexpr double fp8_byte = 1;
+    constexpr double scale_bytes = 4;
+    constexpr int scale_block = 128;
+    shape.index_bytes =
+        dsa->index_head_dim * fp8_byte +
+        scale_bytes * std::ceil(static_cast<double>(dsa->index_head_dim) / scale_block);
+    shape.topk = dsa->topk;
+  }
   if (model.latent_attention) {
     shape.latent_dim =
         model.latent_attention->kv_lora_rank + model.latent_attention->qk_rope_head_dim;
@@ -182,7 +201,10 @@ KvShape kv_shape(const Model& model, double bytes_per_element) {
   return shape;
 }
 
-Bytes kv_cache_bytes(const KvShape& shape, std::int64_t batch, std::int64_t context) {
+namespace {
+
+/// Bytes one sequence caches over every layer for `context` tokens, without the indexer's.
+double attention_cache_bytes(const KvShape& shape, std::int64_t context) {
   // Per token of each sequence: latent attention caches one compressed latent and one shared
   // rotary key per layer, layers × (kv_lora_rank + qk_rope_head_dim) values (DeepSeek-V2
   // paper, section 2.1); otherwise 2 (K and V) × layers × KV heads × head dim.
@@ -194,8 +216,23 @@ Bytes kv_cache_bytes(const KvShape& shape, std::int64_t batch, std::int64_t cont
   const auto windowed = static_cast<double>(std::min(context, shape.window));
   const double tokens_by_layer =
       (shape.layers - shape.sliding_layers) * full + shape.sliding_layers * windowed;
-  return Bytes::of(per_layer * tokens_by_layer * shape.bytes_per_element *
+  return per_layer * tokens_by_layer * shape.bytes_per_element;
+}
+
+double index_cache_bytes(const KvShape& shape, std::int64_t context) {
+  return shape.index_bytes * shape.layers * static_cast<double>(context);
+}
+
+} // namespace
+
+Bytes kv_cache_bytes(const KvShape& shape, std::int64_t batch, std::int64_t context) {
+  return Bytes::of((attention_cache_bytes(shape, context) + index_cache_bytes(shape, context)) *
                    static_cast<double>(batch));
+}
+
+Bytes kv_read_bytes(const KvShape& shape, std::int64_t context) {
+  const std::int64_t read = shape.topk > 0 ? std::min(context, shape.topk) : context;
+  return Bytes::of(attention_cache_bytes(shape, read) + index_cache_bytes(shape, context));
 }
 
 int kv_cache_copies(const ShardShape& shape, int gpus) {

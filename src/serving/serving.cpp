@@ -83,6 +83,13 @@ double attention_flops(const Model& model, Phase phase, std::int64_t tokens, std
   };
   const double everything = std::numeric_limits<double>::infinity();
   const int sliding = model.sliding_layers;
+  if (const auto& dsa = model.sparse_attention) {
+    // DeepSeek Sparse Attention: each query attends to at most the indexer's top-k tokens, the
+    // pairs a window of that many counts; the indexer scores every pair, one multiply-add per
+    // head and width of its own.
+    const double indexer = 2.0 * dsa->index_heads * dsa->index_head_dim;
+    return model.layers * (per_pair * attended(dsa->topk) + indexer * attended(everything));
+  }
   return per_pair * ((model.layers - sliding) * attended(everything) +
                      (sliding > 0 ? sliding * attended(model.sliding_window) : 0.0));
 }

@@ -140,6 +140,10 @@ Bytes kv_bytes_per_sequence(const Model& model, const Dtype& kv_dtype, std::int6
   return kv_cache_bytes(kv_shape(model, kv_dtype.bytes_per_element), 1, tokens);
 }
 
+Bytes kv_bytes_read_per_sequence(const Model& model, const Dtype& kv_dtype, std::int64_t context) {
+  return kv_read_bytes(kv_shape(model, kv_dtype.bytes_per_element), context);
+}
+
 Bytes weights_per_gpu(const Model& model, const Dtype& dtype, const Dtype& experts,
                       const Layout& layout, int redundant_experts) {
   const ParamSplit split = param_split(model);
@@ -283,7 +287,7 @@ StepTerm attention_term(const Gpu& gpu, const Workload& w, const Layout& layout,
       attention_flops(model, w.phase, w.tokens, w.phase == Phase::prefill ? w.cached : w.context) /
       layout.tp * share);
   if (w.phase == Phase::decode) {
-    term.read = kv_bytes_per_sequence(model, *w.kv_dtype, w.context) * rank_seqs * share /
+    term.read = kv_bytes_read_per_sequence(model, *w.kv_dtype, w.context) * rank_seqs * share /
                 kv_split(model, layout.tp);
   }
   const KernelCurves& curves = gpu.curves_for(w.engine);

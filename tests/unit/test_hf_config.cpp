@@ -7,6 +7,7 @@
 
 #include "hf_fixtures.hpp"
 #include "icx/base/error.hpp"
+#include "icx/host/host_link.hpp"
 
 namespace icx {
 namespace {
@@ -132,6 +133,45 @@ TEST(HfConfig, KimiK2) {
   EXPECT_LT(relative_error(model.total_params, 1'026'470'731'056.0), card_tolerance);
   EXPECT_LT(relative_error(model.total_params, 1e12), 0.03);
   EXPECT_LT(relative_error(model.active_params, 32e9), 0.03);
+}
+
+// GLM-4.5: 92 layers, the first 3 dense (first_k_dense_replace), then 160 routed experts of
+// width 1536, top 8, and one shared; 96 query heads of 128 over 8 KV heads. "355 billion total
+// parameters with 32 billion active" (zai-org/GLM-4.5 README and model card). The count leaves
+// out the multi-token-prediction layer (num_nextn_predict_layers), as DeepSeek-V3's 671B does;
+// the card's active figure leaves out both 151,552 × 5,120 embeddings.
+TEST(HfConfig, Glm45) {
+  const Model model = read_hf_config_file(hf_dir + "glm-4.5.json");
+  EXPECT_EQ(model.layers, 92);
+  EXPECT_EQ(model.experts, 160);
+  EXPECT_EQ(model.experts_per_token, 8);
+  EXPECT_EQ(model.first_dense_layers, 3);
+  EXPECT_EQ(model.shared_experts, 1);
+  EXPECT_EQ(model.kv_heads, 8);
+  EXPECT_FALSE(model.latent_attention.has_value());
+  EXPECT_LT(relative_error(model.total_params, 355e9), card_tolerance);
+  const double embeddings = 2.0 * 151552 * 5120;
+  EXPECT_LT(relative_error(model.active_params - embeddings, 32e9), card_tolerance);
+}
+
+// DeepSeek-V3.2: DeepSeek-V3's sizes with DeepSeek Sparse Attention. Its lightning indexer
+// adds, per layer (DeepSeek-V3.2-Exp's reference Indexer): wq_b 1536 × 64 × 128 = 12,582,912,
+// wk 7168 × 128 = 917,504, the key's LayerNorm 2 × 128 = 256 and weights_proj 7168 × 64 =
+// 458,752: 13,959,424, over 61 layers 851,524,864 beside what DeepSeek-V3 counts. Its cache
+// adds the indexer's FP8 key and one FP32 scale, 132 B, per token and layer: with a BF16 latent,
+// 61 × (576 × 2 + 132) = 78,324 B a token.
+TEST(HfConfig, DeepSeekV32) {
+  const Model v32 = read_hf_config_file(hf_dir + "deepseek-v3.2.json");
+  const Model v3 = read_hf_config_file(hf_dir + "deepseek-v3.json");
+  ASSERT_TRUE(v32.sparse_attention.has_value());
+  EXPECT_EQ(v32.sparse_attention->topk, 2048);
+  EXPECT_EQ(v32.sparse_attention->index_heads, 64);
+  EXPECT_EQ(v32.sparse_attention->index_head_dim, 128);
+  EXPECT_FALSE(v3.sparse_attention.has_value());
+  EXPECT_DOUBLE_EQ(v32.total_params, v3.total_params + 61 * 13959424.0);
+  EXPECT_DOUBLE_EQ(v32.active_params, v3.active_params + 61 * 13959424.0);
+  EXPECT_LT(relative_error(v32.total_params, 671e9), card_tolerance);
+  EXPECT_DOUBLE_EQ(kv_cache_bytes(kv_shape(v32, 2), 1, 1).value(), 78324.0);
 }
 
 // DeepSeek-R1: the V3 architecture ("671B total, 37B activated", deepseek-ai/DeepSeek-R1

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "icx/base/error.hpp"
+#include "icx/serving/step_model.hpp"
 #include "test_fixtures.hpp"
 
 namespace icx {
@@ -82,6 +83,27 @@ TEST(PrefixCached, TheHitsShareRoundedShortOfTheWholePrompt) {
   // A full hit still computes the last token (for its logits).
   EXPECT_EQ(prefix_cached(8192, 1), 8191);
   EXPECT_EQ(prefix_cached(1, 1), 0);
+}
+
+TEST_F(ServingTest, SparseAttentionReadsTheTopKAndIndexesEveryToken) {
+  // DeepSeek-V3.2, 61 layers, 128 heads. Decode at 10,000 tokens: absorbed attention over the
+  // indexer's top 2,048 (2 × 128 × (576 + 512) FLOPs a token), the indexer over all 10,000
+  // (2 × 64 × 128 a token).
+  const Model& model = catalog.model("deepseek-v3.2");
+  EXPECT_DOUBLE_EQ(attention_flops(model, Phase::decode, 1, 10000),
+                   61 * (2.0 * 128 * 1088 * 2048 + 2.0 * 64 * 128 * 10000));
+  // Prefill of 4,096: the first 2,048 tokens attend causally (2,048²/2 pairs), the others to
+  // 2,048 each, at 2 × 128 × (192 + 128) a pair; the indexer scores all 4,096²/2 pairs.
+  EXPECT_DOUBLE_EQ(attention_flops(model, Phase::prefill, 4096, 0),
+                   61 * (2.0 * 128 * 320 * (2048.0 * 2048 / 2 + 2048.0 * 2048) +
+                         2.0 * 64 * 128 * 4096.0 * 4096 / 2));
+  // A decode step reads the latents of 2,048 tokens (576 BF16 values each) and the indexer's
+  // keys (132 B) of all 10,000, on each of the 61 layers; the cache holds all of both.
+  const Dtype& bf16 = catalog.dtype("bf16");
+  EXPECT_DOUBLE_EQ(kv_bytes_read_per_sequence(model, bf16, 10000).value(),
+                   61 * (2048 * 576 * 2.0 + 10000 * 132.0));
+  EXPECT_DOUBLE_EQ(kv_bytes_per_sequence(model, bf16, 10000).value(),
+                   61 * 10000 * (576 * 2.0 + 132));
 }
 
 TEST_F(ServingTest, DecodeAttentionIsLinearInTheContext) {

@@ -115,6 +115,17 @@ struct Model : Entry {
     bool operator==(const LatentAttention&) const = default;
   };
   std::optional<LatentAttention> latent_attention;
+  /// DeepSeek Sparse Attention (DeepSeek-V3.2): a lightning indexer scores every cached token
+  /// for each query with `index_heads` heads of `index_head_dim`, and attention then reads only
+  /// the `topk` best. The indexer's keys are cached beside the latent, in FP8 with one FP32
+  /// scale per 128 values (DeepSeek's reference implementation).
+  struct SparseAttention {
+    int topk = 0;
+    int index_heads = 0;
+    int index_head_dim = 0;
+    bool operator==(const SparseAttention&) const = default;
+  };
+  std::optional<SparseAttention> sparse_attention;
   /// Published checkpoints to serve the model from, by the dtype their weights are stored in
   /// (a Hugging Face id or, for a --hf-config model, the config's directory); empty: none
   /// known, so no launch command can name one.

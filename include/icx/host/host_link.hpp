@@ -129,6 +129,11 @@ struct KvShape {
   /// Of `layers`, those caching at most `window` tokens (sliding-window attention).
   int sliding_layers = 0;
   std::int64_t window = 0;
+  /// Bytes a sparse-attention indexer caches per token and layer beside the rest (its FP8 key
+  /// and FP32 scales; DeepSeek-V3.2), whatever the cache's dtype; 0: none.
+  double index_bytes = 0;
+  /// Tokens a sparse-attention layer reads of the rest (the indexer's top-k); 0: all.
+  std::int64_t topk = 0;
 };
 
 /// A model's KV shape with `bytes_per_element` per cached value.
@@ -136,6 +141,10 @@ KvShape kv_shape(const Model& model, double bytes_per_element);
 
 /// KV cache of `batch` sequences of `context` tokens each, one copy.
 Bytes kv_cache_bytes(const KvShape& shape, std::int64_t batch, std::int64_t context);
+
+/// What one decode step reads of one sequence's KV cache of `context` tokens: all of it, or
+/// with sparse attention the indexer's keys for every token and the rest for the top-k alone.
+Bytes kv_read_bytes(const KvShape& shape, std::int64_t context);
 
 /// How many copies of the KV cache `gpus` GPUs hold, split as tensor_parallel_width says.
 /// Latent attention: every tensor-parallel rank holds the whole latent cache (it is not split

@@ -82,7 +82,8 @@ HeadWidths head_widths(const Model& model, Phase phase);
 /// layers, beyond the 2 FLOPs per parameter: prefill over `tokens` causal tokens after
 /// `context` already cached (a prefix-cache hit: tokens · context + tokens² / 2 pairs), decode
 /// for one token against `context` cached ones. Latent attention is counted as engines run it:
-/// expanded heads in prefill, absorbed into the latent in decode.
+/// expanded heads in prefill, absorbed into the latent in decode; with sparse attention each
+/// query attends to at most the indexer's top-k tokens, and the indexer scores every pair.
 double attention_flops(const Model& model, Phase phase, std::int64_t tokens, std::int64_t context);
 
 /// Tokens of a prompt of `prompt` tokens found in the prefix cache at `hit` (the fraction of

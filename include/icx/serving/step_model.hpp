@@ -207,6 +207,10 @@ Bytes kv_bytes_per_token(const Model& model, const Dtype& kv_dtype);
 /// at most their window.
 Bytes kv_bytes_per_sequence(const Model& model, const Dtype& kv_dtype, std::int64_t tokens);
 
+/// What one decode step reads of a sequence's KV cache at `context` tokens (kv_read_bytes):
+/// all of it, or with sparse attention the indexer's keys and the top-k tokens' latents.
+Bytes kv_bytes_read_per_sequence(const Model& model, const Dtype& kv_dtype, std::int64_t context);
+
 /// Weight bytes one GPU holds: the dense part split by tensor and pipeline groups and
 /// replicated across expert ranks, in `dtype`; the routed experts (with `redundant_experts`
 /// replicas of hot ones) split by all three, in `experts`.
