@@ -55,7 +55,8 @@ void to_json(Json& json, const Engine& engine) {
   json["policy"] = engine.policy;
   json["costs"] = {{"step_us", in_unit(engine.costs.step.value(), micro)},
                    {"layer_us", in_unit(engine.costs.layer.value(), micro)},
-                   {"request_us", in_unit(engine.costs.request.value(), micro)}};
+                   {"request_us", in_unit(engine.costs.request.value(), micro)},
+                   {"sequence_us", in_unit(engine.costs.sequence.value(), micro)}};
   if (engine.costs.prompt_scale != 1) {
     json["costs"]["prompt_scale"] = json_number(engine.costs.prompt_scale);
   }

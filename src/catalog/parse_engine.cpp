@@ -110,6 +110,10 @@ Engine read_engine(ObjectReader& reader, const std::string& origin) {
   engine.costs.step = Seconds::of(costs.positive("step_us", limits::engine_cost_us) * micro);
   engine.costs.layer = Seconds::of(costs.positive("layer_us", limits::engine_cost_us) * micro);
   engine.costs.request = Seconds::of(costs.positive("request_us", limits::engine_cost_us) * micro);
+  if (costs.has("sequence_us")) {
+    engine.costs.sequence =
+        Seconds::of(costs.positive("sequence_us", limits::engine_cost_us) * micro);
+  }
   if (costs.has("prompt_scale")) {
     engine.costs.prompt_scale = costs.positive("prompt_scale", limits::prompt_scale);
   }

@@ -172,6 +172,7 @@ Json costs_json(const EngineCosts& c) {
   return {{"step_us", json_number(c.step.value() * 1e6)},
           {"layer_us", json_number(c.layer.value() * 1e6)},
           {"request_us", json_number(c.request.value() * 1e6)},
+          {"sequence_us", json_number(c.sequence.value() * 1e6)},
           {"prompt_scale", json_number(c.prompt_scale)}};
 }
 

@@ -248,7 +248,10 @@ void add_engine_costs(const Workload& w, Placement& p) {
   StepTime& step = p.step;
   const int stage_layers = (w.model->layers + p.layout.pp - 1) / p.layout.pp;
   step.layer_gaps = w.engine->costs.layer * static_cast<double>(stage_layers);
-  step.engine = w.engine->costs.step;
+  // The host's work per sequence is each scheduler's: a replica's sequences, shared by its
+  // expert ranks where each runs attention for its own.
+  const std::int64_t scheduled = ceil_div(step.batch.replica, p.layout.ep);
+  step.engine = w.engine->costs.step + w.engine->costs.sequence * static_cast<double>(scheduled);
   step.request = w.phase == Phase::prefill ? w.engine->costs.request : Seconds{};
   step.prompt_scale = w.phase == Phase::prefill ? w.engine->costs.prompt_scale : 1.0;
   if (w.spec && w.phase == Phase::decode && w.engine->speculation) {

@@ -66,10 +66,14 @@ std::string engine_costs_text(const Engine& engine) {
                                                 "collectives",
                                                 c.prompt_scale)
                                   : std::string();
-  return fmt::format("{} per step + {} per layer, {} per request{} (fitted on published serving "
-                     "runs; catalog engine '{}')",
-                     format_seconds(c.step), format_seconds(c.layer), format_seconds(c.request),
-                     prompts, engine.id);
+  const std::string sequences =
+      c.sequence.value() > 0
+          ? fmt::format(" + {} per sequence in the step", format_seconds(c.sequence))
+          : std::string();
+  return fmt::format("{} per step{} + {} per layer, {} per request{} (fitted on published "
+                     "serving runs; catalog engine '{}')",
+                     format_seconds(c.step), sequences, format_seconds(c.layer),
+                     format_seconds(c.request), prompts, engine.id);
 }
 
 std::string layer_gaps_term(const StepTime& step) {

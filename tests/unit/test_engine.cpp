@@ -3,6 +3,7 @@
 #include <cmath>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -141,6 +142,7 @@ TEST(Engines, WritesWhatItReads) {
   EXPECT_EQ(a.implementation, b.implementation);
   EXPECT_EQ(a.scheduler, b.scheduler);
   EXPECT_EQ(a.policy, b.policy);
+  EXPECT_EQ(a.costs, b.costs);
 }
 
 TEST(Engines, ReadsTheSchedulePolicy) {
@@ -240,6 +242,39 @@ TEST_F(EngineCostsTest, AStepPaysTheEnginesTimeOnTopOfTheKernels) {
     const double tokens = phase == Phase::prefill ? 1000 : 1;
     EXPECT_NEAR(with.tokens_per_second_per_gpu, tokens / (bare.stage.value() + 800e-6 + 500e-6) / 4,
                 1e-6);
+  }
+}
+
+TEST_F(EngineCostsTest, EachSchedulerPaysItsOwnSequences) {
+  // Engine "e" again with 5 µs per sequence in a step.
+  Catalog costly = with_engine_e();
+  costly.overlay_text(
+      R"({"engines": [{"id": "e", "name": "E", "version": "2", "impl": "vllm", "scheduler": {"all": {"max_batch": 64, "prefill_chunk": 512}}, "policy": "decode-first", "costs": {"step_us": 500, "layer_us": 10, "request_us": 20000, "sequence_us": 5}, "source": "s"}]})",
+      "e5.json");
+  const Engine& plain = catalog.engine("e");
+  const Engine& per_sequence = costly.engine("e");
+  EXPECT_DOUBLE_EQ(per_sequence.costs.sequence.value(), 5e-6);
+  EXPECT_EQ(plain.costs.sequence.value(), 0);
+  const Model& moe = catalog.model("mixtral-8x7b");
+  // 64 sequences: one scheduler runs all 64 at TP 4 (320 µs), each of two replicas 32 at
+  // TP 2 × DP 2 (160 µs), each expert rank its own 16 at EP 4 (80 µs, data-parallel attention).
+  const std::vector<std::pair<Layout, double>> cases = {
+      {{4, 1, 1, 1}, 64 * 5e-6}, {{2, 1, 1, 2}, 32 * 5e-6}, {{1, 1, 4, 1}, 16 * 5e-6}};
+  for (const auto& [layout, extra] : cases) {
+    SCOPED_TRACE(layout.product());
+    ServingRequest r;
+    r.phase = Phase::decode;
+    r.context = 1000;
+    r.batch = 64;
+    r.engine = &plain;
+    Workload without = workload_for(catalog, moe, bf16, h100, r);
+    without.engine = &plain;
+    Workload with = without;
+    with.engine = &per_sequence;
+    const StepTime a = evaluate_layout(cluster, without, layout).step;
+    const StepTime b = evaluate_layout(cluster, with, layout).step;
+    EXPECT_NEAR((b.engine - a.engine).value(), extra, 1e-12);
+    EXPECT_NEAR((b.latency - a.latency).value(), extra, 1e-12);
   }
 }
 

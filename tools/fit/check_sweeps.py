@@ -159,14 +159,16 @@ def report_rows(data):
 
 
 def summarise(data):
-    """Median |error| and signed median per metric, by engine, vendor and use."""
+    """Median |error| and signed median per metric, by engine, vendor, use, and vendor and use
+    together."""
     print("\nmedian |error| (signed median), n rows; error = icx / measured - 1:")
     groupings = [("all", lambda r: "all"), ("engine", lambda r: r["engine"]),
-                 ("vendor", vendor), ("use", lambda r: r["use"])]
-    print(f"{'group':18}" + "".join(f" {m:>20}" for m in METRICS))
+                 ("vendor", vendor), ("use", lambda r: r["use"]),
+                 ("vendor/use", lambda r: f"{vendor(r)}/{r['use']}")]
+    print(f"{'group':24}" + "".join(f" {m:>20}" for m in METRICS))
     for name, key_of in groupings:
         for key in sorted({key_of(d["row"]) for d in data}):
-            line = f"{name + '=' + key:18}"
+            line = f"{name + '=' + key:24}"
             for metric in METRICS:
                 errs = [error(d["predicted"][metric], d["measured"][metric]) for d in data
                         if key_of(d["row"]) == key and d["measured"][metric]]

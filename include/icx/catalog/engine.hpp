@@ -54,6 +54,9 @@ struct EngineCosts {
   /// Per layer of a stage and step: the gaps between a layer's kernels, which the kernel
   /// curves (each kernel timed alone) do not hold.
   Seconds layer;
+  /// Per sequence one scheduler runs in a step: preparing its inputs, sampling its token and
+  /// handing the token to the server, work on the host that grows with the batch.
+  Seconds sequence;
   /// Per request, outside the GPUs' steps: the HTTP server, tokenizing the prompt, returning
   /// the first token. In a request's TTFT, not in the GPUs' time.
   Seconds request;
