@@ -51,6 +51,7 @@ template <class Q> Json in_unit(const Range<Q>& range, double unit) {
 
 using detail::entry_head;
 using detail::in_unit;
+using detail::write_curves;
 
 namespace {
 
@@ -167,69 +168,6 @@ void to_json(Json& json, const Link& link) {
     json["topologies"] = topologies;
   }
 }
-
-namespace {
-
-/// Whether `defaults` holds `curve` for `dtype`: what another engine takes when it gives none.
-template <typename Curve>
-bool is_default(const std::map<std::string, Curve, std::less<>>* defaults, const std::string& dtype,
-                const Curve& curve) {
-  if (defaults == nullptr) {
-    return false;
-  }
-  const auto it = defaults->find(dtype);
-  return it != defaults->end() && it->second == curve;
-}
-
-Json attention_json(const AttentionCurve& a) {
-  return {{"prefill",
-           {{"compute_fraction", json_number(a.compute_fraction)},
-            {"half_tokens", json_number(a.half_tokens)},
-            {"half_head_dim", json_number(a.half_head_dim)},
-            {"launch_us", in_unit(a.prefill_launch.value(), micro)}}},
-          {"decode",
-           {{"memory_fraction", json_number(a.memory_fraction)},
-            {"head_ns", in_unit(a.per_head.value(), nano)},
-            {"fp8_cache_scale", a.fp8_cache_scale},
-            {"launch_us", in_unit(a.decode_launch.value(), micro)}}}};
-}
-
-/// One engine's measured curves: "gemm" and "moe" by dtype, "attention" and "mla"; with `defaults`
-/// (the default engine's, which another engine's missing dtypes and attention take), a curve
-/// equal to theirs is left out.
-void write_curves(Json& json, const KernelCurves& curves, const KernelCurves* defaults) {
-  const bool all = defaults == nullptr;
-  for (const auto& [dtype, c] : curves.gemm) {
-    if (is_default(all ? nullptr : &defaults->gemm, dtype, c)) {
-      continue;
-    }
-    json["gemm"][dtype] = {{"compute_fraction", json_number(c.compute_fraction)},
-                           {"half_weights_M", in_unit(c.half_weights, mega)},
-                           {"memory_fraction", json_number(c.memory_fraction)},
-                           {"knee", json_number(c.knee)},
-                           {"floor_us", in_unit(c.floor.value(), micro)},
-                           {"launch_us", in_unit(c.launch.value(), micro)}};
-  }
-  for (const auto& [dtype, c] : curves.moe) {
-    if (is_default(all ? nullptr : &defaults->moe, dtype, c)) {
-      continue;
-    }
-    json["moe"][dtype] = {{"compute_fraction", json_number(c.compute_fraction)},
-                          {"half_tokens", json_number(c.half_tokens)},
-                          {"memory_fraction", json_number(c.memory_fraction)},
-                          {"knee", json_number(c.knee)},
-                          {"launch_us", in_unit(c.launch.value(), micro)},
-                          {"route_ns", in_unit(c.per_entry.value(), nano)}};
-  }
-  if (const auto& a = curves.attention; a && (all || a != defaults->attention)) {
-    json["attention"] = attention_json(*a);
-  }
-  if (const auto& a = curves.mla; a && (all || a != defaults->mla)) {
-    json["mla"] = attention_json(*a);
-  }
-}
-
-} // namespace
 
 void to_json(Json& json, const Gpu& gpu) {
   json = entry_head(gpu);

@@ -90,6 +90,9 @@ void read_attention_curve(ObjectReader& reader, const Gpu& gpu, const std::strin
   curve.memory_fraction = decode.fraction("memory_fraction");
   curve.per_head = Seconds::of(decode.positive("head_ns", limits::route_ns) * nano);
   curve.fp8_cache_scale = decode.fraction("fp8_cache_scale");
+  if (decode.has("half_sequences")) {
+    curve.half_sequences = decode.positive("half_sequences", limits::half_sequences);
+  }
   curve.decode_launch = Seconds::of(decode.positive("launch_us", limits::latency_us) * micro);
   decode.finish();
   out = curve;

@@ -34,8 +34,10 @@ GemmTime decode_attention_time(const AttentionCurve& curve, BytesPerSecond hbm,
   // Below 2 bytes per element: an 8-bit cache (fp8), which the engines' kernels dequantise.
   constexpr double sixteen_bit = 2;
   const double scale = layer.cache_bytes_per_element < sixteen_bit ? curve.fp8_cache_scale : 1.0;
+  const double filled =
+      curve.half_sequences > 0 ? layer.sequences / (layer.sequences + curve.half_sequences) : 1.0;
   GemmTime t;
-  t.memory = layer.kv / (hbm * (curve.memory_fraction * scale));
+  t.memory = layer.kv / (hbm * (curve.memory_fraction * scale * filled));
   const Seconds fixed = curve.decode_launch + curve.per_head * (layer.sequences * layer.heads);
   t.seconds = t.memory + fixed;
   t.bound = fixed > t.memory ? GemmBound::floor : GemmBound::memory;

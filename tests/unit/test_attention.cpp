@@ -64,6 +64,24 @@ TEST(Attention, AShortCacheIsBoundByTheKernelsFixedCost) {
   EXPECT_NEAR(t.seconds.value(), (0.16901 + 12.42568) * 1e-6, 0.001e-6);
 }
 
+TEST(Attention, FewSequencesReadTheirCacheAtASmallerShare) {
+  // B200 MLA decode curve (8 TB/s; 0.712 of it, halving at 2.07 sequences; 0.9 ns per
+  // sequence and query head; 10.8 µs): one sequence of 16,384 cached tokens reads
+  // 16,384 × 576 × 2 = 18,874,368 B at 8e12 × 0.712 × 1 / 3.07 = 1.85537 TB/s, 10.1728 µs,
+  // plus 10.8 µs + 16 heads × 0.9 ns: 20.987 µs (aiconfigurator measured 19 µs). 64 of them
+  // read 64 × as much at 0.712 × 64 / 66.07 of it, 5.51747 TB/s: 218.931 µs.
+  const Catalog catalog = Catalog::shipped();
+  const Gpu& gpu = catalog.gpu("b200");
+  ASSERT_TRUE(gpu.curves.mla);
+  const GemmTime one =
+      decode_attention_time(*gpu.curves.mla, gpu.hbm_bandwidth, {Bytes::of(18874368.0), 1, 16, 2});
+  EXPECT_NEAR(one.memory.value(), 10.1728e-6, 0.001e-6);
+  EXPECT_NEAR(one.seconds.value(), (10.1728 + 10.8 + 0.0144) * 1e-6, 0.001e-6);
+  const GemmTime many = decode_attention_time(*gpu.curves.mla, gpu.hbm_bandwidth,
+                                              {Bytes::of(64 * 18874368.0), 64, 16, 2});
+  EXPECT_NEAR(many.memory.value(), 218.931e-6, 0.001e-6);
+}
+
 /// One row of data/measurements/kernels/attention.csv.
 struct MeasuredAttention {
   std::string gpu, engine, phase, kv_dtype;
@@ -135,7 +153,7 @@ const std::string good_attention =
     R"({"prefill": {"compute_fraction": 0.9, "half_tokens": 1000, "half_head_dim": 50,
                     "launch_us": 10},
         "decode": {"memory_fraction": 0.8, "head_ns": 20, "launch_us": 10,
-                   "fp8_cache_scale": 0.7}})";
+                   "fp8_cache_scale": 0.7, "half_sequences": 1.5}})";
 
 TEST(Attention, TheCatalogReadsACurve) {
   Catalog catalog = Catalog::shipped();
@@ -149,6 +167,7 @@ TEST(Attention, TheCatalogReadsACurve) {
   EXPECT_DOUBLE_EQ(c.per_head.value(), 20e-9);
   EXPECT_DOUBLE_EQ(c.fp8_cache_scale, 0.7);
   EXPECT_DOUBLE_EQ(c.decode_launch.value(), 10e-6);
+  EXPECT_DOUBLE_EQ(c.half_sequences, 1.5);
 }
 
 TEST(Attention, TheCatalogRefusesAnIncompleteCurve) {

@@ -131,12 +131,11 @@ TEST(MlaCurves, TheShippedCurvesFollowTheMeasuredKernels) {
     errors[{f.at(0) + " " + f.at(4), test::engine_label(gpu, f.at(1))}].push_back(
         std::abs(seconds / (std::stod(f.at(12)) * 1e-3) - 1));
   }
-  // Fitted within 10 % but for the B200's decode (14.3 %: its kernel reaches a different share
-  // of HBM by batch, context and heads, which one memory fraction does not follow); held out
-  // (the H200 by the H100's curves) within 25 %.
+  // Fitted within 10 % (the B200's decode at 9.9 %; SGLang's B200 decode rows, priced by the
+  // default curve, at 11.2 %); held out (the H200 by the H100's curves) within 25 %.
   const std::map<std::pair<std::string, std::string>, double> bound{
-      {{"b200 decode", "trtllm"}, 0.15},
-      {{"b200 decode", "sglang"}, 0.15},
+      {{"b200 decode", "trtllm"}, 0.10},
+      {{"b200 decode", "sglang"}, 0.12},
       {{"b200 prefill", "trtllm"}, 0.10},
       {{"b200 prefill", "sglang"}, 0.10},
       {{"h100-sxm decode", "trtllm"}, 0.10},

@@ -18,8 +18,11 @@ every GPU, in decode.
             (the head width is always 160, so half_head_dim is held at 0)
   decode of b sequences, each with c tokens cached in the KV dtype (w bytes):
     bytes = b c × 576 × w
-    time  = launch + b h × head_ns + bytes / (HBM bandwidth × memory_fraction × scale)
-            (scale: fp8_cache_scale for an 8-bit cache, else 1; 1 for a GPU without 8-bit rows)
+    time  = launch + b h × head_ns
+            + bytes / (HBM bandwidth × memory_fraction × scale × b / (b + half_sequences))
+            (scale: fp8_cache_scale for an 8-bit cache, else 1; 1 for a GPU without 8-bit rows;
+             half_sequences: the kernels split each sequence's cache over a few thread blocks,
+             so a batch of few sequences reads at a fraction of the bandwidth many reach)
 
 A GPU that borrows another's curves (curves_from) is fitted too, and its rows are also priced
 by the lender's shipped curves.
@@ -31,7 +34,7 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from fit_attention import DECODE, PREFILL, decode_time, prefill_time  # noqa: E402
+from fit_attention import DECODE, PREFILL, ROUNDING, prefill_time  # noqa: E402
 from kernel_fit import catalog_gpus, dtype_bytes, fit_all, kernel_rows, measured  # noqa: E402
 
 DEFAULT_ENGINE = "trtllm"
@@ -40,6 +43,10 @@ V_HEAD_DIM = 128
 HEAD_WIDTH = (QK_HEAD_DIM + V_HEAD_DIM) / 2   # 160: the width the prefill curve sees
 LATENT = 576          # kv_lora_rank 512 + qk_rope_head_dim 64, per cached token
 
+MLA_DECODE = {"params": [*DECODE["params"], "half_sequences"],
+              "start": [*DECODE["start"], 1.0], "steps": [*DECODE["steps"], 0.5],
+              "lower": [*DECODE["lower"], 0.0], "upper": [*DECODE["upper"], 100.0],
+              "rounding": {**ROUNDING, "half_sequences": 2}}
 MLA_PREFILL = {**PREFILL, **{k: list(v) for k, v in PREFILL.items() if isinstance(v, list)}}
 _WIDTH = PREFILL["params"].index("half_head_dim")
 for _k in ("start", "lower", "upper"):
@@ -53,21 +60,25 @@ def predict_prefill(p, row, gpu):
 
 
 def predict_decode(p, row, gpu, widths):
+    memory_fraction, head_ns, launch_us, fp8_cache_scale, half_sequences = p
     b, c, h = (float(row[k]) for k in ("batch", "context", "heads"))
     width = widths[row["kv_dtype"]]
-    return decode_time(p, b * h, b * c * LATENT * width, width, gpu)
+    scale = fp8_cache_scale if width < 2 else 1.0
+    bandwidth = (gpu["hbm_bandwidth_GBps"] * 1e9 * memory_fraction * scale *
+                 b / (b + half_sequences))
+    return launch_us * 1e-6 + b * h * head_ns * 1e-9 + b * c * LATENT * width / bandwidth
 
 
 def decode_spec(gpu, widths):
-    """DECODE, with fp8_cache_scale held at 1 for a GPU without rows of an 8-bit cache."""
+    """MLA_DECODE, with fp8_cache_scale held at 1 for a GPU without rows of an 8-bit cache."""
     rows = [r for r in kernel_rows("mla.csv") if r["gpu"] == gpu and r["phase"] == "decode"]
     if any(widths[r["kv_dtype"]] < 2 for r in rows):
-        return DECODE
-    last = DECODE["params"].index("fp8_cache_scale")
-    pinned = {k: list(v) for k, v in DECODE.items() if isinstance(v, list)}
+        return MLA_DECODE
+    last = MLA_DECODE["params"].index("fp8_cache_scale")
+    pinned = {k: list(v) for k, v in MLA_DECODE.items() if isinstance(v, list)}
     for k in ("start", "lower", "upper"):
         pinned[k][last] = 1.0
-    return {**DECODE, **pinned}
+    return {**MLA_DECODE, **pinned}
 
 
 def borrowed(gpus, widths):
@@ -85,8 +96,8 @@ def borrowed(gpus, widths):
                 if not rows:
                     continue
                 curve = lender.get("engine_curves", {}).get(engine, {}).get("mla", lender["mla"])
-                spec = MLA_PREFILL if phase == "prefill" else DECODE
-                p = [curve[phase][n] for n in spec["params"]]
+                spec = MLA_PREFILL if phase == "prefill" else MLA_DECODE
+                p = [curve[phase].get(n, 0.0) for n in spec["params"]]
                 predict = ((lambda q, r: predict_prefill(q, r, gpu)) if phase == "prefill"
                            else (lambda q, r: predict_decode(q, r, gpu, widths)))
                 error = statistics.median(abs(predict(p, r) / measured(r) - 1) for r in rows)

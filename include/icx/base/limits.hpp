@@ -45,6 +45,7 @@ constexpr Bounds half_weights_M{0.0, 1e6};
 /// holds from the first) up.
 constexpr Bounds half_tokens{0.0, 1e9};
 constexpr Bounds half_head_dim{0.0, 1e6};
+constexpr Bounds half_sequences{0.0, 1e6};
 /// A routed-expert curve's cost per routing entry, and an attention curve's per query head,
 /// in ns: none to 1 ms.
 constexpr Bounds route_ns{0.0, 1e6};

@@ -62,6 +62,9 @@ struct AttentionCurve {
   Seconds prefill_launch;
   /// Decode: the fraction of HBM bandwidth a 16-bit KV cache is read at.
   double memory_fraction = 0;
+  /// The sequences at which that fraction halves: a kernel that splits each sequence's cache
+  /// over only so many thread blocks reads few sequences slowly (0: every batch alike).
+  double half_sequences = 0;
   Seconds per_head; ///< what each query head of each sequence adds beyond its reads
   /// The share of `memory_fraction` an 8-bit cache is read at: the kernel dequantises it.
   double fp8_cache_scale = 1;

@@ -39,9 +39,10 @@ struct DecodeAttention {
 };
 
 /// A decode layer: memory = kv / (HBM × memory_fraction, × fp8_cache_scale for an 8-bit
-/// cache), plus the per-head cost × sequences × heads and the launch. `floor` when the fixed
-/// parts outweigh the read. The curve was measured with one layer's cache read again and
-/// again, so a small cache may have sat in L2; a step reads each layer's cache once.
+/// cache, × sequences / (sequences + half_sequences) where the curve has a half), plus the per-head
+/// cost × sequences × heads and the launch. `floor` when the fixed parts outweigh the read. The
+/// curve was measured with one layer's cache read again and again, so a small cache may have sat in
+/// L2; a step reads each layer's cache once.
 GemmTime decode_attention_time(const AttentionCurve& curve, BytesPerSecond hbm,
                                const DecodeAttention& layer);
 
