@@ -241,7 +241,8 @@ bool Scheduler::step() {
   // with the square of the length), and a step of a few tokens of it alone would fall there.
   const double seconds = std::max(
       0.0, (decodes > 0 ? costs_.decode_seconds(decodes, context) : costs_.prefill_fixed.value()) +
-               static_cast<double>(prompt_tokens) * costs_.per_prompt_token.value());
+               static_cast<double>(prompt_tokens) * costs_.per_prompt_token.value() +
+               static_cast<double>(chunks_.size()) * costs_.per_prompt.value());
   const double before = now_;
   now_ += seconds;
   totals_.time = now_;

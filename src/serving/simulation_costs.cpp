@@ -49,6 +49,11 @@ void price_prompts(const Cluster& cluster, const LoadWorkloads& workloads, const
         std::max(Seconds{}, prefill.busy() - costs.prefill_fixed) /
         (static_cast<double>(workloads.prefill.tokens - 1) * static_cast<double>(ranks));
   }
+  // The engine's host work on a prompt's sequence, which the line above holds once (one
+  // prompt per scheduler): apart, each prompt of a step pays it.
+  const Engine* engine = workloads.prefill.engine;
+  costs.per_prompt = engine != nullptr ? engine->costs.sequence : Seconds{};
+  costs.prefill_fixed = costs.prefill_fixed - costs.per_prompt;
   costs.per_request = prefill.request;
 }
 

@@ -68,6 +68,20 @@ TEST(Simulate, OneRequestAloneIsItsPrefillThenItsDecodes) {
   EXPECT_EQ(r.preemptions, 0);
 }
 
+TEST(Simulate, EachPromptOfAStepPaysItsOwnSequence) {
+  // Two clients' 100-token prompts arrive together and prefill in one step without decodes:
+  // 1 ms + 200 × 0.1 ms + 2 prompts × 0.5 ms = 22 ms, the first token of both.
+  StepCosts costs = hand_costs();
+  costs.per_prompt = Seconds::of(0.5 * ms);
+  const SimulationResult r =
+      simulate(costs, roomy(SchedulePolicy::decode_first), closed(2, 2, 100, 2));
+  EXPECT_NEAR(r.ttft.mean.value(), 22 * ms, 1e-12);
+  // Without it, 21 ms.
+  const SimulationResult bare =
+      simulate(hand_costs(), roomy(SchedulePolicy::decode_first), closed(2, 2, 100, 2));
+  EXPECT_NEAR(bare.ttft.mean.value(), 21 * ms, 1e-12);
+}
+
 TEST(Simulate, ACachedPrefixIsHeldButNotComputed) {
   // 75 of a 100-token prompt in the prefix cache: the step prefills the other 25 (1 + 2.5 =
   // 3.5 ms), then 10 decode steps of 10 ms.

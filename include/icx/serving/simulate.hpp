@@ -83,6 +83,8 @@ struct StepCosts {
   std::int64_t base_context = 0;
   /// What one more prompt token adds to a step.
   Seconds per_prompt_token;
+  /// What each prompt a step prefills a chunk of adds: the engine's host work on its sequence.
+  Seconds per_prompt;
   /// A step without decodes before its prompt tokens.
   Seconds prefill_fixed;
   /// The engine's time per request outside the GPUs' steps (part of TTFT and e2e latency).
