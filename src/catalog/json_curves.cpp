@@ -24,53 +24,53 @@ bool is_default(const std::map<std::string, Curve, std::less<>>* defaults, const
 }
 
 Json attention_json(const AttentionCurve& a) {
-  Json json = {{"prefill",
-                {{"compute_fraction", json_number(a.compute_fraction)},
-                 {"half_tokens", json_number(a.half_tokens)},
-                 {"half_head_dim", json_number(a.half_head_dim)},
-                 {"launch_us", in_unit(a.prefill_launch.value(), micro)}}},
-               {"decode",
-                {{"memory_fraction", json_number(a.memory_fraction)},
-                 {"head_ns", in_unit(a.per_head.value(), nano)},
-                 {"fp8_cache_scale", a.fp8_cache_scale},
-                 {"launch_us", in_unit(a.decode_launch.value(), micro)}}}};
+  Json curve = {{"prefill",
+                 {{"compute_fraction", json_number(a.compute_fraction)},
+                  {"half_tokens", json_number(a.half_tokens)},
+                  {"half_head_dim", json_number(a.half_head_dim)},
+                  {"launch_us", in_unit(a.prefill_launch.value(), micro)}}},
+                {"decode",
+                 {{"memory_fraction", json_number(a.memory_fraction)},
+                  {"head_ns", in_unit(a.per_head.value(), nano)},
+                  {"fp8_cache_scale", a.fp8_cache_scale},
+                  {"launch_us", in_unit(a.decode_launch.value(), micro)}}}};
   if (a.half_sequences > 0) {
-    json["decode"]["half_sequences"] = json_number(a.half_sequences);
+    curve["decode"]["half_sequences"] = json_number(a.half_sequences);
   }
-  return json;
+  return curve;
 }
 
 } // namespace
 
-void write_curves(Json& json, const KernelCurves& curves, const KernelCurves* defaults) {
+void write_curves(Json& out, const KernelCurves& curves, const KernelCurves* defaults) {
   const bool all = defaults == nullptr;
   for (const auto& [dtype, c] : curves.gemm) {
     if (is_default(all ? nullptr : &defaults->gemm, dtype, c)) {
       continue;
     }
-    json["gemm"][dtype] = {{"compute_fraction", json_number(c.compute_fraction)},
-                           {"half_weights_M", in_unit(c.half_weights, mega)},
-                           {"memory_fraction", json_number(c.memory_fraction)},
-                           {"knee", json_number(c.knee)},
-                           {"floor_us", in_unit(c.floor.value(), micro)},
-                           {"launch_us", in_unit(c.launch.value(), micro)}};
+    out["gemm"][dtype] = {{"compute_fraction", json_number(c.compute_fraction)},
+                          {"half_weights_M", in_unit(c.half_weights, mega)},
+                          {"memory_fraction", json_number(c.memory_fraction)},
+                          {"knee", json_number(c.knee)},
+                          {"floor_us", in_unit(c.floor.value(), micro)},
+                          {"launch_us", in_unit(c.launch.value(), micro)}};
   }
   for (const auto& [dtype, c] : curves.moe) {
     if (is_default(all ? nullptr : &defaults->moe, dtype, c)) {
       continue;
     }
-    json["moe"][dtype] = {{"compute_fraction", json_number(c.compute_fraction)},
-                          {"half_tokens", json_number(c.half_tokens)},
-                          {"memory_fraction", json_number(c.memory_fraction)},
-                          {"knee", json_number(c.knee)},
-                          {"launch_us", in_unit(c.launch.value(), micro)},
-                          {"route_ns", in_unit(c.per_entry.value(), nano)}};
+    out["moe"][dtype] = {{"compute_fraction", json_number(c.compute_fraction)},
+                         {"half_tokens", json_number(c.half_tokens)},
+                         {"memory_fraction", json_number(c.memory_fraction)},
+                         {"knee", json_number(c.knee)},
+                         {"launch_us", in_unit(c.launch.value(), micro)},
+                         {"route_ns", in_unit(c.per_entry.value(), nano)}};
   }
   if (const auto& a = curves.attention; a && (all || a != defaults->attention)) {
-    json["attention"] = attention_json(*a);
+    out["attention"] = attention_json(*a);
   }
   if (const auto& a = curves.mla; a && (all || a != defaults->mla)) {
-    json["mla"] = attention_json(*a);
+    out["mla"] = attention_json(*a);
   }
 }
 

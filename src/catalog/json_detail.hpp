@@ -16,6 +16,6 @@ Json entry_head(const Entry& entry);
 /// One engine's measured curves: "gemm" and "moe" by dtype, "attention" and "mla"; with
 /// `defaults` (the default engine's, which another engine's missing dtypes and attention take),
 /// a curve equal to theirs is left out.
-void write_curves(Json& json, const KernelCurves& curves, const KernelCurves* defaults);
+void write_curves(Json& out, const KernelCurves& curves, const KernelCurves* defaults);
 
 } // namespace icx::detail
