@@ -20,11 +20,14 @@
 namespace icx {
 namespace {
 
-/// An engine entry with `scheduler` as its tiers.
-std::string engine_with(const std::string& scheduler, const std::string& impl = "vllm") {
+/// An engine entry with `scheduler` as its tiers and `costs` as its costs (by default 500 µs
+/// per step, 10 µs per layer, 20 ms per request).
+std::string
+engine_with(const std::string& scheduler, const std::string& impl = "vllm",
+            const std::string& costs = R"({"step_us": 500, "layer_us": 10, "request_us": 20000})") {
   return R"({"engines": [{"id": "e", "name": "E", "version": "2", "impl": ")" + impl +
-         R"(", "scheduler": )" + scheduler +
-         R"(, "policy": "decode-first", "costs": {"step_us": 500, "layer_us": 10, "request_us": 20000}, "source": "s"}]})";
+         R"(", "scheduler": )" + scheduler + R"(, "policy": "decode-first", "costs": )" + costs +
+         R"(, "source": "s"}]})";
 }
 
 const std::string two_tiers = R"({"small": {"max_batch": 8, "prefill_chunk": 512},
@@ -249,7 +252,8 @@ TEST_F(EngineCostsTest, EachSchedulerPaysItsOwnSequences) {
   // Engine "e" again with 5 µs per sequence in a step.
   Catalog costly = with_engine_e();
   costly.overlay_text(
-      R"({"engines": [{"id": "e", "name": "E", "version": "2", "impl": "vllm", "scheduler": {"all": {"max_batch": 64, "prefill_chunk": 512}}, "policy": "decode-first", "costs": {"step_us": 500, "layer_us": 10, "request_us": 20000, "sequence_us": 5}, "source": "s"}]})",
+      engine_with(two_tiers, "vllm",
+                  R"({"step_us": 500, "layer_us": 10, "request_us": 20000, "sequence_us": 5})"),
       "e5.json");
   const Engine& plain = catalog.engine("e");
   const Engine& per_sequence = costly.engine("e");

@@ -45,11 +45,14 @@ def prefill_time(p, flops, s, d, gpu):
     return launch_us * 1e-6 + flops / (gpu["dense_tflops"]["bf16"] * 1e12 * fraction)
 
 
-def decode_time(p, query_heads, moved, width, gpu):
-    """The decode curve: query_heads (sequences × heads) and `moved` cache bytes of `width`."""
-    memory_fraction, head_ns, launch_us, fp8_cache_scale = p
+def decode_time(p, query_heads, moved, width, gpu, sequences=1.0):
+    """The decode curve: query_heads (sequences × heads) and `moved` cache bytes of `width`;
+    a fifth parameter, half_sequences (fit_mla.py), scales the memory fraction by
+    sequences / (sequences + half_sequences)."""
+    memory_fraction, head_ns, launch_us, fp8_cache_scale, *half = p
     scale = fp8_cache_scale if width < 2 else 1.0
-    bandwidth = gpu["hbm_bandwidth_GBps"] * 1e9 * memory_fraction * scale
+    filled = sequences / (sequences + half[0]) if half else 1.0
+    bandwidth = gpu["hbm_bandwidth_GBps"] * 1e9 * memory_fraction * scale * filled
     return launch_us * 1e-6 + query_heads * head_ns * 1e-9 + moved / bandwidth
 
 
@@ -64,16 +67,17 @@ def predict_decode(p, row, gpu, widths):
     return decode_time(p, b * h, b * c * g * d * 2 * width, width, gpu)
 
 
-def decode_spec(gpu, widths):
-    """DECODE, with fp8_cache_scale held at 1 for a GPU without rows of an 8-bit cache."""
-    rows = [r for r in kernel_rows("attention.csv") if r["gpu"] == gpu and r["phase"] == "decode"]
+def decode_spec(gpu, widths, rows_file="attention.csv", spec=DECODE):
+    """`spec`, with fp8_cache_scale held at 1 for a GPU without rows of an 8-bit cache in
+    `rows_file`."""
+    rows = [r for r in kernel_rows(rows_file) if r["gpu"] == gpu and r["phase"] == "decode"]
     if any(widths[r["kv_dtype"]] < 2 for r in rows):
-        return DECODE
-    last = len(DECODE["params"]) - 1
-    pinned = {k: list(v) for k, v in DECODE.items() if isinstance(v, list)}
+        return spec
+    scale = spec["params"].index("fp8_cache_scale")
+    pinned = {k: list(v) for k, v in spec.items() if isinstance(v, list)}
     for k in ("start", "lower", "upper"):
-        pinned[k][last] = 1.0
-    return {**DECODE, **pinned}
+        pinned[k][scale] = 1.0
+    return {**spec, **pinned}
 
 
 def main():

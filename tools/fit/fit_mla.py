@@ -34,7 +34,8 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from fit_attention import DECODE, PREFILL, ROUNDING, prefill_time  # noqa: E402
+from fit_attention import DECODE, PREFILL, ROUNDING, decode_time, prefill_time  # noqa: E402
+from fit_attention import decode_spec as attention_decode_spec  # noqa: E402
 from kernel_fit import catalog_gpus, dtype_bytes, fit_all, kernel_rows, measured  # noqa: E402
 
 DEFAULT_ENGINE = "trtllm"
@@ -60,25 +61,14 @@ def predict_prefill(p, row, gpu):
 
 
 def predict_decode(p, row, gpu, widths):
-    memory_fraction, head_ns, launch_us, fp8_cache_scale, half_sequences = p
     b, c, h = (float(row[k]) for k in ("batch", "context", "heads"))
     width = widths[row["kv_dtype"]]
-    scale = fp8_cache_scale if width < 2 else 1.0
-    bandwidth = (gpu["hbm_bandwidth_GBps"] * 1e9 * memory_fraction * scale *
-                 b / (b + half_sequences))
-    return launch_us * 1e-6 + b * h * head_ns * 1e-9 + b * c * LATENT * width / bandwidth
+    return decode_time(p, b * h, b * c * LATENT * width, width, gpu, sequences=b)
 
 
 def decode_spec(gpu, widths):
     """MLA_DECODE, with fp8_cache_scale held at 1 for a GPU without rows of an 8-bit cache."""
-    rows = [r for r in kernel_rows("mla.csv") if r["gpu"] == gpu and r["phase"] == "decode"]
-    if any(widths[r["kv_dtype"]] < 2 for r in rows):
-        return MLA_DECODE
-    last = MLA_DECODE["params"].index("fp8_cache_scale")
-    pinned = {k: list(v) for k, v in MLA_DECODE.items() if isinstance(v, list)}
-    for k in ("start", "lower", "upper"):
-        pinned[k][last] = 1.0
-    return {**MLA_DECODE, **pinned}
+    return attention_decode_spec(gpu, widths, "mla.csv", MLA_DECODE)
 
 
 def borrowed(gpus, widths):
