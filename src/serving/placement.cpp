@@ -253,6 +253,7 @@ void add_engine_costs(const Workload& w, Placement& p) {
   const std::int64_t scheduled = ceil_div(step.batch.replica, p.layout.ep);
   step.engine = w.engine->costs.step + w.engine->costs.sequence * static_cast<double>(scheduled);
   step.request = w.phase == Phase::prefill ? w.engine->costs.request : Seconds{};
+  step.pass_scale = w.phase == Phase::prefill ? w.engine->costs.prefill_pass_scale : 1.0;
   step.prompt_scale = w.phase == Phase::prefill ? w.engine->costs.prompt_scale : 1.0;
   if (w.spec && w.phase == Phase::decode && w.engine->speculation) {
     // Once a step, and once a draft.
@@ -276,7 +277,10 @@ void time_step(const Cluster& cluster, const Workload& w, Placement& p) {
   // the workload says an engine hides some of them.
   step.exposed_comm = step.comm * (1.0 - w.overlap);
   add_engine_costs(w, p);
-  step.stage = (step.work.seconds + step.exposed_comm) * step.prompt_scale + step.layer_gaps;
+  // The pass scale is the engine's prefill pass over its kernels timed alone: an operation
+  // priced at an assumed utilisation of peak (no curve) already stands for the whole pass.
+  const Seconds pass = step.work.seconds + step.work.measured * (step.pass_scale - 1);
+  step.stage = (pass + step.exposed_comm) * step.prompt_scale + step.layer_gaps;
   // One micro-batch passes the stages one after another, after its drafts; a speculative step
   // emits step.emitted tokens a sequence, so a token's time is the step's share.
   step.latency =

@@ -219,6 +219,7 @@ GemmShape sharded(const LayerWeight& weight, int tp, double m) {
 /// A term for `layers` of the stage's layers (a fraction for a stage's share of them).
 StepTerm times(StepTerm term, double layers) {
   term.seconds = term.seconds * layers;
+  term.measured = term.measured * layers;
   term.compute = term.compute * layers;
   term.memory = term.memory * layers;
   term.flops = term.flops * layers;
@@ -262,6 +263,7 @@ StepTerm experts_term(GemmPricing pricing, const Workload& w, const Layout& layo
           moe_time(*pricing.gpu, pricing.engine_curves(), *pricing.dtype, fused_shape)) {
     const double share = up ? 2.0 / 3 : 1.0 / 3;
     term.seconds = fused->seconds * share;
+    term.measured = term.seconds;
     term.compute = fused->compute * share;
     term.memory = fused->memory * share;
     term.bound = fused->bound;
@@ -309,6 +311,7 @@ StepTerm attention_term(const Gpu& gpu, const Workload& w, const Layout& layout,
                                   {term.read / layers, rank_seqs, heads_per_gpu(model, layout.tp),
                                    w.kv_dtype->bytes_per_element});
   term.seconds = one.seconds * layers;
+  term.measured = term.seconds;
   term.compute = one.compute * layers;
   term.memory = one.memory * layers;
   term.bound = one.bound;
@@ -353,6 +356,7 @@ StageWork stage_work(const Gpu& gpu, const Workload& workload, const Layout& lay
     work.compute += term.compute;
     work.memory += term.memory;
     work.seconds += term.seconds;
+    work.measured += term.measured;
   }
   return work;
 }

@@ -145,6 +145,7 @@ StepTerm price_gemms(const GemmPricing& pricing, StepOp op, const GemmShape& sha
                                  .gemm.find(kernel_dtype(*pricing.gpu, *pricing.dtype))
                                  ->second.launch;
       term.seconds = (one->seconds - launch) * count + launch;
+      term.measured = term.seconds;
       term.compute = one->compute * count;
       term.memory = one->memory * count;
       term.bound = one->bound;
@@ -173,6 +174,7 @@ void add_term(std::vector<StepTerm>& terms, const StepTerm& term) {
     same->bound = term.bound;
   }
   same->seconds += term.seconds;
+  same->measured += term.measured;
   same->compute += term.compute;
   same->memory += term.memory;
   same->flops += term.flops;

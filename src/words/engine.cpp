@@ -61,11 +61,14 @@ std::string engine_defaults_text(const Engine& engine, const Gpu& gpu) {
 
 std::string engine_costs_text(const Engine& engine) {
   const EngineCosts& c = engine.costs;
-  const std::string prompts = c.prompt_scale != 1
-                                  ? fmt::format(", prefills at {:.3g} × their priced kernels and "
-                                                "collectives",
-                                                c.prompt_scale)
-                                  : std::string();
+  std::string prompts =
+      c.prefill_pass_scale != 1
+          ? fmt::format(", a prefill pass {:.3g} × its measured kernels", c.prefill_pass_scale)
+          : std::string();
+  if (c.prompt_scale != 1) {
+    prompts +=
+        fmt::format(", prefills at {:.3g} × their priced kernels and collectives", c.prompt_scale);
+  }
   const std::string sequences =
       c.sequence.value() > 0
           ? fmt::format(" + {} per sequence in the step", format_seconds(c.sequence))

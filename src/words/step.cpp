@@ -27,8 +27,12 @@ void add_operation_terms(Derivations& d, const StepTime& step, const Gpu& gpu,
 
 void add_step_terms(Derivations& d, const StepTime& step, const Gpu& gpu, std::string_view label) {
   add_operation_terms(d, step, gpu, label);
-  std::string work = fmt::format("{} of operations + {} exposed", format_seconds(step.work.seconds),
-                                 format_seconds(step.exposed_comm));
+  std::string work = fmt::format("{} of operations", format_seconds(step.work.seconds));
+  if (step.pass_scale != 1 && step.work.measured.value() > 0) {
+    work += fmt::format(" ({} of them measured kernels, × {:.3g} the engine's prefill pass)",
+                        format_seconds(step.work.measured), step.pass_scale);
+  }
+  work += fmt::format(" + {} exposed", format_seconds(step.exposed_comm));
   if (step.prompt_scale != 1) {
     work = fmt::format("({}) × {:.3g} (the engine's prompt scale)", work, step.prompt_scale);
   }

@@ -98,13 +98,15 @@ TEST(Engines, WorkloadTakesTheEnginesLimitUnlessGiven) {
   EXPECT_EQ(workload_for(catalog, model, bf16, h100, request).max_batch, 48);
 }
 
-/// Engine "e" with `prompt_scale` over the shipped catalog: its prefill and decode steps of
-/// 70B on one DGX H100 at TP 8.
-std::pair<StepTime, StepTime> steps_with_prompt_scale(const std::string& prompt_scale) {
+/// Engine "e" with the cost `key` at `value` over the shipped catalog: its prefill and decode
+/// steps of 70B on one DGX H100 at TP 8, by the H100's kernel curves or at `utilization` of
+/// peak.
+std::pair<StepTime, StepTime> steps_with(const std::string& key, const std::string& value,
+                                         std::optional<double> utilization = {}) {
   Catalog catalog = Catalog::shipped();
   std::string text = engine_with(two_tiers);
   text.replace(text.find("\"request_us\": 20000}"), 20,
-               "\"request_us\": 20000, \"prompt_scale\": " + prompt_scale + "}");
+               "\"request_us\": 20000, \"" + key + "\": " + value + "}");
   catalog.overlay_text(text, "e.json");
   const Cluster cluster{&catalog.gpu("h100-sxm"), 8, 8, 8, &catalog.link("nvlink4"), nullptr, 8};
   const Dtype& bf16 = catalog.dtype("bf16");
@@ -113,12 +115,17 @@ std::pair<StepTime, StepTime> steps_with_prompt_scale(const std::string& prompt_
   request.tokens = 4096;
   request.context = 4096;
   request.batch = 1;
+  request.utilization = utilization;
   const auto step = [&](Phase phase) {
     request.phase = phase;
     const Workload w = workload_for(catalog, catalog.model("70b"), bf16, *cluster.gpu, request);
     return evaluate_layout(cluster, w, {8, 1, 1, 1}).step;
   };
   return {step(Phase::prefill), step(Phase::decode)};
+}
+
+std::pair<StepTime, StepTime> steps_with_prompt_scale(const std::string& prompt_scale) {
+  return steps_with("prompt_scale", prompt_scale);
 }
 
 TEST(Engines, PromptScaleTimesAPrefillsWorkAndCollectivesNotADecodes) {
@@ -130,6 +137,25 @@ TEST(Engines, PromptScaleTimesAPrefillsWorkAndCollectivesNotADecodes) {
   EXPECT_EQ(half_prefill.layer_gaps, one_prefill.layer_gaps);
   EXPECT_EQ(half_decode.stage, one_decode.stage);
   EXPECT_THROW(steps_with_prompt_scale("0"), CatalogError);
+}
+
+TEST(Engines, PrefillPassScalesAPrefillsMeasuredKernelsAlone) {
+  const auto [pass, pass_decode] = steps_with("prefill_pass_scale", "1.5");
+  const auto [one, one_decode] = steps_with("prefill_pass_scale", "1");
+  // Every operation of 70B in bf16 on the H100 has a measured curve; the collectives and the
+  // layer gaps are outside the scale.
+  EXPECT_NEAR(one.work.measured.value(), one.work.seconds.value(), 1e-12);
+  EXPECT_GT(one.exposed_comm.value(), 0);
+  EXPECT_NEAR((pass.stage - one.stage).value(), 0.5 * one.work.seconds.value(), 1e-12);
+  EXPECT_EQ(pass_decode.stage, one_decode.stage);
+  // At a given utilisation of peak no operation is priced by a measured curve: that figure
+  // stands for the whole pass already.
+  const StepTime assumed_pass = steps_with("prefill_pass_scale", "1.5", 0.5).first;
+  const StepTime assumed_one = steps_with("prefill_pass_scale", "1", 0.5).first;
+  EXPECT_EQ(assumed_one.work.measured.value(), 0);
+  EXPECT_EQ(assumed_pass.stage, assumed_one.stage);
+  // A pass cannot run faster than its kernels.
+  EXPECT_THROW(steps_with("prefill_pass_scale", "0.9"), CatalogError);
 }
 
 TEST(Engines, WritesWhatItReads) {

@@ -232,8 +232,11 @@ TEST(Plan, PoolsInsideOneNodeSendTheKvCacheOverNvlink) {
 
 TEST(Plan, PoolsInDifferentBridgeDomainsSendOverPcie) {
   // h200-nvl-8: two 4-GPU NVLink-bridge domains joined by PCIe 5.0, so a 4-GPU prefill pool
-  // and a 4-GPU decode pool share a node but not a domain: 82 % of 63 GB/s each way.
-  const PlanCandidate split = plan(shipped(), fp8_long_prompts("h200-nvl-8", true)).candidates[0];
+  // and a 4-GPU decode pool share a node but not a domain: 82 % of 63 GB/s each way. At 1.5
+  // prompts a second (not 2) a 4-GPU pool of H200 NVLs prefills them within 2 s.
+  PlanRequest request = fp8_long_prompts("h200-nvl-8", true);
+  request.load.rate = 1.5;
+  const PlanCandidate split = plan(shipped(), request).candidates[0];
   ASSERT_TRUE(split.disaggregated.has_value());
   const Disaggregated& d = *split.disaggregated;
   EXPECT_EQ(split.nodes, 1);

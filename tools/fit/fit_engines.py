@@ -7,11 +7,17 @@ tensor-parallel layout at batch 1, or at the row's batch), priced with every eng
 zero; what an engine adds is then, for a model of L layers,
   TPOT = kernels of one decode step at the mean context (prompt + half the output)
          + step_us + L x layer_us
-  TTFT = kernels of the prompt's prefill + step_us + L x layer_us + request_us
+  TTFT = kernels of the prompt's prefill (its measured ones x prefill_pass_scale)
+         + step_us + L x layer_us + request_us
 and, for an offline benchmark_latency row (no server: no request_us),
   latency = prefill + output x decode step, each with its engine costs.
 step_us and layer_us are the non-negative least-squares fit of the fit rows' relative TPOT
-residuals; request_us is the median of measured TTFT - the rest of the TTFT. Only GPUs with
+residuals; request_us and prefill_pass_scale that of the relative TTFT residuals (measured
+TTFT less step_us + L x layer_us), the scale at least 1 (an engine's prefill pass runs every
+kernel the tables time, and its norms, activations and sampling besides); where it would fall
+below 1 it is 1 and request_us is the median of measured TTFT - the rest of the TTFT. The scale
+multiplies only the part of the prefill priced by measured kernel curves (icx place --json:
+step.measured_kernel_seconds), as icx applies it. Only GPUs with
 measured kernel curves (h100-sxm, b200) are fitted on, so the residual is the engine's and not
 the kernel model's. Rows are split fit / held-out by source (the `use` column).
 
@@ -73,7 +79,8 @@ def layout_args(row):
 
 
 def icx_seconds(icx, overlay, row, phase, batch):
-    """icx's TTFT (prefill) or TPOT (decode) of the row's layout at `batch`, in seconds."""
+    """icx's TTFT (prefill) or TPOT (decode) of the row's layout at `batch`, and the part of
+    its step priced by measured kernel curves, in seconds."""
     args = [icx, "place", "--model", row["model"], "--gpus", row["gpus"], "--gpu", row["gpu"],
             *layout_args(row), "--dtype", row["dtype"], "--engine", row["engine"],
             "--phase", phase, "--batch", str(batch), "--json", "--catalog", overlay]
@@ -86,7 +93,8 @@ def icx_seconds(icx, overlay, row, phase, batch):
     if out.returncode != 0:
         sys.exit(f"{' '.join(args)}: {out.stderr.strip()}")
     doc = json.loads(out.stdout)
-    return doc["ttft_seconds" if phase == "prefill" else "tpot_seconds"]
+    return (doc["ttft_seconds" if phase == "prefill" else "tpot_seconds"],
+            doc["step"]["measured_kernel_seconds"])
 
 
 def requests_of(row, concurrency):
@@ -158,8 +166,9 @@ def at_measured_tpot(icx, row, tpot):
 
 def kernels(icx, overlay, row):
     batch = int(row["batch"] or row["concurrency"] or 1)
-    return {"ttft": icx_seconds(icx, overlay, row, "prefill", batch),
-            "tpot": icx_seconds(icx, overlay, row, "decode", batch), "batch": batch}
+    ttft, measured_prefill = icx_seconds(icx, overlay, row, "prefill", batch)
+    return {"ttft": ttft, "measured_prefill": measured_prefill,
+            "tpot": icx_seconds(icx, overlay, row, "decode", batch)[0], "batch": batch}
 
 
 def is_closed_loop(row):
@@ -179,7 +188,8 @@ def measured(row):
 
 def least_squares(points):
     """(a, b) >= 0 minimising the sum over points (x, r, m) of ((a + b x - r) / m)^2: the
-    residual r of a row with x layers, relative to its measured time m."""
+    residual r of a row with x layers (or x seconds of prefill kernels), relative to its
+    measured time m."""
     def cost(ab):
         return sum(((ab[0] + ab[1] * x - r) / m) ** 2 for x, r, m in points)
 
@@ -212,10 +222,16 @@ def fit(engine, data):
     if not points:
         return None
     step, layer = least_squares(points)
-    requests = [d["measured"]["ttft"] - d["kernels"]["ttft"] - step - layer * d["layers"]
-                for d in fit_rows if d["measured"]["ttft"] is not None]
-    request = max(0.0, statistics.median(requests)) if requests else 0.0
-    return {"step": step, "layer": layer, "request": request, "rows": len(fit_rows)}
+    # The scale multiplies the prefill's measured kernels: less 1, their coefficient.
+    prompts = [(d["kernels"]["measured_prefill"],
+                d["measured"]["ttft"] - d["kernels"]["ttft"] - step - layer * d["layers"],
+                d["measured"]["ttft"]) for d in fit_rows if d["measured"]["ttft"] is not None]
+    request, more = least_squares(prompts) if prompts else (0.0, 0.0)
+    if more <= 0:
+        request = max(0.0, statistics.median(r for _, r, _ in prompts)) if prompts else 0.0
+    scale = 1.0 + more
+    return {"step": step, "layer": layer, "request": request, "prefill_pass_scale": scale,
+            "rows": len(fit_rows)}
 
 
 def predicted(d, costs):
@@ -228,8 +244,10 @@ def predicted(d, costs):
     output = int(d["row"]["output"])
     step = costs["step"] + costs["layer"] * d["layers"] if costs else 0.0
     request = costs["request"] if costs else 0.0
-    return {"ttft": k["ttft"] + step + request, "tpot": k["tpot"] + step,
-            "latency": k["ttft"] + step + output * (k["tpot"] + step)}
+    scale = costs["prefill_pass_scale"] if costs else 1.0
+    prefill = k["ttft"] + k["measured_prefill"] * (scale - 1)
+    return {"ttft": prefill + step + request, "tpot": k["tpot"] + step,
+            "latency": prefill + step + output * (k["tpot"] + step)}
 
 
 def report(data, costs):
@@ -287,7 +305,9 @@ def main():
         if c:
             costs[engine] = c
             print(f"{engine}: step_us {c['step'] * 1e6:.0f}, layer_us {c['layer'] * 1e6:.1f}, "
-                  f"request_us {c['request'] * 1e6:.0f} ({c['rows']} fit rows)")
+                  f"request_us {c['request'] * 1e6:.0f}, "
+                  f"prefill_pass_scale {c['prefill_pass_scale']:.3f} "
+                  f"({c['rows']} fit rows)")
     report(data, costs)
 
 

@@ -56,6 +56,9 @@ constexpr Bounds reserve_MiB{0.0, 1e6};
 /// An engine's prompt scale (EngineCosts::prompt_scale): from a tenth to ten times the priced
 /// prefill.
 constexpr Bounds prompt_scale{0.1, 10.0};
+/// An engine's prefill pass over its measured kernels (EngineCosts::prefill_pass_scale): at
+/// least the kernels themselves, at most ten times them.
+constexpr Bounds prefill_pass_scale{1.0, 10.0};
 /// A curve's blend exponent between two bounds: 1 (their sum) to 64 (within 1 % of the longer).
 constexpr Bounds knee{1.0, 64.0};
 /// HBM capacity of one GPU in GB: 1 MB to 1 PB.

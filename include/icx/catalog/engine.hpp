@@ -60,9 +60,14 @@ struct EngineCosts {
   /// Per request, outside the GPUs' steps: the HTTP server, tokenizing the prompt, returning
   /// the first token. In a request's TTFT, not in the GPUs' time.
   Seconds request;
-  /// The share of a prefill's priced kernels and collectives the engine's steps take: 1 as
-  /// shipped (the kernel curves as measured); `icx calibrate --serving` fits it to a user's
-  /// runs, where the engine prefills faster or slower than the curves say.
+  /// A prefill pass's time over its measured kernels' time alone: the norms, activations,
+  /// rotary embedding and sampling between the kernels the curves time. It multiplies the
+  /// part of a prefill priced by measured curves only (an assumed utilisation of peak stands
+  /// for the whole pass already). Fitted on published runs (tools/fit/fit_engines.py).
+  double prefill_pass_scale = 1;
+  /// The share of a prefill's priced work and collectives the engine's steps take: 1 as
+  /// shipped; `icx calibrate --serving` fits it to a user's runs, where the engine prefills
+  /// faster or slower than icx prices it.
   double prompt_scale = 1;
   bool operator==(const EngineCosts&) const = default;
 };

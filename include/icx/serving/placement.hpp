@@ -88,11 +88,13 @@ struct StepTime {
   Seconds exposed_comm;
   /// The engine's gaps between the stage's layers (EngineCosts::layer × its layers).
   Seconds layer_gaps;
-  /// The engine's prompt scale applied to a prefill's operations and collectives (1 in decode;
-  /// EngineCosts::prompt_scale).
+  /// The engine's prefill pass over the operations priced by measured kernel curves, and its
+  /// prompt scale over a prefill's operations and collectives (each 1 in decode;
+  /// EngineCosts::prefill_pass_scale, EngineCosts::prompt_scale).
+  double pass_scale = 1;
   double prompt_scale = 1;
-  /// (The operations one after another + exposed communication) × prompt_scale + the layer
-  /// gaps of one stage.
+  /// (The operations one after another, their measured part × pass_scale, + exposed
+  /// communication) × prompt_scale + the layer gaps of one stage.
   Seconds stage;
   /// The activation sends between stages along one micro-batch's path.
   Seconds pipeline;

@@ -194,6 +194,8 @@ struct StageWork {
   Seconds memory;
   /// The operations' times added: what the stage's kernels take.
   Seconds seconds;
+  /// The part of `seconds` priced by measured kernel curves.
+  Seconds measured;
 };
 
 /// Sequences one replica may schedule: `max_batch` per scheduler, and with data-parallel

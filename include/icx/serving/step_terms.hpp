@@ -63,6 +63,9 @@ std::vector<LayerWeight> layer_weights(const Model& model);
 struct StepTerm {
   StepOp op = StepOp::qkv;
   Seconds seconds;
+  /// The part of `seconds` priced by a measured kernel curve (the rest at an assumed
+  /// utilisation of peak): what an engine's prompt scale multiplies.
+  Seconds measured;
   Seconds compute;
   Seconds memory;
   GemmBound bound = GemmBound::compute;
