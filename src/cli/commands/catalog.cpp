@@ -256,6 +256,7 @@ Command setup_engines(CLI::App& app) {
         {"per sequence", Align::right, 2},
         {"per layer", Align::right, 2},
         {"per request", Align::right},
+        {"prefill pass", Align::right, 2},
         {"max batch", Align::left, 8, 11},
         {"prefill chunk", Align::left, 8, 11},
         {"memory", Align::left, 5},
@@ -267,6 +268,9 @@ Command setup_engines(CLI::App& app) {
                  format_seconds(e.costs.sequence),
                  format_seconds(e.costs.layer),
                  format_seconds(e.costs.request),
+                 e.costs.prefill_pass_scale != 1
+                     ? fmt::format("{:.3g} × kernels", e.costs.prefill_pass_scale)
+                     : std::string("-"),
                  scheduler_default_text(e, &SchedulerTier::max_batch),
                  scheduler_default_text(e, &SchedulerTier::prefill_chunk),
                  engine_memory_text(e),
