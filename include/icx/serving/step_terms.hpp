@@ -64,7 +64,7 @@ struct StepTerm {
   StepOp op = StepOp::qkv;
   Seconds seconds;
   /// The part of `seconds` priced by a measured kernel curve (the rest at an assumed
-  /// utilisation of peak): what an engine's prompt scale multiplies.
+  /// utilisation of peak): what an engine's prefill pass scale multiplies.
   Seconds measured;
   Seconds compute;
   Seconds memory;
