@@ -31,6 +31,7 @@ Traffic traffic_of_run(const ServingRun& run, const ServingValidationRequest& re
   const auto nominal = [](double mean) { return std::max<std::int64_t>(1, std::llround(mean)); };
   t.input = {request.lengths, nominal(run.input_tokens), request.spread};
   t.output = {request.lengths, nominal(run.output_tokens), request.spread};
+  t.prefix_hit = request.prefix_hit;
   t.warmup = 0;
   t.seed = request.seed;
   return t;
@@ -58,6 +59,7 @@ ServingCheck check_run(const Catalog& catalog, const ServingValidationRequest& r
   place.load = Load{};
   place.load->input = check.traffic.input.nominal;
   place.load->output = check.traffic.output.nominal;
+  place.load->prefix_hit = check.traffic.prefix_hit;
   if (check.traffic.arrivals != Arrivals::closed) {
     place.load->rate = check.traffic.rate;
   }
@@ -84,7 +86,8 @@ Json load_json(const Traffic& t) {
   return {{"arrivals", std::string(to_string(t.arrivals))},
           {"concurrency", t.arrivals == Arrivals::closed ? Json(t.concurrency) : Json()},
           {"rate_per_second", t.arrivals == Arrivals::closed ? Json() : json_number(t.rate)},
-          {"requests", t.requests}};
+          {"requests", t.requests},
+          {"prefix_hit", json_number(t.prefix_hit)}};
 }
 
 } // namespace

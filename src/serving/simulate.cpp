@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <deque>
+#include <tuple>
 #include <utility>
 
 #include <fmt/format.h>
@@ -101,8 +102,7 @@ void Scheduler::draw_requests() {
   double total_output = 0;
   double clock = 0;
   for (Request& r : requests_) {
-    r.prompt = draws.length(traffic_.input);
-    r.output = draws.length(traffic_.output);
+    std::tie(r.prompt, r.output) = draws.lengths(traffic_.input, traffic_.output);
     r.cached = prefix_cached(r.prompt, traffic_.prefix_hit);
     r.to_prefill = r.prompt - r.cached;
     total_output += static_cast<double>(r.output);

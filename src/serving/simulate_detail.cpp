@@ -2,7 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <numbers>
+#include <span>
+#include <stdexcept>
+
+#include "icx/serving/length_sample.hpp"
 
 namespace icx {
 
@@ -40,6 +45,21 @@ double Draws::normal() {
   return radius * std::cos(2 * std::numbers::pi * unit());
 }
 
+std::pair<std::int64_t, std::int64_t> Draws::lengths(const LengthDistribution& input,
+                                                     const LengthDistribution& output) {
+  if (input.shape != LengthShape::sharegpt) {
+    const std::int64_t prompt = length(input);
+    return {prompt, length(output)};
+  }
+  const std::span<const LengthPair> sample = sharegpt_sample();
+  const auto index = std::min(
+      sample.size() - 1, static_cast<std::size_t>(unit() * static_cast<double>(sample.size())));
+  const auto scaled = [](std::int64_t nominal, double fraction) {
+    return std::max<std::int64_t>(1, std::llround(static_cast<double>(nominal) * fraction));
+  };
+  return {scaled(input.nominal, sample[index].input), scaled(output.nominal, sample[index].output)};
+}
+
 std::int64_t Draws::length(const LengthDistribution& d) {
   const auto nominal = static_cast<double>(d.nominal);
   double value = nominal;
@@ -54,6 +74,8 @@ std::int64_t Draws::length(const LengthDistribution& d) {
     value = std::exp(std::log(nominal) - sigma2 / 2 + std::sqrt(sigma2) * normal());
     break;
   }
+  case LengthShape::sharegpt:
+    throw std::logic_error("Draws::length: ShareGPT lengths are drawn in pairs (Draws::lengths)");
   }
   return std::max<std::int64_t>(1, std::llround(value));
 }

@@ -22,10 +22,15 @@ public:
   double unit();
   double exponential(double rate);
   double normal();
-  /// A length as `d` draws it, at least one token.
-  std::int64_t length(const LengthDistribution& d);
+  /// A request's prompt and output lengths as `input` and `output` draw them, each at least
+  /// one token: one pair of the ShareGPT sample when `input` draws from it, else each apart.
+  std::pair<std::int64_t, std::int64_t> lengths(const LengthDistribution& input,
+                                                const LengthDistribution& output);
 
 private:
+  /// A length as `d` draws it, at least one token (any shape but sharegpt).
+  std::int64_t length(const LengthDistribution& d);
+
   std::mt19937_64 engine_;
 };
 

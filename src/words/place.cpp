@@ -162,6 +162,14 @@ std::string prompt_text(std::int64_t input, double prefix_hit) {
                      : fmt::format("{} prompt ({} cached)", input, cached);
 }
 
+std::string length_draw_text(const LengthDistribution& input) {
+  if (input.shape == LengthShape::sharegpt) {
+    return "drawn as ShareGPT's: the prompt and output pairs of a published vllm bench serve "
+           "run, scaled to the means";
+  }
+  return fmt::format("drawn {} with spread {:g}", to_string(input.shape), input.spread);
+}
+
 std::string prefix_cache_text(const Load& load) {
   const std::int64_t cached = prefix_cached(load.input, load.prefix_hit);
   if (cached == 0) {

@@ -38,8 +38,7 @@ std::string simulation_text(const PlanRequest& request) {
   const Traffic& t = *request.traffic;
   const std::string lengths = t.input.shape == LengthShape::fixed
                                   ? std::string("every request of the nominal lengths")
-                                  : fmt::format("lengths drawn {} with spread {:g}",
-                                                to_string(t.input.shape), t.input.spread);
+                                  : "lengths " + length_draw_text(t.input);
   return fmt::format(
       "each layout simulated step by step on one scheduler, the load shared evenly by its "
       "replicas and their pipelines' micro-batches: {} requests, {} left out at each end, seed {}, "

@@ -26,6 +26,9 @@ struct ServingValidationRequest {
   LengthShape lengths = LengthShape::fixed;
   double spread = 0;
   std::uint64_t seed = 1;
+  /// Fraction of each prompt the engine found in its prefix cache (the user's assumption: a
+  /// run records none).
+  double prefix_hit = 0;
 };
 
 /// One figure of one latency a run reports.

@@ -40,14 +40,20 @@ enum class LengthShape {
   /// Uniform between (1 − spread) × nominal and nominal, as InferenceMAX draws 0.8–1.0.
   uniform,
   /// Lognormal with the nominal length as its mean and `spread` as its coefficient of
-  /// variation (ShareGPT-like chat lengths).
+  /// variation.
   lognormal,
+  /// A (prompt, output) pair of a published ShareGPT benchmark run's requests
+  /// (sharegpt_sample()), each scaled so that the sample's means are the nominal lengths:
+  /// ShareGPT's skew (most prompts short, a few long) and its long prompts' shorter answers
+  /// kept; `spread` is not used.
+  sharegpt,
 };
 
-constexpr std::array<EnumName<LengthShape>, 3> enum_names(LengthShape /*unused*/) {
+constexpr std::array<EnumName<LengthShape>, 4> enum_names(LengthShape /*unused*/) {
   return {{{LengthShape::fixed, "fixed"},
            {LengthShape::uniform, "uniform"},
-           {LengthShape::lognormal, "lognormal"}}};
+           {LengthShape::lognormal, "lognormal"},
+           {LengthShape::sharegpt, "sharegpt"}}};
 }
 
 /// How a request's prompt or output length is drawn; every draw is at least one token.

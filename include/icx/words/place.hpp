@@ -33,6 +33,10 @@ std::vector<std::string> place_assumptions(const Workload& workload, const Clust
 /// "8192 prompt", or with a prefix-cache hit "8192 prompt (6554 cached)".
 std::string prompt_text(std::int64_t input, double prefix_hit);
 
+/// How a simulation drew its requests' lengths around the nominal ones, from `input`'s shape
+/// and spread (not fixed), e.g. "drawn lognormal with spread 0.5".
+std::string length_draw_text(const LengthDistribution& input);
+
 /// What `load` takes of the prefix cache: the share of each prompt found there and what that
 /// spares (or that none is), with the flag that changes it.
 std::string prefix_cache_text(const Load& load);

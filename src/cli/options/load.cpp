@@ -27,19 +27,23 @@ void add_load_options(CLI::App& app, LoadOptions& o, bool planned) {
       ->type_name("N")
       ->default_str(std::to_string(default_load_output))
       ->transform(whole_number(1, limits::max_tokens));
-  app.add_option("--prefix-hit", o.prefix_hit,
-                 "Fraction of each prompt found in the engine's prefix cache (a shared system "
-                 "prompt, earlier chat turns): prefill computes the rest, attending over all "
-                 "of it")
-      ->type_name("F")
-      ->default_str("0")
-      ->transform(decimal_number(limits::Bounds{0, 1}));
+  add_prefix_hit_option(app, o.prefix_hit,
+                        "Fraction of each prompt found in the engine's prefix cache (a shared "
+                        "system prompt, earlier chat turns): prefill computes the rest, "
+                        "attending over all of it");
   app.add_option("--prefill-chunk", o.prefill_chunk,
                  "Prompt tokens one engine step prefills beside its decodes (vLLM's "
                  "--max-num-batched-tokens); default: vLLM V1's for the GPU")
       ->type_name("N")
       ->transform(whole_number(1, limits::max_tokens));
   group_options_from(app, first, "Load");
+}
+
+void add_prefix_hit_option(CLI::App& app, double& prefix_hit, const std::string& help) {
+  app.add_option("--prefix-hit", prefix_hit, help)
+      ->type_name("F")
+      ->default_str("0")
+      ->transform(decimal_number(limits::Bounds{0, 1}));
 }
 
 Load load_lengths_of(const LoadOptions& o) {
@@ -65,8 +69,10 @@ void add_length_options(CLI::App& app, SimulationOptions& o, const std::string& 
       ->type_name("F")
       ->transform(decimal_number(limits::length_spread));
   app.add_option<LengthShape, int>("--lengths", o.lengths,
-                                   "How --spread draws lengths: uniform or lognormal "
-                                   "(ShareGPT-like chat)")
+                                   "How lengths are drawn around --input and --output: "
+                                   "uniform or lognormal by --spread, or sharegpt (each "
+                                   "request a prompt and output pair of a published vllm "
+                                   "bench serve ShareGPT run, scaled to the means; no --spread)")
       ->type_name("SHAPE")
       ->default_str("uniform")
       ->transform(enum_choice<LengthShape>("length shape"));
@@ -78,6 +84,14 @@ void add_length_options(CLI::App& app, SimulationOptions& o, const std::string& 
 }
 
 LengthShape length_shape_of(const SimulationOptions& o) {
+  if (o.lengths == LengthShape::sharegpt) {
+    if (o.spread > 0) {
+      throw UsageError(fmt::format("--spread {:g} with --lengths sharegpt: the ShareGPT run's own "
+                                   "lengths set the spread; drop --spread",
+                                   o.spread));
+    }
+    return LengthShape::sharegpt;
+  }
   const LengthShape shape = o.spread > 0 ? o.lengths : LengthShape::fixed;
   if (shape == LengthShape::uniform && o.spread > 1) {
     throw UsageError(fmt::format("--spread {:g}: a uniform spread is at most 1 (lengths from 0 "

@@ -54,6 +54,9 @@ constexpr std::int64_t warmup_share_divisor = 10;
 /// layout under it).
 void add_load_options(CLI::App& app, LoadOptions& options, bool planned);
 
+/// --prefix-hit F (0 to 1) into `prefix_hit`, described by `help`.
+void add_prefix_hit_option(CLI::App& app, double& prefix_hit, const std::string& help);
+
 /// The load the flags describe (the chunk left at its default: each GPU's own), or nothing
 /// without --rate.
 std::optional<Load> load_of(const LoadOptions& options);

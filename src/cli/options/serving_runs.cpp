@@ -24,9 +24,14 @@ void add_serving_run_options(CLI::App& app, ServingRunOptions& o, bool fabric) {
       app.add_option_group("Setup of --serving runs", "The model, cluster, engine and layout "
                                                       "the runs were measured on");
   add_place_options(*setup, o.place, fabric);
+  add_prefix_hit_option(*setup, o.prefix_hit,
+                        "Fraction of each prompt the engine found in its prefix cache, e.g. "
+                        "0.95 for runs that resend an earlier run's prompts to the same server "
+                        "(vLLM keeps prefix caching on): prefill computes the rest");
   add_length_options(*setup, o.simulation,
                      "Draw the runs' lengths around their means: uniform from (1 - F) x to 1 x, "
-                     "or lognormal with F as its coefficient of variation; default 0");
+                     "or lognormal with F as its coefficient of variation (--lengths sharegpt "
+                     "needs none); default 0");
   group_options_from(app, first, "Benchmark runs");
 }
 
@@ -61,6 +66,7 @@ ServingValidationRequest serving_run_request(const Catalog& catalog, const Servi
   r.lengths = length_shape_of(o.simulation);
   r.spread = o.simulation.spread;
   r.seed = o.simulation.seed;
+  r.prefix_hit = o.prefix_hit;
   return r;
 }
 

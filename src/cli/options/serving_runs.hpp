@@ -17,10 +17,11 @@ namespace icx::cli {
 struct ServingRunOptions {
   PlaceOptions place;
   SimulationOptions simulation;
+  double prefix_hit = 0;
 };
 
 /// An option group "Setup of --serving runs" with place's flags (without the cluster's
-/// --system, --gpus… unless `fabric`), --spread, --lengths and --seed.
+/// --system, --gpus… unless `fabric`), --prefix-hit, --spread, --lengths and --seed.
 void add_serving_run_options(CLI::App& app, ServingRunOptions& options, bool fabric = true);
 
 /// The model the flags name for the runs in `files`. Refuses flags a run sets itself

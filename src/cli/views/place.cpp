@@ -140,10 +140,9 @@ void print_closed_form(const PlaceReport& r) {
 void print_simulated_load(const SimulatedLoad& sim) {
   const Traffic& t = sim.traffic;
   const ReplicaModel& m = sim.replica;
-  const std::string spread =
-      t.input.shape == LengthShape::fixed
-          ? std::string("every request the same")
-          : fmt::format("{} spread {:g}", to_string(t.input.shape), t.input.spread);
+  const std::string spread = t.input.shape == LengthShape::fixed
+                                 ? std::string("every request the same")
+                                 : length_draw_text(t.input);
   const bool closed = t.arrivals == Arrivals::closed;
   const std::string load =
       closed ? fmt::format("{} clients (closed loop)", t.concurrency)

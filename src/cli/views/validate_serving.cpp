@@ -67,7 +67,8 @@ void print_summary(const Style& style, const ServingValidation& v) {
   print_out("each run simulated as it was sent: its client cap as a closed loop, else its rate "
             "as Poisson arrivals, else every request at once; as many requests as it completed, "
             "none left out, at its mean lengths (--spread and --lengths draw them around the "
-            "means); error: icx / measured - 1\n");
+            "means), no prompt in the engine's prefix cache unless --prefix-hit says what share "
+            "was; error: icx / measured - 1\n");
 }
 
 } // namespace
