@@ -71,6 +71,10 @@ void to_json(Json& json, const Engine& engine) {
                            {"draft_us", in_unit(engine.speculation->draft.value(), micro)},
                            {"source", engine.speculation->source}};
   }
+  if (engine.prefix_cache) {
+    json["prefix_cache"] = {{"block_tokens", engine.prefix_cache->block_tokens},
+                            {"source", engine.prefix_cache->source}};
+  }
   if (engine.launch) {
     json["launch"] = {{"style", engine.launch->style}, {"source", engine.launch->source}};
   }

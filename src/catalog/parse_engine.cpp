@@ -87,6 +87,25 @@ EngineMemory read_memory(ObjectReader& reader, const std::string& origin) {
   return memory;
 }
 
+/// "speculation": what a speculative step adds.
+SpeculationCosts read_speculation(ObjectReader& reader) {
+  SpeculationCosts speculation;
+  speculation.step = Seconds::of(reader.positive("step_us", limits::engine_cost_us) * micro);
+  speculation.draft = Seconds::of(reader.positive("draft_us", limits::engine_cost_us) * micro);
+  speculation.source = reader.text("source");
+  reader.finish();
+  return speculation;
+}
+
+/// "prefix_cache": the granularity of the engine's prefix cache.
+PrefixCache read_prefix_cache(ObjectReader& reader) {
+  PrefixCache cache;
+  cache.block_tokens = reader.whole("block_tokens", 1, static_cast<int>(limits::max_tokens));
+  cache.source = reader.text("source");
+  reader.finish();
+  return cache;
+}
+
 } // namespace
 
 Engine read_engine(ObjectReader& reader, const std::string& origin) {
@@ -128,12 +147,11 @@ Engine read_engine(ObjectReader& reader, const std::string& origin) {
   }
   if (reader.has("speculation")) {
     ObjectReader spec(reader.object("speculation"), reader.pointer_to("speculation"), origin);
-    SpeculationCosts speculation;
-    speculation.step = Seconds::of(spec.positive("step_us", limits::engine_cost_us) * micro);
-    speculation.draft = Seconds::of(spec.positive("draft_us", limits::engine_cost_us) * micro);
-    speculation.source = spec.text("source");
-    spec.finish();
-    engine.speculation = speculation;
+    engine.speculation = read_speculation(spec);
+  }
+  if (reader.has("prefix_cache")) {
+    ObjectReader cache(reader.object("prefix_cache"), reader.pointer_to("prefix_cache"), origin);
+    engine.prefix_cache = read_prefix_cache(cache);
   }
   if (reader.has("launch")) {
     ObjectReader launch(reader.object("launch"), reader.pointer_to("launch"), origin);

@@ -120,9 +120,11 @@ std::optional<LoadSetup> load_setup(const Catalog& catalog, const PlaceRequest& 
   }
   const Gpu& gpu = *request.cluster.gpu;
   LoadSetup setup;
+  const Engine& engine = engine_of(catalog, request.serving.engine);
   setup.load = *request.load;
-  setup.load.prefill_chunk = request.prefill_chunk.value_or(
-      scheduler_tier(engine_of(catalog, request.serving.engine), gpu).prefill_chunk);
+  setup.load.prefill_chunk =
+      request.prefill_chunk.value_or(scheduler_tier(engine, gpu).prefill_chunk);
+  setup.load.prefix_block = prefix_block(engine);
   setup.workloads =
       load_workloads(catalog, *request.model, *request.dtype, gpu, request.serving, setup.load);
   setup.serving = request.serving;

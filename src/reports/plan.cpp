@@ -138,6 +138,7 @@ PlanCandidate plan_system(const Catalog& catalog, const PlanRequest& request, co
   const Engine& engine = engine_of(catalog, request.serving.engine);
   Load load = request.load;
   load.prefill_chunk = request.prefill_chunk.value_or(scheduler_tier(engine, gpu).prefill_chunk);
+  load.prefix_block = prefix_block(engine);
   const detail::Pricing pricing{
       request, load,
       load_workloads(catalog, *request.model, *request.dtype, gpu, request.serving, load),
@@ -209,6 +210,7 @@ LaunchCommand winner_launch(const Catalog& catalog, const PlanRequest& request,
   const Engine& engine = engine_of(catalog, request.serving.engine);
   Load load = request.load;
   load.prefill_chunk = winner.prefill_chunk;
+  load.prefix_block = prefix_block(engine);
   const Workload workload = load_workloads(catalog, *request.model, *request.dtype,
                                            *winner.cluster.gpu, request.serving, load)
                                 .decode;
@@ -238,6 +240,7 @@ PlanReport plan(const Catalog& catalog, const PlanRequest& request) {
   report.model = request.model;
   report.dtype = request.dtype;
   report.load = request.load;
+  report.load.prefix_block = prefix_block(engine_of(catalog, request.serving.engine));
   report.traffic = request.traffic;
   report.simulated = request.traffic && request.simulate;
   report.targets = request.targets;

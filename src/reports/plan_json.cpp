@@ -111,7 +111,9 @@ void to_json(Json& json, const PlanReport& report) {
       {"input_tokens", report.load.input},
       {"output_tokens", report.load.output},
       {"prefix_hit", json_number(report.load.prefix_hit)},
-      {"cached_tokens", prefix_cached(report.load.input, report.load.prefix_hit)},
+      {"cached_tokens",
+       prefix_cached(report.load.input, report.load.prefix_hit, report.load.prefix_block)},
+      {"prefix_block_tokens", report.load.prefix_block},
       {"simulated", report.simulated}};
   json["max_nodes"] = report.max_nodes;
   Json candidates = Json::array();

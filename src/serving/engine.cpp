@@ -13,6 +13,10 @@ const Engine& engine_of(const Catalog& catalog, const Engine* engine) {
   return engine != nullptr ? *engine : catalog.engine(default_engine);
 }
 
+std::int64_t prefix_block(const Engine& engine) {
+  return engine.prefix_cache ? engine.prefix_cache->block_tokens : 1;
+}
+
 const SchedulerTier& scheduler_tier(const Engine& engine, const Gpu& gpu) {
   const SchedulerTier* best = nullptr;
   for (const SchedulerTier& tier : engine.scheduler) {

@@ -32,7 +32,8 @@ std::int64_t ceil_count(double value) {
 void time_load(LoadedStep& step, const Load& load) {
   const Seconds decode = step.decode.step.latency;
   const double rho = step.prefill_share;
-  const std::int64_t computed = load.input - prefix_cached(load.input, load.prefix_hit);
+  const std::int64_t computed =
+      load.input - prefix_cached(load.input, load.prefix_hit, load.prefix_block);
   const std::int64_t whole_chunks =
       (computed + load.prefill_chunk - 1) / std::max<std::int64_t>(load.prefill_chunk, 1);
   const auto chunks = static_cast<double>(whole_chunks);
@@ -141,7 +142,7 @@ LoadWorkloads load_workloads(const Catalog& catalog, const Model& model, const D
   request.objective = Objective::latency;
   LoadWorkloads w;
   request.phase = Phase::prefill;
-  request.cached = prefix_cached(load.input, load.prefix_hit);
+  request.cached = prefix_cached(load.input, load.prefix_hit, load.prefix_block);
   request.tokens = load.input - request.cached;
   w.prefill = workload_for(catalog, model, dtype, gpu, request);
   request.phase = Phase::decode;
@@ -289,7 +290,8 @@ Json loaded_json(const LoadedStep& step, const Load& load) {
           {"output_tokens", load.output},
           {"prefill_chunk", load.prefill_chunk},
           {"prefix_hit", json_number(load.prefix_hit)},
-          {"cached_tokens", prefix_cached(load.input, load.prefix_hit)},
+          {"cached_tokens", prefix_cached(load.input, load.prefix_hit, load.prefix_block)},
+          {"prefix_block_tokens", load.prefix_block},
           {"batch", step.batch},
           {"capacity", step.capacity},
           {"limit", std::string(to_string(step.limit))},

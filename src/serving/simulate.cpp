@@ -103,7 +103,7 @@ void Scheduler::draw_requests() {
   double clock = 0;
   for (Request& r : requests_) {
     std::tie(r.prompt, r.output) = draws.lengths(traffic_.input, traffic_.output);
-    r.cached = prefix_cached(r.prompt, traffic_.prefix_hit);
+    r.cached = prefix_cached(r.prompt, traffic_.prefix_hit, limits_.prefix_block);
     r.to_prefill = r.prompt - r.cached;
     total_output += static_cast<double>(r.output);
     if (r.prompt + r.output > limits_.kv_tokens) {

@@ -46,6 +46,7 @@ std::vector<double> memo_key(const StepCosts& costs, const SchedulerLimits& limi
   add(limits.token_budget);
   add(limits.kv_tokens);
   add(static_cast<int>(limits.policy));
+  add(limits.prefix_block);
   add(static_cast<int>(traffic.arrivals));
   add(traffic.rate);
   add(traffic.concurrency);

@@ -87,6 +87,7 @@ ReplicaModel replica_model(const Cluster& cluster, const LoadWorkloads& workload
   replica.limits.token_budget = load.prefill_chunk * ranks;
   replica.limits.kv_tokens = memory.replica_capacity * full_tokens / lanes;
   replica.limits.policy = policy;
+  replica.limits.prefix_block = load.prefix_block;
 
   StepCosts& costs = replica.costs;
   costs.batches = grid_batches(replica.limits.max_sequences);
@@ -166,6 +167,7 @@ Json simulated_json(const SimulatedLoad& load) {
           {"input", lengths_json(t.input)},
           {"output", lengths_json(t.output)},
           {"prefix_hit", json_number(t.prefix_hit)},
+          {"prefix_block_tokens", m.limits.prefix_block},
           {"replicas", m.replicas},
           {"lanes_per_replica", m.lanes},
           {"policy", std::string(to_string(m.limits.policy))},

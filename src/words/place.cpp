@@ -1,6 +1,8 @@
 #include "icx/words/place.hpp"
 #include "icx/util/text.hpp"
 
+#include <cmath>
+
 #include <fmt/format.h>
 
 #include "icx/base/knob.hpp"
@@ -156,8 +158,8 @@ std::vector<std::string> place_assumptions(const Workload& w, const Cluster& clu
   return lines;
 }
 
-std::string prompt_text(std::int64_t input, double prefix_hit) {
-  const std::int64_t cached = prefix_cached(input, prefix_hit);
+std::string prompt_text(std::int64_t input, double prefix_hit, std::int64_t prefix_block) {
+  const std::int64_t cached = prefix_cached(input, prefix_hit, prefix_block);
   return cached == 0 ? fmt::format("{} prompt", input)
                      : fmt::format("{} prompt ({} cached)", input, cached);
 }
@@ -171,19 +173,29 @@ std::string length_draw_text(const LengthDistribution& input) {
 }
 
 std::string prefix_cache_text(const Load& load) {
-  const std::int64_t cached = prefix_cached(load.input, load.prefix_hit);
+  const std::int64_t cached = prefix_cached(load.input, load.prefix_hit, load.prefix_block);
+  const std::string blocks =
+      load.prefix_block > 1
+          ? fmt::format(" (whole blocks of {} tokens, the engine's)", load.prefix_block)
+          : std::string();
   if (cached == 0) {
-    return fmt::format("no prompt found in the engine's prefix cache: every prompt token is "
-                       "computed ({} F for a shared prefix)",
-                       Knob::prefix_hit);
+    return load.prefix_hit > 0 && load.prefix_block > 1
+               ? fmt::format("no prompt token found in the engine's prefix cache: the {} of "
+                             "{} tokens at {} {:g} fill no whole block of {}; every prompt "
+                             "token is computed",
+                             std::llround(static_cast<double>(load.input) * load.prefix_hit),
+                             load.input, Knob::prefix_hit, load.prefix_hit, load.prefix_block)
+               : fmt::format("no prompt found in the engine's prefix cache: every prompt token "
+                             "is computed ({} F for a shared prefix)",
+                             Knob::prefix_hit);
   }
   return fmt::format(
-      "{} of each prompt's {} tokens found in the engine's prefix cache: prefill "
+      "{} of each prompt's {} tokens found in the engine's prefix cache{}: prefill "
       "computes the other {}, attending over all {}; each request holds its whole "
       "prompt's KV cache (blocks the engine shares between prompts counted for each), a "
       "preempted one finds its prefix again, and a disaggregated prefill sends "
       "the whole prompt's cache ({})",
-      cached, load.input, load.input - cached, load.input, Knob::prefix_hit);
+      cached, load.input, blocks, load.input - cached, load.input, Knob::prefix_hit);
 }
 
 std::string simulation_assumption(const SimulatedLoad& load) {

@@ -213,6 +213,35 @@ TEST(Engines, ErrorsNameThePointer) {
   EXPECT_NE(extra.find("/engines/0/scheduler/a/chunk"), std::string::npos) << extra;
 }
 
+TEST(ShippedEngines, PrefixCacheBlocks) {
+  // vLLM finds whole 16-token KV blocks; SGLang's radix cache (page size 1) and TensorRT-LLM's
+  // partial block reuse find tokens one by one.
+  const Catalog catalog = Catalog::shipped();
+  EXPECT_EQ(prefix_block(catalog.engine("vllm")), 16);
+  EXPECT_EQ(prefix_block(catalog.engine("sglang")), 1);
+  EXPECT_EQ(prefix_block(catalog.engine("trtllm")), 1);
+}
+
+TEST(Engines, ReadsAndWritesThePrefixCache) {
+  std::string text = engine_with(two_tiers);
+  Catalog plain;
+  plain.overlay_text(text, "e.json");
+  EXPECT_EQ(prefix_block(plain.engine("e")), 1);
+  const std::string cache = R"("prefix_cache": {"block_tokens": 32, "source": "s"}, )";
+  text.insert(text.find(R"("source": "s"}]})"), cache);
+  Catalog catalog;
+  catalog.overlay_text(text, "e.json");
+  EXPECT_EQ(prefix_block(catalog.engine("e")), 32);
+  nlohmann::ordered_json written;
+  written["engines"] = catalog.engines();
+  Catalog again;
+  again.overlay_text(written.dump(), "again.json");
+  EXPECT_EQ(again.engine("e").prefix_cache, catalog.engine("e").prefix_cache);
+  text.replace(text.find("32"), 2, "0");
+  const std::string error = test::catalog_error(Catalog{}, text);
+  EXPECT_NE(error.find("/engines/0/prefix_cache/block_tokens"), std::string::npos) << error;
+}
+
 TEST(Engines, AnUnknownImplementationIsRefusedWhereItIsUsed) {
   Catalog catalog;
   catalog.overlay_text(engine_with(two_tiers, "mpi"), "e.json");

@@ -77,12 +77,25 @@ TEST_F(ServingTest, PrefillAfterACachedPrefixAttendsOverItToo) {
 }
 
 TEST(PrefixCached, TheHitsShareRoundedShortOfTheWholePrompt) {
-  EXPECT_EQ(prefix_cached(8192, 0), 0);
+  EXPECT_EQ(prefix_cached(8192, 0, 1), 0);
   // 0.8 × 8,192 = 6,553.6.
-  EXPECT_EQ(prefix_cached(8192, 0.8), 6554);
+  EXPECT_EQ(prefix_cached(8192, 0.8, 1), 6554);
   // A full hit still computes the last token (for its logits).
-  EXPECT_EQ(prefix_cached(8192, 1), 8191);
-  EXPECT_EQ(prefix_cached(1, 1), 0);
+  EXPECT_EQ(prefix_cached(8192, 1, 1), 8191);
+  EXPECT_EQ(prefix_cached(1, 1, 1), 0);
+}
+
+TEST(PrefixCached, WholeBlocksOnly) {
+  // vLLM's 16-token blocks: 6,554 tokens fill 409 blocks (6,544 tokens), 10 left over.
+  EXPECT_EQ(prefix_cached(8192, 0.8, 16), 6544);
+  // A 32-token prompt found whole: 31 tokens may be cached, one whole block of them is
+  // (vLLM recomputes the last block).
+  EXPECT_EQ(prefix_cached(32, 1, 16), 16);
+  // 0.95 of a 90-token prompt is 85.5, rounded to 86: five blocks.
+  EXPECT_EQ(prefix_cached(90, 0.95, 16), 80);
+  // A prompt of 16 tokens or fewer finds no block.
+  EXPECT_EQ(prefix_cached(16, 1, 16), 0);
+  EXPECT_EQ(prefix_cached(17, 1, 16), 16);
 }
 
 TEST_F(ServingTest, SparseAttentionReadsTheTopKAndIndexesEveryToken) {

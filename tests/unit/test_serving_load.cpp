@@ -62,6 +62,10 @@ TEST_F(ServingLoadTest, APrefixCacheHitSparesItsShareOfThePrefill) {
   EXPECT_EQ(s.capacity, c.capacity);
   EXPECT_EQ(workloads(warm).prefill.tokens, 250);
   EXPECT_EQ(workloads(warm).prefill.cached, 750);
+  // In vLLM's blocks of 16 tokens: 46 whole blocks of the 750, 736 tokens; 264 computed.
+  warm.prefix_block = 16;
+  EXPECT_EQ(workloads(warm).prefill.cached, 736);
+  EXPECT_EQ(workloads(warm).prefill.tokens, 264);
 }
 
 TEST_F(ServingLoadTest, TimesFollowTheQueueAndLittlesLaw) {

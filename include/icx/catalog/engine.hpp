@@ -148,6 +148,15 @@ struct SpeculationCosts {
   bool operator==(const SpeculationCosts&) const = default;
 };
 
+/// How an engine's prefix cache finds a prompt's tokens: in whole blocks of `block_tokens`
+/// (vLLM's KV blocks), or token by token (1: SGLang's radix cache, TensorRT-LLM's partial
+/// block reuse).
+struct PrefixCache {
+  std::int64_t block_tokens = 1;
+  std::string source;
+  bool operator==(const PrefixCache&) const = default;
+};
+
 /// How an engine is started: its command family and where its flags are documented.
 struct EngineLaunch {
   LaunchStyle style = LaunchStyle::vllm;
@@ -172,6 +181,8 @@ struct Engine : Entry {
   std::optional<EngineLaunch> launch;
   /// Absent: a speculative step costs the GPUs' drafts and checking pass alone.
   std::optional<SpeculationCosts> speculation;
+  /// Absent: the cache finds a prompt's tokens one by one.
+  std::optional<PrefixCache> prefix_cache;
   bool operator==(const Engine&) const = default;
 };
 

@@ -20,6 +20,9 @@ const Engine& engine_of(const Catalog& catalog, const Engine* engine);
 /// GPU reaches and whose exceptions its id does not contain, the one with the highest floor.
 const SchedulerTier& scheduler_tier(const Engine& engine, const Gpu& gpu);
 
+/// Tokens per block of `engine`'s prefix cache: 1 when it finds them one by one.
+std::int64_t prefix_block(const Engine& engine);
+
 /// The --impl `engine` runs all-reduces with. Throws InputError naming the catalog file and
 /// the names that would be valid when its "impl" is not one (the catalog reader does not know
 /// the wire's names).

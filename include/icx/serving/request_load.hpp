@@ -28,6 +28,9 @@ struct Load {
   /// Fraction of each prompt the engine finds in its prefix cache (vLLM's automatic prefix
   /// caching, SGLang's radix cache): a shared system prompt, an earlier turn of the chat.
   double prefix_hit = 0;
+  /// Tokens per block of the engine's prefix cache: it finds whole blocks only (the engine's
+  /// catalog entry, icx/catalog/engine.hpp).
+  std::int64_t prefix_block = 1;
 };
 
 /// The three workloads a load needs from one request: one prompt's prefill, a decode step at

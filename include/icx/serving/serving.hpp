@@ -87,9 +87,11 @@ HeadWidths head_widths(const Model& model, Phase phase);
 double attention_flops(const Model& model, Phase phase, std::int64_t tokens, std::int64_t context);
 
 /// Tokens of a prompt of `prompt` tokens found in the prefix cache at `hit` (the fraction of
-/// each prompt cached): its share, rounded, short of the whole prompt by one token, which the
-/// engines compute again for its logits on a full hit.
-std::int64_t prefix_cached(std::int64_t prompt, double hit);
+/// each prompt cached), in whole blocks of `block` tokens (the engine's cache granularity): its
+/// share, rounded, short of the whole prompt by one token, which the engines compute again for
+/// its logits on a full hit, then down to a whole number of blocks (a block is found only when
+/// every one of its tokens matches).
+std::int64_t prefix_cached(std::int64_t prompt, double hit, std::int64_t block);
 
 /// Expected number of distinct experts that `tokens` tokens, each routed uniformly to
 /// `per_token` of `experts`, hit in one layer: E · (1 − (1 − k/E)^N).

@@ -73,6 +73,8 @@ struct SchedulerLimits {
   /// Tokens the KV cache holds beside the weights.
   std::int64_t kv_tokens = 1;
   SchedulePolicy policy = SchedulePolicy::decode_first;
+  /// Tokens per block of the prefix cache (prefix_cached).
+  std::int64_t prefix_block = 1;
 };
 
 /// What one engine step costs: a decode step by its batch and the tokens its sequences attend

@@ -31,7 +31,7 @@ std::vector<std::string> place_assumptions(const Workload& workload, const Clust
                                            const std::optional<Load>& load);
 
 /// "8192 prompt", or with a prefix-cache hit "8192 prompt (6554 cached)".
-std::string prompt_text(std::int64_t input, double prefix_hit);
+std::string prompt_text(std::int64_t input, double prefix_hit, std::int64_t prefix_block);
 
 /// How a simulation drew its requests' lengths around the nominal ones, from `input`'s shape
 /// and spread (not fixed), e.g. "drawn lognormal with spread 0.5".

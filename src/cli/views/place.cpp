@@ -110,8 +110,8 @@ void print_load(const PlaceReport& r) {
   const Load& load = *r.load;
   print_out("\nload     {:g} requests/s of {} + {} output tokens, {} in flight (memory "
             "holds {}); prefill takes {:.0f} % of the GPUs' time\n",
-            load.rate, prompt_text(load.input, load.prefix_hit), load.output, s.batch, s.capacity,
-            s.prefill_share * 100);
+            load.rate, prompt_text(load.input, load.prefix_hit, load.prefix_block), load.output,
+            s.batch, s.capacity, s.prefill_share * 100);
   if (!s.serves()) {
     print_out("         does not serve it: {}\n", load_limit_reason(s, load));
     return;
@@ -158,8 +158,8 @@ void print_simulated_load(const SimulatedLoad& sim) {
   const std::string left_out = t.warmup == 0 ? std::string("none left out")
                                              : fmt::format("{} left out at each end", t.warmup);
   print_out("\nload     {}, {} + {} output tokens ({}); simulated{}: {} requests, seed {}, {}\n",
-            load, prompt_text(t.input.nominal, t.prefix_hit), t.output.nominal, spread, where,
-            sim.per_replica.requests, t.seed, left_out);
+            load, prompt_text(t.input.nominal, t.prefix_hit, sim.replica.limits.prefix_block),
+            t.output.nominal, spread, where, sim.per_replica.requests, t.seed, left_out);
 }
 
 /// The simulated load: what was run, the latencies' mean and percentiles, and what the

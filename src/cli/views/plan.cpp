@@ -127,10 +127,11 @@ void print_plan(const Style& style, const PlanReport& r, bool emit) {
                                ? fmt::format("{} clients", r.traffic->concurrency)
                                : fmt::format("{:g} requests/s", r.load.rate);
   print_out("Plan for {} ({}) at {} of {} + {} output tokens{}; targets {} ≤ {}, {} ≤ {}\n\n",
-            r.model->id, r.dtype->id, load, prompt_text(r.load.input, r.load.prefix_hit),
-            r.load.output, r.simulated ? ", simulated" : "",
-            target_label("TTFT", r.targets.ttft_statistic), format_seconds(r.targets.ttft),
-            target_label("TPOT", r.targets.tpot_statistic), format_seconds(r.targets.tpot));
+            r.model->id, r.dtype->id, load,
+            prompt_text(r.load.input, r.load.prefix_hit, r.load.prefix_block), r.load.output,
+            r.simulated ? ", simulated" : "", target_label("TTFT", r.targets.ttft_statistic),
+            format_seconds(r.targets.ttft), target_label("TPOT", r.targets.tpot_statistic),
+            format_seconds(r.targets.tpot));
   print_candidates(style, r);
   print_outcome(r);
   print_out("\nwhy:\n");
