@@ -3,7 +3,8 @@
 #   run               prints the main job's output (the default)
 #   test              runs every test (unit, golden, install smoke test)
 #   sanitize          builds with ASan+UBSan and runs every test under them
-#   fuzz [SECONDS]    builds the libFuzzer targets with clang and runs each for SECONDS (60)
+#   fuzz [SECONDS]    builds the libFuzzer targets with clang and runs each for SECONDS (60),
+#                     as many at once as there are cores
 #   package           builds the release .deb with CPack, checks its contents, unpacks it into a
 #                     scratch root and runs the unpacked icx from an empty directory
 #   format            checks that every C++ source is as clang-format writes it (.clang-format)
@@ -91,22 +92,31 @@ case "$mode" in
   fuzz)
     seconds=${2:-60}
     build fuzz
-    for target in build/fuzz/tests/fuzz/fuzz_*; do
+    # One target per core at a time: each libFuzzer run is single-threaded.
+    fuzz_one() {
+      local target=$1 name corpus log seeds
       name=$(basename "$target")
       corpus="build/fuzz/corpus/$name"
+      log="build/fuzz/$name.log"
       mkdir -p "$corpus"
       mapfile -t seeds <"tests/fuzz/$name.seeds"
-      echo "Fuzzing $name for ${seconds}s"
       # A finding (crash, sanitizer report, leak) fails the script; the full log stays for it.
-      log="build/fuzz/$name.log"
       if ! "$target" "$corpus" "${seeds[@]}" -max_total_time="$seconds" -print_final_stats=1 \
         -artifact_prefix="build/fuzz/$name-" >"$log" 2>&1; then
-        tail -n 40 "$log"
-        echo "fuzz: $name found a failing input (see $log and build/fuzz/$name-*)" >&2
-        exit 1
+        printf '%s\n' "$(tail -n 40 "$log")" \
+          "fuzz: $name found a failing input (see $log and build/fuzz/$name-*)" >&2
+        return 1
       fi
-      tail -n 12 "$log"
+      printf '%s\n' "Fuzzed $name for ${seconds}s" "$(tail -n 12 "$log")"
+    }
+    cores=$(nproc)
+    failed=0
+    for target in build/fuzz/tests/fuzz/fuzz_*; do
+      while (($(jobs -rp | wc -l) >= cores)); do wait -n || failed=1; done
+      fuzz_one "$target" &
     done
+    while (($(jobs -rp | wc -l) > 0)); do wait -n || failed=1; done
+    exit "$failed"
     ;;
   package)
     build release icx icx_man_page icx_man_page_gz

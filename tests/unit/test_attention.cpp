@@ -11,7 +11,7 @@
 #include "kernel_fit_check.hpp"
 #include "test_fixtures.hpp"
 
-namespace icx {
+namespace icx::unit_attention {
 namespace {
 
 TEST(Attention, APrefillLayerByHand) {
@@ -189,4 +189,4 @@ TEST(Attention, TheCatalogRefusesAnIncompleteCurve) {
 }
 
 } // namespace
-} // namespace icx
+} // namespace icx::unit_attention

@@ -11,7 +11,7 @@
 #include "icx/base/error.hpp"
 #include "icx/measured/nccl_log.hpp"
 
-namespace icx {
+namespace icx::unit_calibration {
 namespace {
 
 Link test_link() {
@@ -200,4 +200,4 @@ TEST(Calibration, NeedsAGpuCountARingCanHave) {
 }
 
 } // namespace
-} // namespace icx
+} // namespace icx::unit_calibration

@@ -10,7 +10,7 @@
 #include "icx/measured/calibration.hpp"
 #include "test_fixtures.hpp"
 
-namespace icx {
+namespace icx::unit_calibration_fabric {
 namespace {
 
 struct Parts {
@@ -84,4 +84,4 @@ TEST(CalibrationFabric, NeedsAGroupThatSpansNodes) {
 }
 
 } // namespace
-} // namespace icx
+} // namespace icx::unit_calibration_fabric

@@ -17,7 +17,7 @@
 #include "icx/measured/collective_validation.hpp"
 #include "icx/wire/collectives.hpp"
 
-namespace icx {
+namespace icx::unit_calibration_holdout {
 namespace {
 
 std::vector<MeasuredCollective> published_rows() {
@@ -94,4 +94,4 @@ TEST(CalibrationHoldOut, Mi300xSweepPredictsTheSizesItDidNotSee) {
 }
 
 } // namespace
-} // namespace icx
+} // namespace icx::unit_calibration_holdout

@@ -8,7 +8,7 @@
 #include "icx/base/error.hpp"
 #include "test_fixtures.hpp"
 
-namespace icx {
+namespace icx::unit_calibration_report {
 namespace {
 
 using test::nvswitch_catalog;
@@ -115,4 +115,4 @@ TEST(CalibrationReport, SaysWhyAFitMissesItsBounds) {
 }
 
 } // namespace
-} // namespace icx
+} // namespace icx::unit_calibration_report

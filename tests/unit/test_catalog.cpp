@@ -7,7 +7,7 @@
 #include "icx/base/error.hpp"
 #include "test_fixtures.hpp"
 
-namespace icx {
+namespace icx::unit_catalog {
 namespace {
 
 // A minimal, self-contained catalog: a data edit in data/ cannot break these tests.
@@ -388,9 +388,9 @@ TEST(CatalogErrors, MoeFieldsMustAgree) {
 }
 
 } // namespace
-} // namespace icx
+} // namespace icx::unit_catalog
 
-namespace icx {
+namespace icx::unit_catalog {
 namespace {
 
 TEST(Catalog, ReadsSystemsAndStorageTiers) {
@@ -413,9 +413,9 @@ TEST(CatalogErrors, SystemMustNameKnownGpuAndLinks) {
 }
 
 } // namespace
-} // namespace icx
+} // namespace icx::unit_catalog
 
-namespace icx {
+namespace icx::unit_catalog {
 namespace {
 
 const std::string host_link_prefix = R"({"links": [{"id": "x", "name": "X", "connects": "c",
@@ -551,4 +551,4 @@ TEST(Catalog, AHuggingFaceIdNamesTheModelWhoseCheckpointItIs) {
   }
 }
 
-} // namespace icx
+} // namespace icx::unit_catalog

@@ -11,7 +11,7 @@
 #include "icx/catalog/json.hpp"
 #include "test_fixtures.hpp"
 
-namespace icx {
+namespace icx::unit_catalog_expected {
 namespace {
 
 const std::string ring = R"("efficiency": 0.8, "step_latency_us": 2, "ramp_us": 100,
@@ -174,4 +174,4 @@ TEST(CatalogExpected, BadInputNamesThePointer) {
 }
 
 } // namespace
-} // namespace icx
+} // namespace icx::unit_catalog_expected

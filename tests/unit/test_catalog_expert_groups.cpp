@@ -8,7 +8,7 @@
 #include "icx/catalog/json.hpp"
 #include "test_fixtures.hpp"
 
-namespace icx {
+namespace icx::unit_catalog_expert_groups {
 namespace {
 
 /// A model document with `rest` after its required fields: 64 routed experts, 6 per token
@@ -93,4 +93,4 @@ TEST(CatalogExpertGroups, BothOrNeitherAndOnlyOnMoe) {
 }
 
 } // namespace
-} // namespace icx
+} // namespace icx::unit_catalog_expert_groups

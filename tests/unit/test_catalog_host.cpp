@@ -8,7 +8,7 @@
 #include "icx/catalog/json.hpp"
 #include "test_fixtures.hpp"
 
-namespace icx {
+namespace icx::unit_catalog_host {
 namespace {
 
 // A self-contained catalog: one GPU, its NVLink, a host link, a NIC and one drive.
@@ -116,4 +116,4 @@ TEST(CatalogHost, WritesWhatItReads) {
 }
 
 } // namespace
-} // namespace icx
+} // namespace icx::unit_catalog_host

@@ -10,7 +10,7 @@
 
 #include "icx/base/error.hpp"
 
-namespace icx {
+namespace icx::unit_catalog_json {
 namespace {
 
 using Json = nlohmann::ordered_json;
@@ -157,4 +157,4 @@ TEST(JsonNumber, WholeValuesAreIntegersAndNonFiniteOnesABug) {
 }
 
 } // namespace
-} // namespace icx
+} // namespace icx::unit_catalog_json

@@ -7,7 +7,7 @@
 #include "icx/base/error.hpp"
 #include "test_fixtures.hpp"
 
-namespace icx {
+namespace icx::unit_collective_report {
 namespace {
 
 using test::nvswitch_link; // 450 GB/s each way; ring 0.8, 2 µs/step, ramp 100 µs, slowdown 1;
@@ -183,9 +183,9 @@ TEST(CollectiveReport, RefusesWhatTheWireCannotRun) {
 }
 
 } // namespace
-} // namespace icx
+} // namespace icx::unit_collective_report
 
-namespace icx {
+namespace icx::unit_collective_report {
 namespace {
 
 /// An all_gather_perf or all_reduce_perf log of 8 ranks with two sizes, written by hand.
@@ -242,4 +242,4 @@ TEST(CollectiveReport, MeasuredRunOfAnotherOperationOrGroupIsRefused) {
 }
 
 } // namespace
-} // namespace icx
+} // namespace icx::unit_collective_report

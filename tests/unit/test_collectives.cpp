@@ -7,7 +7,7 @@
 #include "icx/base/error.hpp"
 #include "test_fixtures.hpp"
 
-namespace icx {
+namespace icx::unit_collectives {
 namespace {
 
 // test::nvswitch_link: 900 GB/s headline (both ways summed), 450 GB/s each way, ring
@@ -247,4 +247,4 @@ TEST(Collectives, InNetworkReductionOnAScaleUpSwitch) {
 }
 
 } // namespace
-} // namespace icx
+} // namespace icx::unit_collectives

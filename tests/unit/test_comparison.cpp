@@ -4,7 +4,7 @@
 
 #include "icx/measured/comparison.hpp"
 
-namespace icx {
+namespace icx::unit_comparison {
 namespace {
 
 constexpr Bound twice{Bound::Kind::factor, 2};
@@ -62,4 +62,4 @@ TEST(ComparisonTally, CountsRowsAndSummarisesTheErrorsOfPredictedOnes) {
 }
 
 } // namespace
-} // namespace icx
+} // namespace icx::unit_comparison

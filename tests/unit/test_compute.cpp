@@ -7,7 +7,7 @@
 #include "icx/base/error.hpp"
 #include "test_fixtures.hpp"
 
-namespace icx {
+namespace icx::unit_compute {
 namespace {
 
 using test::make_dtype;
@@ -85,4 +85,4 @@ TEST(Compute, GpuForLinkPrefersNativeThenReference) {
 }
 
 } // namespace
-} // namespace icx
+} // namespace icx::unit_compute

@@ -17,7 +17,7 @@
 #include "icx/words/engine.hpp"
 #include "test_fixtures.hpp"
 
-namespace icx {
+namespace icx::unit_engine {
 namespace {
 
 /// An engine entry with `scheduler` as its tiers and `costs` as its costs (by default 500 µs
@@ -358,4 +358,4 @@ TEST_F(EngineCostsTest, TheRequestCostAddsToTtftOutsideTheQueue) {
 }
 
 } // namespace
-} // namespace icx
+} // namespace icx::unit_engine

@@ -10,7 +10,7 @@
 #include "icx/serving/gemm.hpp"
 #include "test_fixtures.hpp"
 
-namespace icx {
+namespace icx::unit_engine_curves {
 namespace {
 
 /// A GPU with a default bf16 GEMM curve and attention, and SGLang's own bf16 GEMM curve.
@@ -74,4 +74,4 @@ TEST(EngineCurves, AnUnknownEngineOrAnEmptyEntryIsRefused) {
 }
 
 } // namespace
-} // namespace icx
+} // namespace icx::unit_engine_curves

@@ -13,7 +13,7 @@
 #include "icx/serving/step_model.hpp"
 #include "test_fixtures.hpp"
 
-namespace icx {
+namespace icx::unit_engine_fit {
 namespace {
 
 // Columns of serving.csv (its first ones hold no commas; the quoted source comes last).
@@ -82,4 +82,4 @@ TEST(EngineFit, VllmCostsReproduceTheRunsTheyWereFittedTo) {
 }
 
 } // namespace
-} // namespace icx
+} // namespace icx::unit_engine_fit

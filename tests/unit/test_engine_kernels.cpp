@@ -8,7 +8,7 @@
 #include "icx/wire/collectives.hpp"
 #include "test_fixtures.hpp"
 
-namespace icx {
+namespace icx::unit_engine_kernels {
 namespace {
 
 // test::nvswitch_link (450 GB/s each way; ring 0.8, 2 µs/step, ramp 100 µs, slowdown 1; nvls
@@ -244,4 +244,4 @@ TEST(LinkTopologies, ExpectedCostNamesTheTopology) {
 }
 
 } // namespace
-} // namespace icx
+} // namespace icx::unit_engine_kernels

@@ -4,7 +4,7 @@
 
 #include "icx/serving/engine.hpp"
 
-namespace icx {
+namespace icx::unit_engine_memory {
 namespace {
 
 // The engines' memory rules against their own arithmetic and one published start-up log.
@@ -105,4 +105,4 @@ TEST_F(EngineMemoryTest, GptOss120bFitsOneH100AsPublished) {
 }
 
 } // namespace
-} // namespace icx
+} // namespace icx::unit_engine_memory

@@ -11,7 +11,7 @@
 #include "icx/catalog/catalog.hpp"
 #include "icx/wire/collectives.hpp"
 
-namespace icx {
+namespace icx::unit_enum_names {
 namespace {
 
 enum class Fruit { apple, pear };
@@ -62,4 +62,4 @@ TEST(EnumNames, JsonWritesAndReadsTheName) {
 }
 
 } // namespace
-} // namespace icx
+} // namespace icx::unit_enum_names

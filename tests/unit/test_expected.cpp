@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-namespace icx {
+namespace icx::unit_expected {
 namespace {
 
 Expected<int> halve(int n) {
@@ -64,4 +64,4 @@ TEST(Check, PassesOrSaysWhy) {
 }
 
 } // namespace
-} // namespace icx
+} // namespace icx::unit_expected

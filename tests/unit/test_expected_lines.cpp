@@ -7,7 +7,7 @@
 #include "icx/wire/collectives.hpp"
 #include "test_fixtures.hpp"
 
-namespace icx {
+namespace icx::unit_expected_lines {
 namespace {
 
 // test::nvswitch_link: 450 GB/s each way; ring 0.8 at 2 µs per step, ramp 100 µs, slowdown 1;
@@ -112,4 +112,4 @@ TEST(ExpectedLines, KernelsNameTheirAlgorithmAndProtocol) {
 }
 
 } // namespace
-} // namespace icx
+} // namespace icx::unit_expected_lines

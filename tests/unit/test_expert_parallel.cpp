@@ -15,7 +15,7 @@
 #include "icx/wire/expert_parallel.hpp"
 #include "icx/words/ep.hpp"
 
-namespace icx {
+namespace icx::unit_expert_parallel {
 namespace {
 
 const Catalog& shipped() {
@@ -276,4 +276,4 @@ TEST(ExpertParallel, PublishedRunsWithinTheirBounds) {
 }
 
 } // namespace
-} // namespace icx
+} // namespace icx::unit_expert_parallel

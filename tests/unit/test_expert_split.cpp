@@ -9,7 +9,7 @@
 #include "icx/serving/step_model.hpp"
 #include "test_fixtures.hpp"
 
-namespace icx {
+namespace icx::unit_expert_split {
 namespace {
 
 // Attention tensor parallel with the routed experts held whole and spread over the same GPUs
@@ -115,4 +115,4 @@ TEST_F(ExpertSplitTest, GivenMoeEpMustSpreadOverTheStage) {
 }
 
 } // namespace
-} // namespace icx
+} // namespace icx::unit_expert_split

@@ -7,7 +7,7 @@
 #include "icx/wire/fabric.hpp"
 #include "test_fixtures.hpp"
 
-namespace icx {
+namespace icx::unit_fabric {
 namespace {
 
 struct Parts {
@@ -132,4 +132,4 @@ TEST(Fabric, HeadlineIsTheExpectedAlgorithmsOverEveryNicWithNothingLost) {
 }
 
 } // namespace
-} // namespace icx
+} // namespace icx::unit_fabric

@@ -11,7 +11,7 @@
 #include "kernel_fit_check.hpp"
 #include "test_fixtures.hpp"
 
-namespace icx {
+namespace icx::unit_gemm {
 namespace {
 
 TEST(Gemm, APrefillGemmIsComputeBoundByHand) {
@@ -149,4 +149,4 @@ TEST(BorrowedCurves, ErrorsNameTheGpu) {
 }
 
 } // namespace
-} // namespace icx
+} // namespace icx::unit_gemm

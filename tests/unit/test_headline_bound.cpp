@@ -8,7 +8,7 @@
 #include "icx/wire/collectives.hpp"
 #include "icx/wire/fabric.hpp"
 
-namespace icx {
+namespace icx::unit_headline_bound {
 namespace {
 
 const Catalog& shipped() {
@@ -57,4 +57,4 @@ TEST(HeadlineBound, NeverSlowerThanTheExpectedModelOnAnyShippedSystem) {
 }
 
 } // namespace
-} // namespace icx
+} // namespace icx::unit_headline_bound

@@ -9,7 +9,7 @@
 #include "icx/base/error.hpp"
 #include "icx/host/host_link.hpp"
 
-namespace icx {
+namespace icx::unit_hf_config {
 namespace {
 
 using test::hf_dir;
@@ -371,4 +371,4 @@ TEST(HfConfig, FileErrorsNameThePath) {
 }
 
 } // namespace
-} // namespace icx
+} // namespace icx::unit_hf_config

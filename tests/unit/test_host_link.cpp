@@ -8,7 +8,7 @@
 #include "icx/base/error.hpp"
 #include "icx/memory/hbm.hpp"
 
-namespace icx {
+namespace icx::unit_host_link {
 namespace {
 
 // Inline figures (not the shipped catalog), so a data edit cannot break these tests. The
@@ -390,4 +390,4 @@ TEST(Offload, TheSpillIsCheckedAgainstHostMemory) {
 }
 
 } // namespace
-} // namespace icx
+} // namespace icx::unit_host_link

@@ -14,7 +14,7 @@
 #include "icx/reports/offload.hpp"
 #include "test_fixtures.hpp"
 
-namespace icx {
+namespace icx::unit_host_link_reports {
 namespace {
 
 using test::make_dense;
@@ -247,4 +247,4 @@ TEST(OffloadReport, JsonCarriesTheFirstLinkAtTheTop) {
 }
 
 } // namespace
-} // namespace icx
+} // namespace icx::unit_host_link_reports

@@ -8,7 +8,7 @@
 
 #include <gtest/gtest.h>
 
-namespace icx::cli {
+namespace icx::cli::unit_in_order {
 namespace {
 
 std::vector<std::size_t> squares_taken(std::size_t count) {
@@ -50,4 +50,4 @@ TEST(InOrder, APointsExceptionReachesTheCallerAtItsTurn) {
 }
 
 } // namespace
-} // namespace icx::cli
+} // namespace icx::cli::unit_in_order

@@ -8,7 +8,7 @@
 #include "icx/base/knob.hpp"
 #include "options/flags.hpp"
 
-namespace icx {
+namespace icx::unit_knob {
 namespace {
 
 /// Every test sees the core's sentences as the CLI prints them: with its flags.
@@ -47,4 +47,4 @@ TEST(Knob, EveryKnobHasAFlagAndEveryFlagIsAnOption) {
 }
 
 } // namespace
-} // namespace icx
+} // namespace icx::unit_knob

@@ -6,7 +6,7 @@
 #include "icx/base/limits.hpp"
 #include "options/numbers.hpp"
 
-namespace icx::cli {
+namespace icx::cli::unit_latency_target {
 namespace {
 
 /// The text the transform gives, or its error.
@@ -40,4 +40,4 @@ TEST(LatencyTarget, RefusesAnUnknownStatisticOrAMissingDuration) {
 }
 
 } // namespace
-} // namespace icx::cli
+} // namespace icx::cli::unit_latency_target

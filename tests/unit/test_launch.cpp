@@ -12,7 +12,7 @@
 #include "icx/words/launch.hpp"
 #include "test_fixtures.hpp"
 
-namespace icx {
+namespace icx::unit_launch {
 namespace {
 
 struct LaunchFixture {
@@ -187,4 +187,4 @@ TEST(LaunchCatalog, RefusesCheckpointsWithoutSourceOrDtype) {
 }
 
 } // namespace
-} // namespace icx
+} // namespace icx::unit_launch

@@ -8,7 +8,7 @@
 #include "icx/base/error.hpp"
 #include "icx/serving/simulate.hpp"
 
-namespace icx {
+namespace icx::unit_length_sample {
 namespace {
 
 // The published run the shipped sample comes from (data/measurements/README.md): its log
@@ -84,4 +84,4 @@ TEST(LengthSample, ASimulationDrawsTheSamplesSkewAroundTheNominalMean) {
 }
 
 } // namespace
-} // namespace icx
+} // namespace icx::unit_length_sample

@@ -9,7 +9,7 @@
 #include "sweeps/offload.hpp"
 #include "test_fixtures.hpp"
 
-namespace icx::cli {
+namespace icx::cli::unit_load_sweeps {
 namespace {
 
 using test::make_dense;
@@ -120,4 +120,4 @@ TEST(OffloadSweep, TheSweptFlagAndItsPartner) {
 }
 
 } // namespace
-} // namespace icx::cli
+} // namespace icx::cli::unit_load_sweeps

@@ -9,7 +9,7 @@
 #include "icx/base/error.hpp"
 #include "icx/reports/coldstart.hpp"
 
-namespace icx {
+namespace icx::unit_load_validation {
 namespace {
 
 TEST(LoadValidation, EveryFitAndHeldOutRowIsWithinItsBound) {
@@ -107,4 +107,4 @@ TEST(LoadValidation, ParsesARow) {
 }
 
 } // namespace
-} // namespace icx
+} // namespace icx::unit_load_validation

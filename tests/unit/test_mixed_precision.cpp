@@ -12,7 +12,7 @@
 #include "icx/serving/step_model.hpp"
 #include "test_fixtures.hpp"
 
-namespace icx {
+namespace icx::unit_mixed_precision {
 namespace {
 
 using test::make_dtype;
@@ -150,4 +150,4 @@ TEST(MixedPrecision, Mxfp4ConfigsIcxCannotPriceAreRefusedUnderTheirPointer) {
 }
 
 } // namespace
-} // namespace icx
+} // namespace icx::unit_mixed_precision

@@ -18,7 +18,7 @@
 #include "kernel_fit_check.hpp"
 #include "test_fixtures.hpp"
 
-namespace icx {
+namespace icx::unit_mla_curve {
 namespace {
 
 /// A GPU "g" (3.35 TB/s, 1000 TFLOP/s bf16) with an attention curve and an MLA curve that
@@ -153,4 +153,4 @@ TEST(MlaCurves, TheShippedCurvesFollowTheMeasuredKernels) {
 }
 
 } // namespace
-} // namespace icx
+} // namespace icx::unit_mla_curve

@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-namespace icx {
+namespace icx::unit_model_load {
 namespace {
 
 Link host_link(double measured_gbps) {
@@ -121,4 +121,4 @@ TEST(ModelLoad, NodeTiersFromAHostSide) {
 }
 
 } // namespace
-} // namespace icx
+} // namespace icx::unit_model_load

@@ -12,7 +12,7 @@
 #include "kernel_fit_check.hpp"
 #include "test_fixtures.hpp"
 
-namespace icx {
+namespace icx::unit_moe {
 namespace {
 
 TEST(Moe, ADecodeLayerReadsTheExpertsItRuns) {
@@ -138,4 +138,4 @@ TEST(Moe, TheCatalogRefusesANegativeRoutingCost) {
 }
 
 } // namespace
-} // namespace icx
+} // namespace icx::unit_moe

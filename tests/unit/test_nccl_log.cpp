@@ -9,7 +9,7 @@
 
 #include "icx/base/error.hpp"
 
-namespace icx {
+namespace icx::unit_nccl_log {
 namespace {
 
 std::string fixture(const std::string& name) {
@@ -211,4 +211,4 @@ TEST(NcclLog, RefusesRanksThatAreNotWholeProcesses) {
 }
 
 } // namespace
-} // namespace icx
+} // namespace icx::unit_nccl_log

@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-namespace icx {
+namespace icx::unit_number_text {
 namespace {
 
 TEST(ParseWhole, LeadingZerosAreDecimalNotOctal) {
@@ -86,4 +86,4 @@ TEST(ParseDecimal, RejectsHexNonFiniteAndJunk) {
 }
 
 } // namespace
-} // namespace icx
+} // namespace icx::unit_number_text

@@ -9,7 +9,7 @@
 
 #include "icx/base/error.hpp"
 
-namespace icx {
+namespace icx::unit_offload_validation {
 namespace {
 
 TEST(OffloadValidation, HeldOutRunsWithinTheirBound) {
@@ -73,4 +73,4 @@ TEST(OffloadValidation, ErrorsNameLineAndColumn) {
 }
 
 } // namespace
-} // namespace icx
+} // namespace icx::unit_offload_validation

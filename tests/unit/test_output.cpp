@@ -12,7 +12,7 @@
 #include "icx/util/text.hpp"
 #include "output/json.hpp"
 
-namespace icx::cli {
+namespace icx::cli::unit_output {
 namespace {
 
 TEST(Csv, FlattensNestedObjectsAndQuotesWhenNeeded) {
@@ -136,4 +136,4 @@ TEST(Paint, ColoursOnlyWhenAsked) {
 }
 
 } // namespace
-} // namespace icx::cli
+} // namespace icx::cli::unit_output

@@ -4,7 +4,7 @@
 
 #include "icx/base/error.hpp"
 
-namespace icx {
+namespace icx::unit_parameter_count {
 namespace {
 
 // A toy decoder small enough to count by hand: hidden 8, 2 layers, 2 heads of 4, 1 KV head,
@@ -86,4 +86,4 @@ TEST(ParameterCount, MissingSizeIsAnError) {
 }
 
 } // namespace
-} // namespace icx
+} // namespace icx::unit_parameter_count

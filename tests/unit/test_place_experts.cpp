@@ -8,7 +8,7 @@
 #include "icx/reports/place.hpp"
 #include "icx/serving/ranking.hpp"
 
-namespace icx {
+namespace icx::unit_place_experts {
 namespace {
 
 const Catalog& shipped() {
@@ -92,4 +92,4 @@ TEST(PlaceExperts, MixtralRanksExpertAndTensorLayoutsWithReasons) {
 }
 
 } // namespace
-} // namespace icx
+} // namespace icx::unit_place_experts

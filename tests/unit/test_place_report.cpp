@@ -7,7 +7,7 @@
 
 #include "test_fixtures.hpp"
 
-namespace icx {
+namespace icx::unit_place_report {
 namespace {
 
 using test::make_dense;
@@ -286,4 +286,4 @@ TEST_F(ResolveClusterTest, TraysJoinedByTheirScaleUpLinkAreOneDomain) {
 }
 
 } // namespace
-} // namespace icx
+} // namespace icx::unit_place_report

@@ -7,7 +7,7 @@
 #include "icx/base/error.hpp"
 #include "test_fixtures.hpp"
 
-namespace icx {
+namespace icx::unit_placement {
 namespace {
 
 using test::make_dense;
@@ -213,4 +213,4 @@ TEST_F(PlacementTest, ContradictoryClustersAreNamedByPart) {
 }
 
 } // namespace
-} // namespace icx
+} // namespace icx::unit_placement

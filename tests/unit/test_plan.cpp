@@ -7,7 +7,7 @@
 #include "icx/base/error.hpp"
 #include "icx/reports/place.hpp"
 
-namespace icx {
+namespace icx::unit_plan {
 namespace {
 
 const Catalog& shipped() {
@@ -135,9 +135,9 @@ TEST(Plan, PlaceReproducesTheWinnerUnderTheSameLoad) {
 }
 
 } // namespace
-} // namespace icx
+} // namespace icx::unit_plan
 
-namespace icx {
+namespace icx::unit_plan {
 namespace {
 
 /// 70B at 2 requests/s of 8192 + 512 tokens, TTFT ≤ 3 s, TPOT ≤ 12 ms on aws-p5: sharing the
@@ -330,4 +330,4 @@ TEST(Plan, RefusesDisaggregationOfAClosedLoopOrAPercentile) {
 }
 
 } // namespace
-} // namespace icx
+} // namespace icx::unit_plan

@@ -7,7 +7,7 @@
 #include "output/plot.hpp"
 #include "output/plot_data.hpp"
 
-namespace icx::cli {
+namespace icx::cli::unit_plot {
 namespace {
 
 PlotSpec two_series() {
@@ -122,4 +122,4 @@ TEST(Plot, DecadesDecideLogAxes) {
 }
 
 } // namespace
-} // namespace icx::cli
+} // namespace icx::cli::unit_plot

@@ -12,7 +12,7 @@
 #include "icx/words/ranking.hpp"
 #include "test_fixtures.hpp"
 
-namespace icx {
+namespace icx::unit_ranking {
 namespace {
 
 // The shipped catalog, with clusters resolved from catalog systems the way `icx place` does.
@@ -279,9 +279,9 @@ TEST_F(Llama405bOnH200, PipelineHasTheHigherThroughput) {
 }
 
 } // namespace
-} // namespace icx
+} // namespace icx::unit_ranking
 
-namespace icx {
+namespace icx::unit_ranking {
 namespace {
 
 class RankInversionTest : public RankingTest {
@@ -362,4 +362,4 @@ TEST_F(RankInversionTest, AGroupAcrossNodesNeedsToBeClearlyBetter) {
 }
 
 } // namespace
-} // namespace icx
+} // namespace icx::unit_ranking

@@ -6,7 +6,7 @@
 
 #include "page/page.hpp"
 
-namespace icx::cli {
+namespace icx::cli::unit_report_page {
 namespace {
 
 std::size_t count(const std::string& text, const std::string& what) {
@@ -144,4 +144,4 @@ TEST(ReportDocument, CarriesTheContentsOfThePage) {
 }
 
 } // namespace
-} // namespace icx::cli
+} // namespace icx::cli::unit_report_page

@@ -8,7 +8,7 @@
 #include "icx/serving/step_model.hpp"
 #include "test_fixtures.hpp"
 
-namespace icx {
+namespace icx::unit_serving {
 namespace {
 
 // Shipped catalog models, so the figures below are the models' published configurations.
@@ -167,4 +167,4 @@ TEST(ExpertsTouched, BusiestGpuIsBounded) {
 }
 
 } // namespace
-} // namespace icx
+} // namespace icx::unit_serving

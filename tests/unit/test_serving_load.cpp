@@ -6,7 +6,7 @@
 
 #include "load_fixture.hpp"
 
-namespace icx {
+namespace icx::unit_serving_load {
 namespace {
 
 using ServingLoadTest = test::EightBOnOneGpu;
@@ -151,4 +151,4 @@ TEST_F(ServingLoadTest, AGivenBatchIsEvaluatedAsIs) {
 }
 
 } // namespace
-} // namespace icx
+} // namespace icx::unit_serving_load

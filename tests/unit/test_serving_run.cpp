@@ -12,7 +12,7 @@
 #include "icx/reports/serving_validation.hpp"
 #include "icx/serving/engine.hpp"
 
-namespace icx {
+namespace icx::unit_serving_run {
 namespace {
 
 /// vllm_llama33_70b_tp8_a100_qps_inf.json's summary (tests/golden/serving): 200 ShareGPT
@@ -158,9 +158,9 @@ TEST(ServingValidation, ARunIsSimulatedAsItWasSent) {
 }
 
 } // namespace
-} // namespace icx
+} // namespace icx::unit_serving_run
 
-namespace icx {
+namespace icx::unit_serving_run {
 namespace {
 
 /// A run of 8B on one H100 as the simulation gives it with `costs`: its mean TTFT and TPOT.
@@ -209,4 +209,4 @@ TEST(ServingCalibration, RecoversTheCostsRunsWereMadeWith) {
 }
 
 } // namespace
-} // namespace icx
+} // namespace icx::unit_serving_run

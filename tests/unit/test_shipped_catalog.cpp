@@ -12,7 +12,7 @@
 
 #include <gtest/gtest.h>
 
-namespace icx {
+namespace icx::unit_shipped_catalog {
 namespace {
 
 const Catalog& shipped() {
@@ -225,4 +225,4 @@ TEST(ShippedCatalog, PcieTopologiesCoverEveryGroup) {
 }
 
 } // namespace
-} // namespace icx
+} // namespace icx::unit_shipped_catalog

@@ -4,7 +4,7 @@
 
 #include "icx/base/error.hpp"
 
-namespace icx {
+namespace icx::unit_simulate {
 namespace {
 
 constexpr double ms = 1e-3;
@@ -220,4 +220,4 @@ TEST(Simulate, RefusesWhatCannotRun) {
 }
 
 } // namespace
-} // namespace icx
+} // namespace icx::unit_simulate

@@ -4,7 +4,7 @@
 
 #include "load_fixture.hpp"
 
-namespace icx {
+namespace icx::unit_simulation_costs {
 namespace {
 
 using SimulationCostsTest = test::EightBOnOneGpu;
@@ -127,4 +127,4 @@ TEST_F(SimulationCostsTest, AtSaturationThroughputIsTheStepModelsCapacity) {
 }
 
 } // namespace
-} // namespace icx
+} // namespace icx::unit_simulation_costs

@@ -9,7 +9,7 @@
 
 #include "icx/reports/place.hpp"
 
-namespace icx {
+namespace icx::unit_speculation {
 namespace {
 
 /// DeepSeek-R1 on one DGX B200 as TensorRT-LLM's tech blog 1 ("Pushing Latency Boundaries:
@@ -128,4 +128,4 @@ TEST(SpeculationHeldOut, VllmEagleOnOneH100) {
 }
 
 } // namespace
-} // namespace icx
+} // namespace icx::unit_speculation

@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-namespace icx {
+namespace icx::unit_spelling {
 namespace {
 
 TEST(Spelling, FoldCaseLowersAscii) {
@@ -33,4 +33,4 @@ TEST(Spelling, NearestStaysQuietForUnrelatedWords) {
 }
 
 } // namespace
-} // namespace icx
+} // namespace icx::unit_spelling

@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-namespace icx {
+namespace icx::unit_step_model {
 namespace {
 
 // Shipped catalog entries: the models' published configurations and the GPUs' datasheets.
@@ -295,4 +295,4 @@ TEST_F(StepModelTest, DecodeStepReadsEveryWeightOnce) {
 }
 
 } // namespace
-} // namespace icx
+} // namespace icx::unit_step_model

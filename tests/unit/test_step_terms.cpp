@@ -4,7 +4,7 @@
 
 #include "icx/serving/step_model.hpp"
 
-namespace icx {
+namespace icx::unit_step_terms {
 namespace {
 
 TEST(StepTerms, LlamaEightBLayersByHand) {
@@ -85,4 +85,4 @@ TEST(StepTerms, MfuSetsAsideTheCurves) {
 }
 
 } // namespace
-} // namespace icx
+} // namespace icx::unit_step_terms

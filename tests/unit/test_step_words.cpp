@@ -5,7 +5,7 @@
 #include "icx/words/step.hpp"
 #include "test_fixtures.hpp"
 
-namespace icx {
+namespace icx::unit_step_words {
 namespace {
 
 /// A stage of two operations (1 ms of QKV, 3 ms of MLP-up), 0.5 ms exposed, 0.2 ms of gaps.
@@ -62,4 +62,4 @@ TEST(StepWords, TheLatencyFormulaNamesTheStagesAndTheEngine) {
 }
 
 } // namespace
-} // namespace icx
+} // namespace icx::unit_step_words

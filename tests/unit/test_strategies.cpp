@@ -5,7 +5,7 @@
 
 #include "test_fixtures.hpp"
 
-namespace icx {
+namespace icx::unit_strategies {
 namespace {
 
 using test::make_link;
@@ -80,4 +80,4 @@ TEST(Verdict, NoWireNoTraffic) {
 }
 
 } // namespace
-} // namespace icx
+} // namespace icx::unit_strategies

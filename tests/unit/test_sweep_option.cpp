@@ -9,7 +9,7 @@
 #include "options/common.hpp"
 #include "options/sweep.hpp"
 
-namespace icx::cli {
+namespace icx::cli::unit_sweep_option {
 namespace {
 
 constexpr std::array<SweepParam, 4> serving = {SweepParam::tokens, SweepParam::batch,
@@ -82,4 +82,4 @@ TEST(SweepOption, MessagesNameTheFlagAndWhatIsValid) {
 }
 
 } // namespace
-} // namespace icx::cli
+} // namespace icx::cli::unit_sweep_option

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-namespace icx {
+namespace icx::unit_table {
 namespace {
 
 TEST(TextTable, AlignsColumnsAndDropsTrailingSpaces) {
@@ -80,4 +80,4 @@ TEST(TextTable, RejectsARowOfTheWrongWidth) {
 }
 
 } // namespace
-} // namespace icx
+} // namespace icx::unit_table

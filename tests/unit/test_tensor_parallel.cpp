@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-namespace icx {
+namespace icx::unit_tensor_parallel {
 namespace {
 
 // The seed chapter's worked example: a 70B-class model, hidden 8192, 80 layers, BF16,
@@ -100,4 +100,4 @@ TEST(TensorParallel, HeadlineTimesFollowTheGivenOrder) {
 }
 
 } // namespace
-} // namespace icx
+} // namespace icx::unit_tensor_parallel

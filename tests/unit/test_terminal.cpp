@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-namespace icx::cli {
+namespace icx::cli::unit_terminal {
 namespace {
 
 /// An environment holding exactly `variables`.
@@ -53,4 +53,4 @@ TEST(Terminal, WidthIsTheTerminalsElseAValidColumns) {
 }
 
 } // namespace
-} // namespace icx::cli
+} // namespace icx::cli::unit_terminal

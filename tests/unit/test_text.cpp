@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-namespace icx {
+namespace icx::unit_text {
 namespace {
 
 TEST(Text, DisplayWidthCountsCodePoints) {
@@ -92,4 +92,4 @@ TEST(Text, FindsCharactersATerminalWouldNotShow) {
 }
 
 } // namespace
-} // namespace icx
+} // namespace icx::unit_text

@@ -10,7 +10,7 @@
 
 #include "icx/base/error.hpp"
 
-namespace icx {
+namespace icx::unit_text_file {
 namespace {
 
 namespace fs = std::filesystem;
@@ -170,4 +170,4 @@ TEST(TextFile, ForEachLineStripsLineEndings) {
 }
 
 } // namespace
-} // namespace icx
+} // namespace icx::unit_text_file

@@ -9,7 +9,7 @@
 #include "icx/base/error.hpp"
 #include "topo_fixtures.hpp"
 
-namespace icx {
+namespace icx::unit_topo {
 namespace {
 
 using test::fixture;
@@ -489,4 +489,4 @@ TEST(Topo, AGpuNamedBesideTheMatrixIsFound) {
 }
 
 } // namespace
-} // namespace icx
+} // namespace icx::unit_topo

@@ -12,7 +12,7 @@
 #include "icx/serving/placement.hpp"
 #include "topo_fixtures.hpp"
 
-namespace icx {
+namespace icx::unit_topo_system {
 namespace {
 
 using test::fixture;
@@ -182,4 +182,4 @@ TEST(TopoSystem, WhatTheMatrixCannotSayIsAnError) {
 }
 
 } // namespace
-} // namespace icx
+} // namespace icx::unit_topo_system

@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-namespace icx {
+namespace icx::unit_topology {
 namespace {
 
 // Inline entries (not the shipped catalog), so a data edit cannot break these tests.
@@ -118,4 +118,4 @@ TEST(ScaleOut, OnlyAScaleOutLinkJoinsSeparateDomains) {
 }
 
 } // namespace
-} // namespace icx
+} // namespace icx::unit_topology

@@ -9,7 +9,7 @@
 #include "icx/serving/step_model.hpp"
 #include "test_fixtures.hpp"
 
-namespace icx {
+namespace icx::unit_tp_report {
 namespace {
 
 // An NVLink-4-like link with expected-model parameters and a PCIe-like link without; a GPU
@@ -336,4 +336,4 @@ TEST(TpReport, ShippedWiresNameWhatRan) {
 }
 
 } // namespace
-} // namespace icx
+} // namespace icx::unit_tp_report

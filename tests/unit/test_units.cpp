@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-namespace icx {
+namespace icx::unit_units {
 namespace {
 
 TEST(Units, BytesOverRateIsSeconds) {
@@ -33,4 +33,4 @@ TEST(Units, RangeKnowsWhenItIsOneValue) {
 }
 
 } // namespace
-} // namespace icx
+} // namespace icx::unit_units

@@ -6,7 +6,7 @@
 
 #include <gtest/gtest.h>
 
-namespace icx::cli {
+namespace icx::cli::unit_units_format {
 namespace {
 
 TEST(UnitsFormat, BytesUseDecimalPrefixesAndThreeDigits) {
@@ -64,9 +64,9 @@ TEST(UnitsFormat, ScaledCountsTakeAPrefixFromAThousand) {
 }
 
 } // namespace
-} // namespace icx::cli
+} // namespace icx::cli::unit_units_format
 
-namespace icx::cli {
+namespace icx::cli::unit_units_format {
 namespace {
 
 TEST(FormatNonFinite, IsABugNotOutput) {
@@ -80,9 +80,9 @@ TEST(FormatNonFinite, IsABugNotOutput) {
 }
 
 } // namespace
-} // namespace icx::cli
+} // namespace icx::cli::unit_units_format
 
-namespace icx {
+namespace icx::unit_units_format {
 namespace {
 
 TEST(UnitsFormat, ShareIsWholePercentOfTheWhole) {
@@ -92,4 +92,4 @@ TEST(UnitsFormat, ShareIsWholePercentOfTheWhole) {
 }
 
 } // namespace
-} // namespace icx
+} // namespace icx::unit_units_format

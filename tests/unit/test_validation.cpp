@@ -11,7 +11,7 @@
 #include "icx/catalog/catalog.hpp"
 #include "test_fixtures.hpp"
 
-namespace icx {
+namespace icx::unit_validation {
 namespace {
 
 const std::string columns =
@@ -280,4 +280,4 @@ TEST(Validation, RejectsRaggedAndMisplacedNodeColumns) {
 }
 
 } // namespace
-} // namespace icx
+} // namespace icx::unit_validation

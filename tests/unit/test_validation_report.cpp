@@ -7,7 +7,7 @@
 
 #include "test_fixtures.hpp"
 
-namespace icx {
+namespace icx::unit_validation_report {
 namespace {
 
 using test::nvswitch_catalog;
@@ -48,4 +48,4 @@ TEST(ValidationReport, PassesWhenEveryHeldRowIsWithin) {
 }
 
 } // namespace
-} // namespace icx
+} // namespace icx::unit_validation_report
