@@ -31,11 +31,21 @@ adjacent one in the sweep's sorted levels, none counting as one step past the la
 (none vs none, and none vs the last level, are within). Sweeps with a skipped row are listed
 but not counted.
 
-Usage: python3 tools/fit/check_sweeps.py BUILD_DIR/icx [--engine vllm]
+The summaries also group rows by source (the publisher: the source text before its first
+parenthesis, colon or comma), so a figure fitted on one publisher's runs can be held against
+the others'.
+
+Usage: python3 tools/fit/check_sweeps.py BUILD_DIR/icx [--engine vllm] [--gpu mi300x]
+           [--icx-args "--hbm-fraction 0.4 --mfu 0.25"]
+  --engine, --gpu  only the rows of that engine (any of its names) or GPU
+  --icx-args       flags added to every icx command, an assumption to try (quoted as one)
 """
+import argparse
 import csv
 import json
 import os
+import re
+import shlex
 import statistics
 import subprocess
 import sys
@@ -66,20 +76,27 @@ def engine_ids():
     return {name: e["id"] for e in engines for name in [e["id"], *e.get("aliases", [])]}
 
 
-def rows(engine=None):
+def rows(engine=None, gpu=None):
     ids = engine_ids()
     with open(os.path.join(ROOT, "data", "measurements", "serving_sweeps.csv"), newline="") as f:
         data = list(csv.DictReader(f))
     if engine:
         data = [r for r in data if ids.get(r["engine"], r["engine"]) == ids.get(engine, engine)]
+    if gpu:
+        data = [r for r in data if r["gpu"] == gpu]
     return data
+
+
+def publisher(row):
+    """Who published the row: its source text before the first parenthesis, colon or comma."""
+    return re.split(r"[(:,]", row["source"], maxsplit=1)[0].strip()
 
 
 def vendor(row):
     return "amd" if row["gpu"] in AMD else "nvidia"
 
 
-def command(icx, row):
+def command(icx, row, extra=()):
     concurrency = int(row["concurrency"])
     args = [icx, "place", "--model", row["model"], "--gpus", row["gpus"], "--gpu", row["gpu"],
             *layout_args(row), "--dtype", row["dtype"], "--engine", row["engine"],
@@ -87,7 +104,7 @@ def command(icx, row):
             "--requests", str(requests_of(row, concurrency)), "--warmup", "0", "--json"]
     if row["spread"]:
         args += ["--spread", row["spread"]]
-    return args
+    return args + list(extra)
 
 
 def run(args, tries=10):
@@ -159,16 +176,16 @@ def report_rows(data):
 
 
 def summarise(data):
-    """Median |error| and signed median per metric, by engine, vendor, use, and vendor and use
-    together."""
+    """Median |error| and signed median per metric, by engine, vendor, use, vendor and use
+    together, and source."""
     print("\nmedian |error| (signed median), n rows; error = icx / measured - 1:")
     groupings = [("all", lambda r: "all"), ("engine", lambda r: r["engine"]),
                  ("vendor", vendor), ("use", lambda r: r["use"]),
-                 ("vendor/use", lambda r: f"{vendor(r)}/{r['use']}")]
-    print(f"{'group':24}" + "".join(f" {m:>20}" for m in METRICS))
+                 ("vendor/use", lambda r: f"{vendor(r)}/{r['use']}"), ("source", publisher)]
+    print(f"{'group':34}" + "".join(f" {m:>20}" for m in METRICS))
     for name, key_of in groupings:
         for key in sorted({key_of(d["row"]) for d in data}):
-            line = f"{name + '=' + key:24}"
+            line = f"{name + '=' + key:34}"
             for metric in METRICS:
                 errs = [error(d["predicted"][metric], d["measured"][metric]) for d in data
                         if key_of(d["row"]) == key and d["measured"][metric]]
@@ -237,20 +254,16 @@ def knees(data, skipped):
 
 
 def main():
-    args = sys.argv[1:]
-    engine = None
-    if "--engine" in args:
-        i = args.index("--engine")
-        if i + 1 >= len(args):
-            sys.exit(__doc__)
-        engine = args[i + 1]
-        del args[i:i + 2]
-    if len(args) != 1:
-        sys.exit(__doc__)
-    icx = args[0]
+    parser = argparse.ArgumentParser(usage=__doc__)
+    parser.add_argument("icx")
+    parser.add_argument("--engine")
+    parser.add_argument("--gpu")
+    parser.add_argument("--icx-args", default="")
+    args = parser.parse_args()
+    icx, extra = args.icx, shlex.split(args.icx_args)
     cache, data, skipped = {}, [], []
-    for r in rows(engine):
-        sim, reason = simulate(command(icx, r), cache)
+    for r in rows(args.engine, args.gpu):
+        sim, reason = simulate(command(icx, r, extra), cache)
         d = {"row": r, "measured": measured(r)}
         if sim is None:
             d["reason"] = reason

@@ -31,12 +31,19 @@ one (with the shipped costs). An engine's TP t with expert
 parallel e (TensorRT-LLM's moe_expert_parallel_size: the experts split e ways, each e-th tensor
 split t / e ways) is icx's TP t / e x EP e on the same t GPUs.
 
-Usage: python3 tools/fit/fit_engines.py BUILD_DIR/icx
+With --gpu G, only G's rows are reported (the costs are still fitted on every fit row), and
+--icx-args adds flags to every icx command of G's rows: an assumption about G to try, such as
+--hbm-fraction or --mfu, held against each source of G's rows (the last summary groups the rows
+by source, the publisher before its first parenthesis, colon or comma).
+
+Usage: python3 tools/fit/fit_engines.py BUILD_DIR/icx [--gpu mi300x [--icx-args "--mfu 0.25"]]
 """
+import argparse
 import csv
 import json
 import os
 import re
+import shlex
 import statistics
 import subprocess
 import sys
@@ -83,7 +90,8 @@ def icx_seconds(icx, overlay, row, phase, batch):
     its step priced by measured kernel curves, in seconds."""
     args = [icx, "place", "--model", row["model"], "--gpus", row["gpus"], "--gpu", row["gpu"],
             *layout_args(row), "--dtype", row["dtype"], "--engine", row["engine"],
-            "--phase", phase, "--batch", str(batch), "--json", "--catalog", overlay]
+            "--phase", phase, "--batch", str(batch), "--json", "--catalog", overlay,
+            *row.get("icx_args", [])]
     prompt, output = mean_length(row, "input"), mean_length(row, "output")
     if phase == "prefill":
         args += ["--tokens", str(prompt)]
@@ -126,6 +134,7 @@ def closed_loop(icx, overlay, row, concurrency=None):
         args += ["--spread", row["spread"]]
     if overlay:
         args += ["--catalog", overlay]
+    args += row.get("icx_args", [])
     out = subprocess.run(args, capture_output=True, text=True)
     if out.returncode != 0:
         sys.exit(f"{' '.join(args)}: {out.stderr.strip()}")
@@ -250,8 +259,13 @@ def predicted(d, costs):
             "latency": prefill + step + output * (k["tpot"] + step)}
 
 
+def publisher(row):
+    """Who published the row: its source text before the first parenthesis, colon or comma."""
+    return re.split(r"[(:,]", row["source"], maxsplit=1)[0].strip()
+
+
 def report(data, costs):
-    groups = {}
+    groups, sources = {}, {}
     print(f"{'engine':7} {'use':8} {'gpu':9} {'model':15} {'tp':>2} {'in':>6} {'out':>5} "
           f"{'b':>3} {'metric':7} {'measured':>9} {'kernels':>9} {'with costs':>10}")
     for d in data:
@@ -265,6 +279,7 @@ def report(data, costs):
             err = with_costs[metric] / value - 1
             vendor = "amd" if r["gpu"] in AMD else "nvidia"
             groups.setdefault((r["engine"], r["use"], vendor, metric), []).append((err_bare, err))
+            sources.setdefault((publisher(r)[:40], r["use"], metric), []).append((err_bare, err))
             shown = value if metric.startswith("tokens") else value * 1e3
             print(f"{r['engine']:7} {r['use']:8} {r['gpu']:9} {r['model']:15} {r['tp']:>2} "
                   f"{r['input']:>6} {r['output']:>5} {d['kernels']['batch']:>3} {metric:7} "
@@ -277,17 +292,31 @@ def report(data, costs):
         signed = statistics.median(e[1] for e in errs)
         print(f"  {' '.join(key):32} n={len(errs):2}  {before:6.1%} -> {after:6.1%}  "
               f"({signed:+.1%})")
+    print("\nby source, median |error| (signed median) with the engine costs:")
+    for key in sorted(sources):
+        errs = [e[1] for e in sources[key]]
+        print(f"  {' / '.join(key):64} n={len(errs):3}  "
+              f"{statistics.median(abs(e) for e in errs):6.1%}  ({statistics.median(errs):+.1%})")
 
 
 def main():
-    if len(sys.argv) != 2:
-        sys.exit(__doc__)
-    icx = sys.argv[1]
+    parser = argparse.ArgumentParser(usage=__doc__)
+    parser.add_argument("icx")
+    parser.add_argument("--gpu")
+    parser.add_argument("--icx-args", default="")
+    args = parser.parse_args()
+    if args.icx_args and not args.gpu:
+        parser.error("--icx-args needs --gpu: the fit rows are priced as shipped")
+    icx = args.icx
     overlay = zero_cost_catalog()
     layers = layers_by_model()
     try:
         data = []
         for r in rows():
+            if args.gpu and r["gpu"] != args.gpu and r["use"] != "fit":
+                continue
+            if r["gpu"] == args.gpu:
+                r["icx_args"] = shlex.split(args.icx_args)
             d = {"row": r, "measured": measured(r), "layers": layers[r["model"]]}
             if is_closed_loop(r):
                 d["loop"] = (closed_loop(icx, overlay, r), closed_loop(icx, None, r))
@@ -308,7 +337,7 @@ def main():
                   f"request_us {c['request'] * 1e6:.0f}, "
                   f"prefill_pass_scale {c['prefill_pass_scale']:.3f} "
                   f"({c['rows']} fit rows)")
-    report(data, costs)
+    report([d for d in data if not args.gpu or d["row"]["gpu"] == args.gpu], costs)
 
 
 if __name__ == "__main__":
