@@ -94,10 +94,13 @@ double attention_flops(const Model& model, Phase phase, std::int64_t tokens, std
                      (sliding > 0 ? sliding * attended(model.sliding_window) : 0.0));
 }
 
+std::int64_t prefix_share(std::int64_t prompt, double hit) {
+  return std::llround(static_cast<double>(prompt) * hit);
+}
+
 std::int64_t prefix_cached(std::int64_t prompt, double hit, std::int64_t block) {
-  const auto share = std::llround(static_cast<double>(prompt) * hit);
   const std::int64_t tokens =
-      std::clamp<std::int64_t>(share, 0, std::max<std::int64_t>(prompt - 1, 0));
+      std::clamp<std::int64_t>(prefix_share(prompt, hit), 0, std::max<std::int64_t>(prompt - 1, 0));
   const std::int64_t whole = std::max<std::int64_t>(block, 1);
   return tokens / whole * whole;
 }

@@ -1,8 +1,6 @@
 #include "icx/words/place.hpp"
 #include "icx/util/text.hpp"
 
-#include <cmath>
-
 #include <fmt/format.h>
 
 #include "icx/base/knob.hpp"
@@ -183,8 +181,8 @@ std::string prefix_cache_text(const Load& load) {
                ? fmt::format("no prompt token found in the engine's prefix cache: the {} of "
                              "{} tokens at {} {:g} fill no whole block of {}; every prompt "
                              "token is computed",
-                             std::llround(static_cast<double>(load.input) * load.prefix_hit),
-                             load.input, Knob::prefix_hit, load.prefix_hit, load.prefix_block)
+                             prefix_share(load.input, load.prefix_hit), load.input,
+                             Knob::prefix_hit, load.prefix_hit, load.prefix_block)
                : fmt::format("no prompt found in the engine's prefix cache: every prompt token "
                              "is computed ({} F for a shared prefix)",
                              Knob::prefix_hit);

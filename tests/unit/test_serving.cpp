@@ -80,6 +80,7 @@ TEST(PrefixCached, TheHitsShareRoundedShortOfTheWholePrompt) {
   EXPECT_EQ(prefix_cached(8192, 0, 1), 0);
   // 0.8 × 8,192 = 6,553.6.
   EXPECT_EQ(prefix_cached(8192, 0.8, 1), 6554);
+  EXPECT_EQ(prefix_share(8192, 0.8), 6554);
   // A full hit still computes the last token (for its logits).
   EXPECT_EQ(prefix_cached(8192, 1, 1), 8191);
   EXPECT_EQ(prefix_cached(1, 1, 1), 0);

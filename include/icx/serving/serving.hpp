@@ -93,6 +93,10 @@ double attention_flops(const Model& model, Phase phase, std::int64_t tokens, std
 /// every one of its tokens matches).
 std::int64_t prefix_cached(std::int64_t prompt, double hit, std::int64_t block);
 
+/// The share `hit` of a prompt of `prompt` tokens, rounded, before prefix_cached keeps it short
+/// of the whole prompt and in whole blocks.
+std::int64_t prefix_share(std::int64_t prompt, double hit);
+
 /// Expected number of distinct experts that `tokens` tokens, each routed uniformly to
 /// `per_token` of `experts`, hit in one layer: E · (1 − (1 − k/E)^N).
 double experts_touched(int experts, int per_token, double tokens);

@@ -27,10 +27,11 @@ void add_load_options(CLI::App& app, LoadOptions& o, bool planned) {
       ->type_name("N")
       ->default_str(std::to_string(default_load_output))
       ->transform(whole_number(1, limits::max_tokens));
-  add_prefix_hit_option(app, o.prefix_hit,
-                        "Fraction of each prompt found in the engine's prefix cache (a shared "
-                        "system prompt, earlier chat turns), in whole cache blocks (vLLM's: 16 "
-                        "tokens): prefill computes the rest, attending over all of it");
+  add_prefix_hit_option(
+      app, o.prefix_hit,
+      "Fraction of each prompt found in the engine's prefix cache (a shared "
+      "system prompt, earlier chat turns), in whole blocks of the engine's cache: "
+      "prefill computes the rest, attending over all of it");
   app.add_option("--prefill-chunk", o.prefill_chunk,
                  "Prompt tokens one engine step prefills beside its decodes (vLLM's "
                  "--max-num-batched-tokens); default: vLLM V1's for the GPU")

@@ -26,7 +26,7 @@ void add_serving_run_options(CLI::App& app, ServingRunOptions& o, bool fabric) {
   add_place_options(*setup, o.place, fabric);
   add_prefix_hit_option(*setup, o.prefix_hit,
                         "Fraction of each prompt the engine found in its prefix cache, in whole "
-                        "cache blocks (vLLM's: 16 tokens), e.g. 0.95 for runs that resend an "
+                        "blocks of the engine's cache, e.g. 0.95 for runs that resend an "
                         "earlier run's prompts to the same server "
                         "(vLLM keeps prefix caching on): prefill computes the rest");
   add_length_options(*setup, o.simulation,
