@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -103,7 +104,9 @@ std::string write_error_of(const fs::path& path, const std::vector<fs::path>& in
 
 std::string content_of(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
 }
 
 TEST(TextFile, WriteReplacesTheTargetAndLeavesNothingElse) {
