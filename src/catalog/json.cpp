@@ -169,6 +169,30 @@ void to_json(Json& json, const Link& link) {
   }
 }
 
+namespace {
+
+/// A GPU's named setup as the catalog file writes it.
+Json tuning_json(const GpuTuning& tuning) {
+  Json json = Json::object();
+  json["name"] = tuning.name;
+  if (tuning.mfu) {
+    json["mfu"] = json_number(*tuning.mfu);
+  }
+  if (tuning.hbm_fraction) {
+    json["hbm_fraction"] = json_number(*tuning.hbm_fraction);
+  }
+  if (tuning.ring_step.value() > 0) {
+    json["ring_step_us"] = in_unit(tuning.ring_step.value(), micro);
+  }
+  if (tuning.is_default) {
+    json["default"] = true;
+  }
+  json["source"] = tuning.source;
+  return json;
+}
+
+} // namespace
+
 void to_json(Json& json, const Gpu& gpu) {
   json = entry_head(gpu);
   json["hbm_GB"] = in_unit(gpu.hbm_capacity.value(), giga);
@@ -199,6 +223,9 @@ void to_json(Json& json, const Gpu& gpu) {
         json["engine_curves"][engine] = std::move(own);
       }
     }
+  }
+  for (const GpuTuning& tuning : gpu.tunings) {
+    json["tunings"][tuning.id] = tuning_json(tuning);
   }
   if (gpu.reference) {
     json["reference"] = true;

@@ -1,5 +1,7 @@
 // Reading a catalog GPU: its memory, dense peaks, scale-up link and domain, efficiencies, and
 // its fitted GEMM and attention curves.
+#include <algorithm>
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -129,6 +131,49 @@ void read_engine_curves(ObjectReader& reader, Gpu& gpu, const std::string& origi
   each.finish();
 }
 
+/// One named setup of the software on the GPU (icx/catalog/catalog.hpp GpuTuning).
+GpuTuning read_tuning(ObjectReader& reader, const std::string& id) {
+  GpuTuning tuning;
+  tuning.id = id;
+  tuning.name = reader.text("name");
+  check_printable(reader, "name", tuning.name);
+  if (reader.has("mfu")) {
+    tuning.mfu = reader.fraction("mfu");
+  }
+  if (reader.has("hbm_fraction")) {
+    tuning.hbm_fraction = reader.fraction("hbm_fraction");
+  }
+  if (reader.has("ring_step_us")) {
+    tuning.ring_step = Seconds::of(reader.positive("ring_step_us", limits::engine_cost_us) * micro);
+  }
+  tuning.is_default = reader.flag_or("default", false);
+  tuning.source = reader.text("source");
+  reader.finish();
+  return tuning;
+}
+
+/// The GPU's named setups, keyed by id, exactly one of them the default.
+void read_tunings(ObjectReader& reader, Gpu& gpu, const std::string& origin) {
+  if (!reader.has("tunings")) {
+    return;
+  }
+  const nlohmann::json::json_pointer at = reader.pointer_to("tunings");
+  const nlohmann::json& tunings = reader.object("tunings");
+  ObjectReader each(tunings, at, origin);
+  for (const auto& [id, value] : tunings.items()) {
+    check_printable(each, id, id);
+    ObjectReader one(each.object(id), at / id, origin);
+    gpu.tunings.push_back(read_tuning(one, id));
+  }
+  each.finish();
+  const auto defaults = std::ranges::count_if(gpu.tunings, &GpuTuning::is_default);
+  if (defaults != 1) {
+    reader.fail("tunings", fmt::format("expected exactly one tuning with \"default\": true, "
+                                       "found {}",
+                                       defaults));
+  }
+}
+
 } // namespace
 
 Gpu read_gpu(ObjectReader& reader, const std::string& origin) {
@@ -164,6 +209,7 @@ Gpu read_gpu(ObjectReader& reader, const std::string& origin) {
   }
   read_kernel_curves(reader, gpu, origin, gpu.curves);
   read_engine_curves(reader, gpu, origin);
+  read_tunings(reader, gpu, origin);
   gpu.reference = reader.flag_or("reference", false);
   return gpu;
 }

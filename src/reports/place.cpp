@@ -237,6 +237,8 @@ Json cluster_json(const PlaceReport& report) {
   cluster["scale_up"] = c.scale_up->id;
   cluster["scale_out"] = c.scale_out->id;
   cluster["between_domains"] = c.between_domains != nullptr ? Json(c.between_domains->id) : Json();
+  const GpuTuning* tuning = report.workload.gpu_tuning;
+  cluster["tuning"] = tuning != nullptr ? Json(tuning->id) : Json();
   return cluster;
 }
 

@@ -30,7 +30,7 @@ std::string topology_named(const Link& link, PathKind kind) {
 
 TopoAllReduce all_reduce(const Link& link, int gpus, std::string topology, Bytes size) {
   const CollectiveRequest one{Collective::all_reduce, Algorithm::automatic, gpus, size,
-                              RunSetup{Implementation::nccl, topology}};
+                              RunSetup{Implementation::nccl, topology, {}}};
   const CommTime time = comm_time(link, size, one, 1);
   return {gpus, &link, std::move(topology), time.judged(), time.expected.has_value()};
 }

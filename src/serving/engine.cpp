@@ -3,14 +3,33 @@
 #include <algorithm>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "icx/base/enum_names.hpp"
+#include "icx/base/knob.hpp"
 #include "icx/util/input_error.hpp"
 
 namespace icx {
 
 const Engine& engine_of(const Catalog& catalog, const Engine* engine) {
   return engine != nullptr ? *engine : catalog.engine(default_engine);
+}
+
+const GpuTuning* gpu_tuning(const Gpu& gpu, std::string_view id) {
+  if (gpu.tunings.empty()) {
+    return nullptr;
+  }
+  const auto found = std::ranges::find_if(
+      gpu.tunings, [&](const GpuTuning& t) { return id.empty() ? t.is_default : t.id == id; });
+  if (found == gpu.tunings.end()) {
+    std::vector<std::string> ids;
+    for (const GpuTuning& t : gpu.tunings) {
+      ids.push_back(t.id);
+    }
+    throw InputError(fmt::format("{} '{}': {} has no such tuning; give one of: {}", Knob::tuning,
+                                 id, gpu.id, fmt::join(ids, ", ")));
+  }
+  return &*found;
 }
 
 std::int64_t prefix_block(const Engine& engine) {

@@ -108,10 +108,15 @@ Workload workload_for(const Catalog& catalog, const Model& model, const Dtype& d
     w.batch = 1;
   }
   w.expert_dtype = &expert_dtype(catalog, model, dtype);
-  const double utilization = request.utilization.value_or(gpu.achievable_mfu);
+  w.gpu_tuning = gpu_tuning(gpu, request.tuning);
+  const GpuTuning none;
+  const GpuTuning& tuning = w.gpu_tuning != nullptr ? *w.gpu_tuning : none;
+  const double utilization = request.utilization.value_or(tuning.mfu.value_or(gpu.achievable_mfu));
   w.rate = compute_rate(gpu, dtype, catalog.dtypes(), utilization);
   w.expert_rate = compute_rate(gpu, *w.expert_dtype, catalog.dtypes(), utilization);
-  w.hbm_fraction = achieved_hbm_fraction(gpu, request.hbm_fraction);
+  w.hbm_fraction =
+      achieved_hbm_fraction(gpu, request.hbm_fraction ? request.hbm_fraction : tuning.hbm_fraction);
+  w.setup.ring_step = tuning.ring_step;
   w.gemm_curves = !request.utilization.has_value();
   return w;
 }

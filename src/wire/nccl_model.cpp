@@ -173,6 +173,11 @@ ModelView model_view(const Link& link, const CollectiveRequest& request, int gpu
   if (view.topology != nullptr) {
     view.adjusted = with_topology(*link.expected, view.topology);
   }
+  if (request.setup.ring_step.value() > 0) {
+    ExpectedModel slower = view.model();
+    slower.step_latency += request.setup.ring_step;
+    view.adjusted = slower;
+  }
   return view;
 }
 

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "icx/base/knob.hpp"
 #include "icx/base/units.hpp"
 #include "icx/base/units_format.hpp"
 #include "icx/memory/hbm.hpp"
@@ -128,6 +129,51 @@ std::string memory_budget_text(const MemoryBudget& budget) {
   }
   return fmt::format("the weights + {} {:.3g} × ({} − the weights{})", rule.setting,
                      budget.fraction, format_bytes(budget.device), held);
+}
+
+std::string hbm_fraction_origin(const Workload& w, const Gpu& gpu) {
+  const GpuTuning* tuning = w.gpu_tuning;
+  if (tuning != nullptr && tuning->hbm_fraction == w.hbm_fraction) {
+    return fmt::format(" ({}'s '{}' tuning)", gpu.id, tuning->id);
+  }
+  if (gpu.achievable_hbm_fraction == w.hbm_fraction) {
+    return fmt::format(" (catalog gpu '{}')", gpu.id);
+  }
+  return gpu.achievable_hbm_fraction || tuning != nullptr
+             ? std::string(" (as given)")
+             : std::string(": no measurement in the catalog");
+}
+
+std::optional<std::string> tuning_text(const Gpu& gpu, const GpuTuning* tuning,
+                                       std::string_view asked) {
+  if (tuning == nullptr) {
+    if (asked.empty()) {
+      return std::nullopt;
+    }
+    return fmt::format("tuning '{}' not applied: {} has no tunings in the catalog, its own "
+                       "figures price it ({})",
+                       asked, gpu.id, Knob::tuning);
+  }
+  std::vector<std::string> parts;
+  if (tuning->hbm_fraction) {
+    parts.push_back(fmt::format("HBM at {:g} %", *tuning->hbm_fraction * 100));
+  }
+  if (tuning->mfu) {
+    parts.push_back(fmt::format("GEMMs at {:g} % of peak", *tuning->mfu * 100));
+  }
+  if (tuning->ring_step.value() > 0) {
+    parts.push_back(
+        fmt::format("an all-reduce's ring {} slower a step", format_seconds(tuning->ring_step)));
+  }
+  std::vector<std::string> others;
+  for (const GpuTuning& t : gpu.tunings) {
+    if (&t != tuning) {
+      others.push_back(t.id);
+    }
+  }
+  return fmt::format("tuning: {}'s '{}', {}{}{} ({}; also {})", gpu.id, tuning->id, tuning->name,
+                     parts.empty() ? "" : ": ", fmt::join(parts, ", "), Knob::tuning,
+                     fmt::join(others, ", "));
 }
 
 } // namespace icx

@@ -113,11 +113,12 @@ std::vector<std::string> place_assumptions(const Workload& w, const Cluster& clu
                                 : fmt::format("tensor and expert collectives run between the "
                                               "layers' GEMMs, none hidden ({})",
                                               Knob::overlap));
-  lines.push_back(fmt::format(
-      "HBM reaches {:g} % of {}{} ({})", w.hbm_fraction * 100, format_rate(gpu.hbm_bandwidth),
-      gpu.achievable_hbm_fraction ? fmt::format(" (catalog gpu '{}')", gpu.id)
-                                  : std::string(": no measurement in the catalog"),
-      Knob::hbm_fraction));
+  lines.push_back(fmt::format("HBM reaches {:g} % of {}{} ({})", w.hbm_fraction * 100,
+                              format_rate(gpu.hbm_bandwidth), hbm_fraction_origin(w, gpu),
+                              Knob::hbm_fraction));
+  if (std::optional<std::string> tuning = tuning_text(gpu, w.gpu_tuning, w.tuning)) {
+    lines.push_back(*std::move(tuning));
+  }
   if (load) {
     lines.push_back(fmt::format(
         "a steady load of {:g} requests/s (Poisson) of {} prompt + {} output tokens, prefilled "

@@ -1,5 +1,8 @@
 // What a plan assumed: the load, the engine, how each layout was priced, the rented nodes and
 // their prices, each with the flag that changes it.
+#include <algorithm>
+#include <optional>
+
 #include <fmt/format.h>
 
 #include "icx/base/knob.hpp"
@@ -78,6 +81,23 @@ void pricing_lines(const PlanRequest& request, const Engine& engine,
   }
 }
 
+/// The setup each planned GPU with tunings in the catalog runs (--tuning), once a GPU.
+void add_tuning_lines(const Catalog& catalog, const PlanRequest& request,
+                      std::vector<std::string>& lines) {
+  std::vector<std::string> seen;
+  for (const System* system : request.systems) {
+    const Gpu& gpu = catalog.gpu(system->gpu);
+    if (gpu.tunings.empty() || std::ranges::find(seen, gpu.id) != seen.end()) {
+      continue;
+    }
+    seen.push_back(gpu.id);
+    if (std::optional<std::string> tuning =
+            tuning_text(gpu, gpu_tuning(gpu, request.serving.tuning), request.serving.tuning)) {
+      lines.push_back(*std::move(tuning));
+    }
+  }
+}
+
 } // namespace
 
 std::vector<std::string> plan_assumptions(const Catalog& catalog, const PlanRequest& request) {
@@ -95,6 +115,7 @@ std::vector<std::string> plan_assumptions(const Catalog& catalog, const PlanRequ
           (request.prefill_chunk ? "" : ", the engine's defaults"),
       Knob::prefill_chunk));
   pricing_lines(request, engine, lines);
+  add_tuning_lines(catalog, request, lines);
   lines.push_back(fmt::format("all-reduces run by {} ({}); activations cross the wire in "
                               "{} ({}); collectives are not hidden behind compute "
                               "unless {} says",

@@ -94,7 +94,11 @@ std::string describe_pricing(const Workload& workload, int gpus) {
   // Latent attention priced by its own kernels' curve says so.
   const bool latent = attention && curves.mla && curve == &*curves.mla;
   if (!gemm && !attention) {
-    return describe_rate(workload.rate, gpus);
+    const GpuTuning* tuning = workload.gpu_tuning;
+    return tuning != nullptr && tuning->mfu == workload.rate.utilization
+               ? fmt::format("{} ({}'s '{}' tuning, {})", describe_rate(workload.rate, gpus),
+                             gpu.id, tuning->id, Knob::tuning)
+               : describe_rate(workload.rate, gpus);
   }
   const std::string rate =
       fmt::format("{} ({}) × {} utilisation", format_flops_rate(workload.rate.peak),

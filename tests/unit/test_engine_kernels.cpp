@@ -29,8 +29,11 @@ Link engine_link(bool with_nvls = true) {
 }
 
 CollectiveRequest all_reduce(double bytes, Implementation implementation, int gpus = 8) {
-  return {
-      Collective::all_reduce, Algorithm::automatic, gpus, Bytes::of(bytes), {implementation, {}}};
+  return {Collective::all_reduce,
+          Algorithm::automatic,
+          gpus,
+          Bytes::of(bytes),
+          {implementation, {}, {}}};
 }
 
 CollectiveCost cost_of(const Link& link, double bytes, Implementation implementation) {
@@ -165,7 +168,7 @@ TEST(EngineKernels, CheckImplementation) {
                                      Algorithm::automatic,
                                      8,
                                      Bytes::of(1e6),
-                                     {Implementation::one_shot, {}}};
+                                     {Implementation::one_shot, {}, {}}};
   EXPECT_THROW((void)expected_collective(link, all_gather), InputError);
   // A link without figures for the kernel.
   const Check bare =
@@ -227,7 +230,7 @@ TEST(LinkTopologies, ExpectedCostNamesTheTopology) {
                                 Algorithm::automatic,
                                 4,
                                 Bytes::of(1e9),
-                                {Implementation::nccl, "dual-socket"}};
+                                {Implementation::nccl, "dual-socket", {}}};
   const CollectiveCost dual = expected_collective(link, named);
   EXPECT_EQ(dual.topology->id, "dual-socket");
   EXPECT_NEAR(dual.time.value(), 58.72375e-3, 1e-12);

@@ -31,6 +31,9 @@ adjacent one in the sweep's sorted levels, none counting as one step past the la
 (none vs none, and none vs the last level, are within). Sweeps with a skipped row are listed
 but not counted.
 
+A row whose `tuning` column names a GPU setup is simulated at that --tuning, unless
+--icx-args names one.
+
 The summaries also group rows by source (the publisher: the source text before its first
 parenthesis, colon or comma), so a figure fitted on one publisher's runs can be held against
 the others'.
@@ -104,6 +107,8 @@ def command(icx, row, extra=()):
             "--requests", str(requests_of(row, concurrency)), "--warmup", "0", "--json"]
     if row["spread"]:
         args += ["--spread", row["spread"]]
+    if row["tuning"] and "--tuning" not in extra:
+        args += ["--tuning", row["tuning"]]
     return args + list(extra)
 
 

@@ -31,6 +31,9 @@ one (with the shipped costs). An engine's TP t with expert
 parallel e (TensorRT-LLM's moe_expert_parallel_size: the experts split e ways, each e-th tensor
 split t / e ways) is icx's TP t / e x EP e on the same t GPUs.
 
+A row whose `tuning` column names a GPU setup (the MI300X's stock image or AMD's recipe) is
+priced at that --tuning, as its source ran it.
+
 With --gpu G, only G's rows are reported (the costs are still fitted on every fit row), and
 --icx-args adds flags to every icx command of G's rows: an assumption about G to try, such as
 --hbm-fraction or --mfu, held against each source of G's rows (the last summary groups the rows
@@ -299,6 +302,14 @@ def report(data, costs):
               f"{statistics.median(abs(e) for e in errs):6.1%}  ({statistics.median(errs):+.1%})")
 
 
+def with_tuning(row, extra):
+    """`extra` after the row's --tuning (the GPU setup its source ran), unless `extra` names
+    one itself."""
+    if row["tuning"] and "--tuning" not in extra:
+        return ["--tuning", row["tuning"], *extra]
+    return extra
+
+
 def main():
     parser = argparse.ArgumentParser(usage=__doc__)
     parser.add_argument("icx")
@@ -315,8 +326,8 @@ def main():
         for r in rows():
             if args.gpu and r["gpu"] != args.gpu and r["use"] != "fit":
                 continue
-            if r["gpu"] == args.gpu:
-                r["icx_args"] = shlex.split(args.icx_args)
+            r["icx_args"] = with_tuning(r, shlex.split(args.icx_args) if r["gpu"] == args.gpu
+                                        else [])
             d = {"row": r, "measured": measured(r), "layers": layers[r["model"]]}
             if is_closed_loop(r):
                 d["loop"] = (closed_loop(icx, overlay, r), closed_loop(icx, None, r))

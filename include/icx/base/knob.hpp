@@ -65,11 +65,12 @@ enum class Knob {
   system,
   tokens_per_gpu,
   ttft,
+  tuning,
   warmup,
 };
 
 /// A knob's own name: what a sentence writes when no front end has handed its spelling over.
-constexpr std::array<EnumName<Knob>, 51> enum_names(Knob /*unused*/) {
+constexpr std::array<EnumName<Knob>, 52> enum_names(Knob /*unused*/) {
   return {{{Knob::act_dtype, "act-dtype"},
            {Knob::algo, "algo"},
            {Knob::arrivals, "arrivals"},
@@ -120,6 +121,7 @@ constexpr std::array<EnumName<Knob>, 51> enum_names(Knob /*unused*/) {
            {Knob::system, "system"},
            {Knob::tokens_per_gpu, "tokens-per-gpu"},
            {Knob::ttft, "ttft"},
+           {Knob::tuning, "tuning"},
            {Knob::warmup, "warmup"}}};
 }
 

@@ -23,6 +23,26 @@
 
 namespace icx {
 
+/// How well the serving software is tuned on a GPU (--tuning): an assumption a user states, as
+/// the published runs of one GPU differ by their setup more than by anything icx prices.
+/// Figures left out are the GPU's own catalog figures.
+struct GpuTuning {
+  std::string id;
+  /// What the setup is, in a phrase ("the image's defaults").
+  std::string name;
+  /// Fraction of dense peak a prefill reaches; absent: the GPU's achievable_mfu.
+  std::optional<double> mfu;
+  /// Fraction of the datasheet HBM bandwidth a decode reaches; absent: the GPU's figure.
+  std::optional<double> hbm_fraction;
+  /// Time an all-reduce's ring spends beyond the link's measured latency, per ring step: the
+  /// setup's synchronisation and launches, which grow with the tensor group.
+  Seconds ring_step;
+  /// The tuning assumed when --tuning names none (one per GPU).
+  bool is_default = false;
+  std::string source;
+  bool operator==(const GpuTuning&) const = default;
+};
+
 struct Gpu : Entry {
   /// The datasheet's memory.
   Bytes hbm_capacity;
@@ -55,6 +75,9 @@ struct Gpu : Entry {
   std::string curves_from;
   /// The curves `engine`'s kernels run by: its own, else the default engine's.
   [[nodiscard]] const KernelCurves& curves_for(const Engine* engine) const;
+  /// Named setups of the serving software on this GPU (--tuning); empty: the catalog figures
+  /// and curves alone describe it.
+  std::vector<GpuTuning> tunings;
   /// The GPU assumed when nothing names one and no GPU uses the wire as its scale-up link.
   bool reference = false;
   bool operator==(const Gpu&) const = default;

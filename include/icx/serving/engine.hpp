@@ -20,6 +20,11 @@ const Engine& engine_of(const Catalog& catalog, const Engine* engine);
 /// GPU reaches and whose exceptions its id does not contain, the one with the highest floor.
 const SchedulerTier& scheduler_tier(const Engine& engine, const Gpu& gpu);
 
+/// The setup `id` names among `gpu`'s tunings, its default one when `id` is empty, null when
+/// the GPU has none. Throws InputError naming --tuning and the GPU's tunings when it has
+/// tunings and none is `id`.
+const GpuTuning* gpu_tuning(const Gpu& gpu, std::string_view id);
+
 /// Tokens per block of `engine`'s prefix cache: 1 when it finds them one by one.
 std::int64_t prefix_block(const Engine& engine);
 

@@ -55,7 +55,10 @@ struct StepSettings {
   std::optional<double> memory_reserve;
   /// Who runs the all-reduces (the serving engine; vLLM's dispatch unless one is named) and
   /// the link topology assumed.
-  RunSetup setup{Implementation::vllm, {}};
+  RunSetup setup{Implementation::vllm, {}, {}};
+  /// The GPU's named setup asked for (GpuTuning id); empty: the GPU's default where it has
+  /// tunings.
+  std::string tuning;
   /// The expert-parallel kernels (icx/wire/expert_parallel.hpp): DeepEP's normal ones for a
   /// prefill and its low-latency ones for a decode step (SGLang's --deepep-mode auto), unless
   /// one is named.
@@ -84,6 +87,8 @@ struct Workload : StepSettings {
   ComputeRate expert_rate;
   /// Fraction of the datasheet HBM bandwidth a decode step reaches.
   double hbm_fraction = 1;
+  /// The GPU's setup the figures assume; null: the GPU has none in the catalog.
+  const GpuTuning* gpu_tuning = nullptr;
   /// GEMMs priced by the GPU's measured curves where it has them (false: every GEMM at
   /// `rate`, as --mfu asks).
   bool gemm_curves = true;
@@ -104,7 +109,7 @@ struct ServingRequest : StepSettings {
   std::optional<std::int64_t> max_batch;
   /// Fraction of dense peak; absent: the GPU's catalog figure.
   std::optional<double> utilization;
-  /// Fraction of HBM bandwidth; absent: the GPU's catalog figure, else 1.
+  /// Fraction of HBM bandwidth; absent: the tuning's, else the GPU's catalog figure, else 1.
   std::optional<double> hbm_fraction;
   Objective objective = Objective::latency;
 };

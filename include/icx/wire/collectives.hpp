@@ -163,6 +163,9 @@ struct RunSetup {
   /// The link topology (LinkTopology id); empty: the link's default for the group size.
   /// Ignored on a link without topologies.
   std::string topology;
+  /// Time a ring spends per step beyond the link's expected model (a GPU's --tuning): the
+  /// serving software's own synchronisation, which grows with the group.
+  Seconds ring_step;
 };
 
 struct CollectiveRequest {

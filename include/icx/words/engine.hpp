@@ -43,6 +43,16 @@ std::string layer_gaps_term(const StepTime& step);
 /// request"; empty when nothing.
 std::string engine_terms(const StepTime& step);
 
+/// Where the HBM fraction a step reaches comes from: " (mi300x's 'stock' tuning)", " (catalog
+/// gpu 'h100-sxm')", ": no measurement in the catalog", or " (as given)".
+std::string hbm_fraction_origin(const Workload& w, const Gpu& gpu);
+
+/// The GPU's setup `tuning` the figures assume, as an assumption line: "tuning: mi300x's
+/// 'stock', the image's defaults: …"; when `asked` (--tuning) names one the GPU lacks (a null
+/// `tuning`), that its own figures price it; none when it lacks one and none was asked.
+std::optional<std::string> tuning_text(const Gpu& gpu, const GpuTuning* tuning,
+                                       std::string_view asked);
+
 /// The engine's memory rule in a few words: "gpu_memory_utilization 0.9 of the memory",
 /// "mem_fraction_static from what it keeps back", "free_gpu_memory_fraction 0.9 of the free
 /// memory", or the flat reserve when the catalog gives none.

@@ -6,7 +6,7 @@ namespace icx::cli {
 
 namespace {
 
-constexpr std::array<EnumName<Knob>, 51> flags{{
+constexpr std::array<EnumName<Knob>, 52> flags{{
     {Knob::act_dtype, "--act-dtype"},
     {Knob::algo, "--algo"},
     {Knob::arrivals, "--arrivals"},
@@ -57,6 +57,7 @@ constexpr std::array<EnumName<Knob>, 51> flags{{
     {Knob::system, "--system"},
     {Knob::tokens_per_gpu, "--tokens-per-gpu"},
     {Knob::ttft, "--ttft"},
+    {Knob::tuning, "--tuning"},
     {Knob::warmup, "--warmup"},
 }};
 

@@ -50,7 +50,7 @@ RunSetup parse_run_setup(const Catalog& catalog, const RunSetupOptions& options,
                       unknown_name("topology", options.topology, {known.begin(), known.end()})));
     }
   }
-  return {*implementation, options.topology};
+  return {*implementation, options.topology, {}};
 }
 
 void require_run_setup(const Link& link, Collective op, const RunSetup& setup) {

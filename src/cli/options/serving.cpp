@@ -6,8 +6,10 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "icx/base/limits.hpp"
 #include "icx/serving/engine.hpp"
@@ -84,6 +86,14 @@ void add_engine_options(CLI::App& app, ServingOptions& o) {
                  "Achievable fraction of HBM bandwidth; default: the GPU's catalog figure")
       ->type_name("FRACTION")
       ->transform(decimal_number(limits::utilisation));
+  app.add_option(
+         "--tuning", o.tuning,
+         "How well the serving software is tuned on the GPU, where the catalog names "
+         "setups for it ('icx gpus --json' shows them): stock (the image's defaults) or tuned (the "
+         "vendor's latency recipe); sets the HBM and prefill efficiency and the "
+         "all-reduce latency, which --hbm-fraction and --mfu override; default: the "
+         "GPU's default setup")
+      ->type_name("ID");
   app.add_option("--spec", o.spec,
                  "Speculative decoding in decode steps: mtp or eagle, the tokens a step emits "
                  "per sequence on average (accepted drafts and its own), and the drafts it "
@@ -138,6 +148,25 @@ const Engine& engine_flag(const Catalog& catalog, const ServingOptions& o) {
                                  *o.emit, *o.engine, *o.emit));
   }
   return engine;
+}
+
+/// --tuning's id, checked against the setups the catalog names for any GPU: a GPU without
+/// that setup is priced by its own figures, as the assumptions then say.
+std::string tuning_flag(const Catalog& catalog, const std::string& id) {
+  std::vector<std::string> known;
+  for (const Gpu& gpu : catalog.gpus()) {
+    for (const GpuTuning& tuning : gpu.tunings) {
+      if (std::ranges::find(known, tuning.id) == known.end()) {
+        known.push_back(tuning.id);
+      }
+    }
+  }
+  if (!id.empty() && std::ranges::find(known, id) == known.end()) {
+    throw UsageError(fmt::format("--tuning '{}': no GPU in the catalog names that setup; give "
+                                 "one of: {} ('icx gpus --json' shows each GPU's)",
+                                 id, fmt::join(known, ", ")));
+  }
+  return id;
 }
 
 const Dtype* dtype_flag(const Catalog& catalog, const char* flag, const std::string& id) {
@@ -209,6 +238,7 @@ ServingRequest serving_request(const Catalog& catalog, const ServingOptions& o,
   r.overlap = o.overlap;
   r.utilization = utilization;
   r.hbm_fraction = o.hbm_fraction;
+  r.tuning = tuning_flag(catalog, o.tuning);
   r.memory_reserve = o.reserve;
   r.engine = &engine_flag(catalog, o);
   r.setup = parse_run_setup(catalog, o.setup, engine_implementation(*r.engine));

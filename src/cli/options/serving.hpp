@@ -32,6 +32,7 @@ struct ServingOptions {
   std::string kv_dtype;
   double overlap = 0;
   std::optional<double> hbm_fraction;
+  std::string tuning;
   std::optional<double> reserve;
   /// --spec KIND:ACCEPTANCE[:DRAFTS], as given; empty: no speculative decoding.
   std::string spec;

@@ -1,0 +1,123 @@
+// A GPU's named setups of the serving software (GpuTuning, --tuning): read from the catalog,
+// refused when malformed, and applied to a step's efficiencies and all-reduce rings.
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "icx/base/error.hpp"
+#include "icx/catalog/catalog.hpp"
+#include "icx/serving/engine.hpp"
+#include "icx/serving/step_model.hpp"
+#include "icx/util/input_error.hpp"
+#include "icx/wire/collectives.hpp"
+#include "test_fixtures.hpp"
+
+namespace icx::unit_gpu_tuning {
+namespace {
+
+/// A GPU "g" on the shipped catalog's nvlink4 with `tunings` (a JSON object's body).
+std::string gpu_with(const std::string& tunings) {
+  return R"({"gpus": [{"id": "g", "name": "G", "hbm_GB": 80, "hbm_bandwidth_GBps": 1000,
+    "dense_tflops": {"bf16": 100}, "scale_up_link": "nvlink4", "scale_up_domain": 8,
+    "achievable_mfu": 0.5, "achievable_hbm_fraction": 0.8, "tunings": {)" +
+         tunings + R"(}, "source": "s"}]})";
+}
+
+TEST(GpuTuning, ShippedMi300xHasAStockDefaultAndTheTunedCatalogFigures) {
+  const Catalog catalog = Catalog::shipped();
+  const Gpu& mi300x = catalog.gpu("mi300x");
+  const GpuTuning* stock = gpu_tuning(mi300x, "");
+  ASSERT_NE(stock, nullptr);
+  EXPECT_EQ(stock->id, "stock");
+  EXPECT_EQ(stock->hbm_fraction, 0.40);
+  EXPECT_EQ(stock->mfu, 0.25);
+  EXPECT_NEAR(stock->ring_step.value(), 10e-6, 1e-15);
+  const GpuTuning* tuned = gpu_tuning(mi300x, "tuned");
+  ASSERT_NE(tuned, nullptr);
+  EXPECT_FALSE(tuned->hbm_fraction.has_value());
+  EXPECT_FALSE(tuned->mfu.has_value());
+  EXPECT_EQ(tuned->ring_step.value(), 0);
+  // A GPU without tunings has none, whatever is asked.
+  EXPECT_EQ(gpu_tuning(catalog.gpu("h100-sxm"), "stock"), nullptr);
+}
+
+TEST(GpuTuning, AnUnknownTuningNamesTheGpusOwn) {
+  const Catalog catalog = Catalog::shipped();
+  try {
+    (void)gpu_tuning(catalog.gpu("mi300x"), "fast");
+    FAIL() << "expected an InputError";
+  } catch (const InputError& error) {
+    const std::string message = error.what();
+    EXPECT_NE(message.find("'fast'"), std::string::npos) << message;
+    EXPECT_NE(message.find("stock, tuned"), std::string::npos) << message;
+  }
+}
+
+TEST(GpuTuning, OverlayIsCheckedWithItsPointer) {
+  const Catalog catalog = Catalog::shipped();
+  EXPECT_EQ(test::catalog_error(catalog, gpu_with(R"("a": {"name": "A", "default": true,
+    "hbm_fraction": 0.5, "source": "s"})")),
+            "(no error)");
+  const std::string two_defaults =
+      test::catalog_error(catalog, gpu_with(R"("a": {"name": "A", "default": true, "source": "s"},
+                           "b": {"name": "B", "default": true, "source": "s"})"));
+  EXPECT_NE(two_defaults.find("/gpus/0"), std::string::npos) << two_defaults;
+  EXPECT_NE(two_defaults.find("exactly one"), std::string::npos) << two_defaults;
+  const std::string no_default =
+      test::catalog_error(catalog, gpu_with(R"("a": {"name": "A", "source": "s"})"));
+  EXPECT_NE(no_default.find("found 0"), std::string::npos) << no_default;
+  const std::string too_high = test::catalog_error(
+      catalog, gpu_with(R"("a": {"name": "A", "default": true, "hbm_fraction": 1.5,
+                                "source": "s"})"));
+  EXPECT_NE(too_high.find("/gpus/0/tunings/a/hbm_fraction"), std::string::npos) << too_high;
+  const std::string unknown = test::catalog_error(
+      catalog, gpu_with(R"("a": {"name": "A", "default": true, "speed": 2, "source": "s"})"));
+  EXPECT_NE(unknown.find("/gpus/0/tunings/a"), std::string::npos) << unknown;
+  EXPECT_NE(unknown.find("speed"), std::string::npos) << unknown;
+}
+
+struct GpuTuningStep : ::testing::Test {
+  Catalog catalog = Catalog::shipped();
+  const Model& llama70 = catalog.model("llama-3.1-70b");
+  const Dtype& bf16 = catalog.dtype("bf16");
+  const Gpu& mi300x = catalog.gpu("mi300x");
+  Workload workload(const std::string& tuning, std::optional<double> hbm = std::nullopt) {
+    ServingRequest r;
+    r.phase = Phase::decode;
+    r.tuning = tuning;
+    r.hbm_fraction = hbm;
+    return workload_for(catalog, llama70, bf16, mi300x, r);
+  }
+};
+
+TEST_F(GpuTuningStep, TheDefaultTuningSetsTheEfficienciesAndTheRingStep) {
+  const Workload stock = workload("");
+  EXPECT_EQ(stock.gpu_tuning, gpu_tuning(mi300x, "stock"));
+  EXPECT_DOUBLE_EQ(stock.hbm_fraction, 0.40);
+  EXPECT_DOUBLE_EQ(stock.rate.utilization, 0.25);
+  EXPECT_NEAR(stock.setup.ring_step.value(), 10e-6, 1e-15);
+  // The tuned setup is the GPU's own catalog figures: Triad's 0.77 and the assumed 0.5.
+  const Workload tuned = workload("tuned");
+  EXPECT_DOUBLE_EQ(tuned.hbm_fraction, 0.77);
+  EXPECT_DOUBLE_EQ(tuned.rate.utilization, 0.5);
+  EXPECT_EQ(tuned.setup.ring_step.value(), 0);
+  // --hbm-fraction overrides the tuning's figure; the rest of the tuning stands.
+  const Workload given = workload("", 0.6);
+  EXPECT_DOUBLE_EQ(given.hbm_fraction, 0.6);
+  EXPECT_DOUBLE_EQ(given.rate.utilization, 0.25);
+}
+
+TEST(GpuTuningRing, EachRingStepOfAnAllReduceTakesTheAddedTime) {
+  // test::nvswitch_link's ring: 2 µs a step. A 4-GPU all-reduce has 2 (4 − 1) = 6 steps, so
+  // 10 µs more a step adds 60 µs to either ring protocol, whichever is faster.
+  const Link link = test::nvswitch_link(true, false);
+  CollectiveRequest request{
+      Collective::all_reduce, Algorithm::ring, 4, Bytes::of(16384), {Implementation::nccl, {}, {}}};
+  const Seconds plain = expected_collective(link, request).time;
+  request.setup.ring_step = microseconds(10);
+  const Seconds slower = expected_collective(link, request).time;
+  EXPECT_NEAR((slower - plain).value(), 60e-6, 1e-12);
+}
+
+} // namespace
+} // namespace icx::unit_gpu_tuning
