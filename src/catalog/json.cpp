@@ -178,6 +178,9 @@ Json tuning_json(const GpuTuning& tuning) {
   if (tuning.mfu) {
     json["mfu"] = json_number(*tuning.mfu);
   }
+  if (tuning.moe_mfu) {
+    json["moe_mfu"] = json_number(*tuning.moe_mfu);
+  }
   if (tuning.hbm_fraction) {
     json["hbm_fraction"] = json_number(*tuning.hbm_fraction);
   }

@@ -140,6 +140,9 @@ GpuTuning read_tuning(ObjectReader& reader, const std::string& id) {
   if (reader.has("mfu")) {
     tuning.mfu = reader.fraction("mfu");
   }
+  if (reader.has("moe_mfu")) {
+    tuning.moe_mfu = reader.fraction("moe_mfu");
+  }
   if (reader.has("hbm_fraction")) {
     tuning.hbm_fraction = reader.fraction("hbm_fraction");
   }

@@ -111,7 +111,10 @@ Workload workload_for(const Catalog& catalog, const Model& model, const Dtype& d
   w.gpu_tuning = gpu_tuning(gpu, request.tuning);
   const GpuTuning none;
   const GpuTuning& tuning = w.gpu_tuning != nullptr ? *w.gpu_tuning : none;
-  const double utilization = request.utilization.value_or(tuning.mfu.value_or(gpu.achievable_mfu));
+  // An MoE model runs the setup's MoE path, at its own share of peak where the tuning has one.
+  const std::optional<double> tuned =
+      model.is_moe() && tuning.moe_mfu ? tuning.moe_mfu : tuning.mfu;
+  const double utilization = request.utilization.value_or(tuned.value_or(gpu.achievable_mfu));
   w.rate = compute_rate(gpu, dtype, catalog.dtypes(), utilization);
   w.expert_rate = compute_rate(gpu, *w.expert_dtype, catalog.dtypes(), utilization);
   w.hbm_fraction =

@@ -161,6 +161,9 @@ std::optional<std::string> tuning_text(const Gpu& gpu, const GpuTuning* tuning,
   if (tuning->mfu) {
     parts.push_back(fmt::format("GEMMs at {:g} % of peak", *tuning->mfu * 100));
   }
+  if (tuning->moe_mfu) {
+    parts.push_back(fmt::format("an MoE model's at {:g} %", *tuning->moe_mfu * 100));
+  }
   if (tuning->ring_step.value() > 0) {
     parts.push_back(
         fmt::format("an all-reduce's ring {} slower a step", format_seconds(tuning->ring_step)));

@@ -99,7 +99,7 @@ TEST(EngineFit, Mi300xStockTuningReproducesTheRunsItWasFittedTo) {
   // over every such row (tools/fit/fit_engines.py --gpu mi300x); these are its 14 one-client
   // runs, priced one sequence at a time. At the GPU's own catalog figures (the tuned setup) the
   // same runs come out about 45 % fast.
-  const Errors errors = one_client_errors(Catalog::shipped(), "", "mi300x", "fit-tuning");
+  const Errors errors = one_client_errors(Catalog::shipped(), "vllm", "mi300x", "fit-tuning");
   ASSERT_EQ(errors.tpot.size(), 14U);
   EXPECT_LT(median(errors.tpot), 0.10);
   EXPECT_LT(median(errors.ttft), 0.15);

@@ -31,6 +31,7 @@ TEST(GpuTuning, ShippedMi300xHasAStockDefaultAndTheTunedCatalogFigures) {
   EXPECT_EQ(stock->id, "stock");
   EXPECT_EQ(stock->hbm_fraction, 0.40);
   EXPECT_EQ(stock->mfu, 0.25);
+  EXPECT_EQ(stock->moe_mfu, 0.06);
   EXPECT_NEAR(stock->ring_step.value(), 10e-6, 1e-15);
   const GpuTuning* tuned = gpu_tuning(mi300x, "tuned");
   ASSERT_NE(tuned, nullptr);
@@ -101,6 +102,13 @@ TEST_F(GpuTuningStep, TheDefaultTuningSetsTheEfficienciesAndTheRingStep) {
   EXPECT_DOUBLE_EQ(tuned.hbm_fraction, 0.77);
   EXPECT_DOUBLE_EQ(tuned.rate.utilization, 0.5);
   EXPECT_EQ(tuned.setup.ring_step.value(), 0);
+  // An MoE model runs the stock image's MoE path at 6 % of peak.
+  ServingRequest r;
+  r.phase = Phase::prefill;
+  const Workload moe =
+      workload_for(catalog, catalog.model("deepseek-v3"), catalog.dtype("fp8"), mi300x, r);
+  EXPECT_DOUBLE_EQ(moe.rate.utilization, 0.06);
+  EXPECT_DOUBLE_EQ(moe.expert_rate.utilization, 0.06);
   // --hbm-fraction overrides the tuning's figure; the rest of the tuning stands.
   const Workload given = workload("", 0.6);
   EXPECT_DOUBLE_EQ(given.hbm_fraction, 0.6);

@@ -32,6 +32,10 @@ struct GpuTuning {
   std::string name;
   /// Fraction of dense peak a prefill reaches; absent: the GPU's achievable_mfu.
   std::optional<double> mfu;
+  /// The same for an MoE model's GEMMs (its routed experts, and on DeepSeek-class models the
+  /// latent attention and block-scaled FP8 projections the setup's MoE path runs); absent:
+  /// `mfu`.
+  std::optional<double> moe_mfu;
   /// Fraction of the datasheet HBM bandwidth a decode reaches; absent: the GPU's figure.
   std::optional<double> hbm_fraction;
   /// Time an all-reduce's ring spends beyond the link's measured latency, per ring step: the
