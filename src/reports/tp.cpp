@@ -12,6 +12,7 @@
 #include "icx/base/units_format.hpp"
 #include "icx/host/host_link.hpp"
 #include "icx/reports/collective.hpp"
+#include "icx/serving/engine.hpp"
 #include "icx/wire/collectives.hpp"
 #include "icx/wire/comm_time.hpp"
 #include "icx/words/engine.hpp"
@@ -327,8 +328,13 @@ void step_wire(const Catalog& catalog, const TpRequest& request, TpWire& wire) {
 void judge_wire(const Catalog& catalog, const TpReport& report, const WireTime& time,
                 TpWire& wire) {
   const TpRequest& request = report.request;
+  // The wire's GPU runs its all-reduces in its tuning's setup, as the step does.
+  RunSetup setup = request.serving.setup;
+  if (const GpuTuning* tuning = gpu_tuning(*wire.gpu, request.serving.tuning)) {
+    setup.ring_step = tuning->ring_step;
+  }
   const CollectiveRequest one{Collective::all_reduce, Algorithm::automatic, wire.gpus,
-                              report.message, request.serving.setup};
+                              report.message, setup};
   const CommTime comm = comm_time(*time.link, report.traffic.per_pass, one,
                                   report.traffic.allreduces_per_layer * request.shape.layers);
   if (const Check check = check_expected_model(*time.link, one.algorithm); !check) {

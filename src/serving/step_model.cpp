@@ -85,6 +85,35 @@ ServingRequest with_default_dtypes(const Catalog& catalog, const Dtype& weights,
   return request;
 }
 
+namespace {
+
+/// `w`'s rates, HBM fraction and ring step: each given figure, else its GPU tuning's, else the
+/// GPU's catalog figure.
+void set_efficiencies(const Catalog& catalog, const Gpu& gpu, const ServingRequest& request,
+                      Workload& w) {
+  w.gpu_tuning = gpu_tuning(gpu, request.tuning);
+  const GpuTuning none;
+  const GpuTuning& tuning = w.gpu_tuning != nullptr ? *w.gpu_tuning : none;
+  // An MoE model's routed experts run the setup's MoE path, at its own share of peak where the
+  // tuning has one; a model with latent attention runs its other GEMMs there too.
+  const Model& model = *w.model;
+  const std::optional<double> experts =
+      model.is_moe() && tuning.moe_mfu ? tuning.moe_mfu : tuning.mfu;
+  const std::optional<double> others = model.latent_attention ? experts : tuning.mfu;
+  w.rate = compute_rate(gpu, *w.dtype, catalog.dtypes(),
+                        request.utilization.value_or(others.value_or(gpu.achievable_mfu)));
+  w.expert_rate = compute_rate(gpu, *w.expert_dtype, catalog.dtypes(),
+                               request.utilization.value_or(experts.value_or(gpu.achievable_mfu)));
+  w.gemm_curves = !request.utilization.has_value();
+  w.rate_from_tuning = w.gemm_curves && others.has_value();
+  w.hbm_fraction_given = request.hbm_fraction.has_value();
+  w.hbm_fraction =
+      achieved_hbm_fraction(gpu, request.hbm_fraction ? request.hbm_fraction : tuning.hbm_fraction);
+  w.setup.ring_step = tuning.ring_step;
+}
+
+} // namespace
+
 Workload workload_for(const Catalog& catalog, const Model& model, const Dtype& dtype,
                       const Gpu& gpu, const ServingRequest& given) {
   const ServingRequest request = with_default_dtypes(catalog, dtype, given);
@@ -108,19 +137,7 @@ Workload workload_for(const Catalog& catalog, const Model& model, const Dtype& d
     w.batch = 1;
   }
   w.expert_dtype = &expert_dtype(catalog, model, dtype);
-  w.gpu_tuning = gpu_tuning(gpu, request.tuning);
-  const GpuTuning none;
-  const GpuTuning& tuning = w.gpu_tuning != nullptr ? *w.gpu_tuning : none;
-  // An MoE model runs the setup's MoE path, at its own share of peak where the tuning has one.
-  const std::optional<double> tuned =
-      model.is_moe() && tuning.moe_mfu ? tuning.moe_mfu : tuning.mfu;
-  const double utilization = request.utilization.value_or(tuned.value_or(gpu.achievable_mfu));
-  w.rate = compute_rate(gpu, dtype, catalog.dtypes(), utilization);
-  w.expert_rate = compute_rate(gpu, *w.expert_dtype, catalog.dtypes(), utilization);
-  w.hbm_fraction =
-      achieved_hbm_fraction(gpu, request.hbm_fraction ? request.hbm_fraction : tuning.hbm_fraction);
-  w.setup.ring_step = tuning.ring_step;
-  w.gemm_curves = !request.utilization.has_value();
+  set_efficiencies(catalog, gpu, request, w);
   return w;
 }
 

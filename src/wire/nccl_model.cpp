@@ -173,7 +173,9 @@ ModelView model_view(const Link& link, const CollectiveRequest& request, int gpu
   if (view.topology != nullptr) {
     view.adjusted = with_topology(*link.expected, view.topology);
   }
-  if (request.setup.ring_step.value() > 0) {
+  // The setup's own time is measured on all-reduces over a GPU's scale-up link.
+  if (request.setup.ring_step.value() > 0 && request.op == Collective::all_reduce &&
+      link.tier == Tier::scale_up) {
     ExpectedModel slower = view.model();
     slower.step_latency += request.setup.ring_step;
     view.adjusted = slower;

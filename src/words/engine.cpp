@@ -133,15 +133,14 @@ std::string memory_budget_text(const MemoryBudget& budget) {
 
 std::string hbm_fraction_origin(const Workload& w, const Gpu& gpu) {
   const GpuTuning* tuning = w.gpu_tuning;
-  if (tuning != nullptr && tuning->hbm_fraction == w.hbm_fraction) {
+  if (w.hbm_fraction_given) {
+    return " (as given)";
+  }
+  if (tuning != nullptr && tuning->hbm_fraction) {
     return fmt::format(" ({}'s '{}' tuning)", gpu.id, tuning->id);
   }
-  if (gpu.achievable_hbm_fraction == w.hbm_fraction) {
-    return fmt::format(" (catalog gpu '{}')", gpu.id);
-  }
-  return gpu.achievable_hbm_fraction || tuning != nullptr
-             ? std::string(" (as given)")
-             : std::string(": no measurement in the catalog");
+  return gpu.achievable_hbm_fraction ? fmt::format(" (catalog gpu '{}')", gpu.id)
+                                     : std::string(": no measurement in the catalog");
 }
 
 std::optional<std::string> tuning_text(const Gpu& gpu, const GpuTuning* tuning,
@@ -162,11 +161,13 @@ std::optional<std::string> tuning_text(const Gpu& gpu, const GpuTuning* tuning,
     parts.push_back(fmt::format("GEMMs at {:g} % of peak", *tuning->mfu * 100));
   }
   if (tuning->moe_mfu) {
-    parts.push_back(fmt::format("an MoE model's at {:g} %", *tuning->moe_mfu * 100));
+    parts.push_back(fmt::format("an MoE model's routed experts (and a latent-attention model's "
+                                "every GEMM) at {:g} %",
+                                *tuning->moe_mfu * 100));
   }
   if (tuning->ring_step.value() > 0) {
-    parts.push_back(
-        fmt::format("an all-reduce's ring {} slower a step", format_seconds(tuning->ring_step)));
+    parts.push_back(fmt::format("each step of an all-reduce's ring {} slower",
+                                format_seconds(tuning->ring_step)));
   }
   std::vector<std::string> others;
   for (const GpuTuning& t : gpu.tunings) {
@@ -174,9 +175,14 @@ std::optional<std::string> tuning_text(const Gpu& gpu, const GpuTuning* tuning,
       others.push_back(t.id);
     }
   }
-  return fmt::format("tuning: {}'s '{}', {}{}{} ({}; also {})", gpu.id, tuning->id, tuning->name,
-                     parts.empty() ? "" : ": ", fmt::join(parts, ", "), Knob::tuning,
-                     fmt::join(others, ", "));
+  return fmt::format("tuning: {}'s '{}', {}: {} ({}{}; {} and {} override its figures)", gpu.id,
+                     tuning->id, tuning->name,
+                     parts.empty() ? std::string("the GPU's own catalog figures")
+                                   : fmt::format("{}", fmt::join(parts, ", ")),
+                     Knob::tuning,
+                     others.empty() ? std::string()
+                                    : fmt::format(", or {}", fmt::join(others, ", ")),
+                     Knob::hbm_fraction, Knob::mfu);
 }
 
 } // namespace icx

@@ -96,6 +96,11 @@ void add_tuning_lines(const Catalog& catalog, const PlanRequest& request,
       lines.push_back(*std::move(tuning));
     }
   }
+  if (seen.empty() && !request.serving.tuning.empty()) {
+    lines.push_back(fmt::format("tuning '{}' not applied: none of the planned GPUs has tunings "
+                                "in the catalog, their own figures price them ({})",
+                                request.serving.tuning, Knob::tuning));
+  }
 }
 
 } // namespace

@@ -95,8 +95,7 @@ std::string describe_pricing(const Workload& workload, int gpus) {
   const bool latent = attention && curves.mla && curve == &*curves.mla;
   if (!gemm && !attention) {
     const GpuTuning* tuning = workload.gpu_tuning;
-    return tuning != nullptr && (tuning->mfu == workload.rate.utilization ||
-                                 tuning->moe_mfu == workload.rate.utilization)
+    return workload.rate_from_tuning && tuning != nullptr
                ? fmt::format("{} ({}'s '{}' tuning, {})", describe_rate(workload.rate, gpus),
                              gpu.id, tuning->id, Knob::tuning)
                : describe_rate(workload.rate, gpus);

@@ -34,6 +34,7 @@ enum Column {
   tpot_ms
 };
 constexpr int use_column = 18;
+constexpr int tuning_column = 21;
 
 double median(std::vector<double> values) {
   std::ranges::sort(values);
@@ -52,6 +53,7 @@ double predicted(const Catalog& catalog, const std::vector<std::string>& row, Ph
   r.engine = &catalog.engine(row[engine]);
   r.batch = 1;
   r.setup.implementation = Implementation::vllm;
+  r.tuning = row[tuning_column]; // the GPU setup the run had, where its GPU has tunings
   const Workload w =
       workload_for(catalog, catalog.model(row[model]), catalog.dtype(row[dtype]), g, r);
   const Cluster cluster{&g, n, n, n, &catalog.link(g.scale_up_link), &catalog.link("ib-ndr"), n};

@@ -102,17 +102,31 @@ TEST_F(GpuTuningStep, TheDefaultTuningSetsTheEfficienciesAndTheRingStep) {
   EXPECT_DOUBLE_EQ(tuned.hbm_fraction, 0.77);
   EXPECT_DOUBLE_EQ(tuned.rate.utilization, 0.5);
   EXPECT_EQ(tuned.setup.ring_step.value(), 0);
-  // An MoE model runs the stock image's MoE path at 6 % of peak.
+  // A latent-attention MoE model runs every GEMM on the stock image's MoE path at 6 % of peak;
+  // another MoE model only its routed experts.
   ServingRequest r;
   r.phase = Phase::prefill;
-  const Workload moe =
+  const Workload deepseek =
       workload_for(catalog, catalog.model("deepseek-v3"), catalog.dtype("fp8"), mi300x, r);
-  EXPECT_DOUBLE_EQ(moe.rate.utilization, 0.06);
-  EXPECT_DOUBLE_EQ(moe.expert_rate.utilization, 0.06);
+  EXPECT_DOUBLE_EQ(deepseek.rate.utilization, 0.06);
+  EXPECT_DOUBLE_EQ(deepseek.expert_rate.utilization, 0.06);
+  EXPECT_TRUE(deepseek.rate_from_tuning);
+  const Workload qwen =
+      workload_for(catalog, catalog.model("qwen3-235b-a22b"), catalog.dtype("bf16"), mi300x, r);
+  EXPECT_DOUBLE_EQ(qwen.rate.utilization, 0.25);
+  EXPECT_DOUBLE_EQ(qwen.expert_rate.utilization, 0.06);
+  // --mfu sets every GEMM, the experts' too.
+  r.utilization = 0.3;
+  const Workload given =
+      workload_for(catalog, catalog.model("deepseek-v3"), catalog.dtype("fp8"), mi300x, r);
+  EXPECT_DOUBLE_EQ(given.rate.utilization, 0.3);
+  EXPECT_DOUBLE_EQ(given.expert_rate.utilization, 0.3);
+  EXPECT_FALSE(given.rate_from_tuning);
   // --hbm-fraction overrides the tuning's figure; the rest of the tuning stands.
-  const Workload given = workload("", 0.6);
-  EXPECT_DOUBLE_EQ(given.hbm_fraction, 0.6);
-  EXPECT_DOUBLE_EQ(given.rate.utilization, 0.25);
+  const Workload hbm_given = workload("", 0.6);
+  EXPECT_DOUBLE_EQ(hbm_given.hbm_fraction, 0.6);
+  EXPECT_TRUE(hbm_given.hbm_fraction_given);
+  EXPECT_DOUBLE_EQ(hbm_given.rate.utilization, 0.25);
 }
 
 TEST(GpuTuningRing, EachRingStepOfAnAllReduceTakesTheAddedTime) {
@@ -125,6 +139,23 @@ TEST(GpuTuningRing, EachRingStepOfAnAllReduceTakesTheAddedTime) {
   request.setup.ring_step = microseconds(10);
   const Seconds slower = expected_collective(link, request).time;
   EXPECT_NEAR((slower - plain).value(), 60e-6, 1e-12);
+}
+
+TEST(GpuTuningRing, OnlyScaleUpAllReducesTakeIt) {
+  // The added time was measured on all-reduces over the GPU's own scale-up link: an
+  // all-gather there, or an all-reduce over a scale-out link, runs as rccl-tests measure it.
+  Link link = test::nvswitch_link(true, false);
+  CollectiveRequest gather{
+      Collective::all_gather, Algorithm::ring, 4, Bytes::of(16384), {Implementation::nccl, {}, {}}};
+  const Seconds plain = expected_collective(link, gather).time;
+  gather.setup.ring_step = microseconds(10);
+  EXPECT_EQ(expected_collective(link, gather).time.value(), plain.value());
+  link.tier = Tier::scale_out;
+  CollectiveRequest reduce{
+      Collective::all_reduce, Algorithm::ring, 4, Bytes::of(16384), {Implementation::nccl, {}, {}}};
+  const Seconds out = expected_collective(link, reduce).time;
+  reduce.setup.ring_step = microseconds(10);
+  EXPECT_EQ(expected_collective(link, reduce).time.value(), out.value());
 }
 
 } // namespace

@@ -107,7 +107,7 @@ def command(icx, row, extra=()):
             "--requests", str(requests_of(row, concurrency)), "--warmup", "0", "--json"]
     if row["spread"]:
         args += ["--spread", row["spread"]]
-    if row["tuning"] and "--tuning" not in extra:
+    if row["tuning"] and not any(a == "--tuning" or a.startswith("--tuning=") for a in extra):
         args += ["--tuning", row["tuning"]]
     return args + list(extra)
 

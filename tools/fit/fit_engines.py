@@ -302,10 +302,15 @@ def report(data, costs):
               f"{statistics.median(abs(e) for e in errs):6.1%}  ({statistics.median(errs):+.1%})")
 
 
+def names_tuning(args):
+    """Whether `args` give --tuning themselves (as one word or two)."""
+    return any(a == "--tuning" or a.startswith("--tuning=") for a in args)
+
+
 def with_tuning(row, extra):
     """`extra` after the row's --tuning (the GPU setup its source ran), unless `extra` names
     one itself."""
-    if row["tuning"] and "--tuning" not in extra:
+    if row["tuning"] and not names_tuning(extra):
         return ["--tuning", row["tuning"], *extra]
     return extra
 

@@ -32,9 +32,9 @@ struct GpuTuning {
   std::string name;
   /// Fraction of dense peak a prefill reaches; absent: the GPU's achievable_mfu.
   std::optional<double> mfu;
-  /// The same for an MoE model's GEMMs (its routed experts, and on DeepSeek-class models the
-  /// latent attention and block-scaled FP8 projections the setup's MoE path runs); absent:
-  /// `mfu`.
+  /// The same for an MoE model's routed experts, and for every GEMM of a model with latent
+  /// attention (DeepSeek-class: its latent attention and block-scaled FP8 projections run on the
+  /// setup's MoE path too); absent: `mfu`.
   std::optional<double> moe_mfu;
   /// Fraction of the datasheet HBM bandwidth a decode reaches; absent: the GPU's figure.
   std::optional<double> hbm_fraction;

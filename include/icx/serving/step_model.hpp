@@ -89,6 +89,10 @@ struct Workload : StepSettings {
   double hbm_fraction = 1;
   /// The GPU's setup the figures assume; null: the GPU has none in the catalog.
   const GpuTuning* gpu_tuning = nullptr;
+  /// `rate`'s utilisation is the tuning's (not given, not the GPU's catalog figure).
+  bool rate_from_tuning = false;
+  /// `hbm_fraction` was given (--hbm-fraction), not taken from the tuning or the catalog.
+  bool hbm_fraction_given = false;
   /// GEMMs priced by the GPU's measured curves where it has them (false: every GEMM at
   /// `rate`, as --mfu asks).
   bool gemm_curves = true;

@@ -88,11 +88,11 @@ void add_engine_options(CLI::App& app, ServingOptions& o) {
       ->transform(decimal_number(limits::utilisation));
   app.add_option(
          "--tuning", o.tuning,
-         "How well the serving software is tuned on the GPU, where the catalog names "
-         "setups for it ('icx gpus --json' shows them): stock (the image's defaults) or tuned (the "
-         "vendor's latency recipe); sets the HBM and prefill efficiency and the "
-         "all-reduce latency, which --hbm-fraction and --mfu override; default: the "
-         "GPU's default setup")
+         "How the serving software is set up on the GPU, where the catalog names setups for "
+         "it ('icx gpus --json' shows them; the MI300X's: stock, the image's defaults, or "
+         "tuned, AMD's latency recipe); it sets the HBM and GEMM efficiencies, which "
+         "--hbm-fraction and --mfu override, and the time each all-reduce ring step adds; "
+         "default: the GPU's default setup")
       ->type_name("ID");
   app.add_option("--spec", o.spec,
                  "Speculative decoding in decode steps: mtp or eagle, the tokens a step emits "

@@ -2,13 +2,16 @@
 #include "views/comparison.hpp"
 #include "views/validate.hpp"
 
+#include <optional>
 #include <string>
 
 #include <fmt/format.h>
 
 #include "icx/base/units_format.hpp"
+#include "icx/serving/engine.hpp"
 #include "icx/serving/ranking.hpp"
 #include "icx/util/table.hpp"
+#include "icx/words/engine.hpp"
 #include "output/json.hpp"
 #include "output/terminal.hpp"
 
@@ -93,6 +96,11 @@ int run_validate_serving(const Catalog& catalog, const std::vector<std::string>&
               request.place.dtype->id, c.gpus, c.gpu->id);
     print_runs(style, v);
     print_summary(style, v);
+    const ServingRequest& serving = request.place.serving;
+    if (const std::optional<std::string> tuning =
+            tuning_text(*c.gpu, gpu_tuning(*c.gpu, serving.tuning), serving.tuning)) {
+      print_out("{}\n", *tuning);
+    }
   });
   return exit_ok;
 }

@@ -1,0 +1,2 @@
+args: plan --model 70b --input 2048 --output 256 --ttft 2s --tpot 50ms --rate 5 --system dgx-h100 --tuning tuned
+exit: 0
