@@ -329,12 +329,9 @@ void judge_wire(const Catalog& catalog, const TpReport& report, const WireTime& 
                 TpWire& wire) {
   const TpRequest& request = report.request;
   // The wire's GPU runs its all-reduces in its tuning's setup, as the step does.
-  RunSetup setup = request.serving.setup;
-  if (const GpuTuning* tuning = gpu_tuning(*wire.gpu, request.serving.tuning)) {
-    setup.ring_step = tuning->ring_step;
-  }
-  const CollectiveRequest one{Collective::all_reduce, Algorithm::automatic, wire.gpus,
-                              report.message, setup};
+  const CollectiveRequest one{
+      Collective::all_reduce, Algorithm::automatic, wire.gpus, report.message,
+      tuned_setup(*wire.gpu, request.serving.setup, request.serving.tuning)};
   const CommTime comm = comm_time(*time.link, report.traffic.per_pass, one,
                                   report.traffic.allreduces_per_layer * request.shape.layers);
   if (const Check check = check_expected_model(*time.link, one.algorithm); !check) {

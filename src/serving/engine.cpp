@@ -32,6 +32,12 @@ const GpuTuning* gpu_tuning(const Gpu& gpu, std::string_view id) {
   return &*found;
 }
 
+RunSetup tuned_setup(const Gpu& gpu, RunSetup setup, std::string_view id) {
+  const GpuTuning* tuning = gpu_tuning(gpu, id);
+  setup.ring_step = tuning != nullptr ? tuning->ring_step : Seconds{};
+  return setup;
+}
+
 std::int64_t prefix_block(const Engine& engine) {
   return engine.prefix_cache ? engine.prefix_cache->block_tokens : 1;
 }

@@ -109,7 +109,7 @@ void set_efficiencies(const Catalog& catalog, const Gpu& gpu, const ServingReque
   w.hbm_fraction_given = request.hbm_fraction.has_value();
   w.hbm_fraction =
       achieved_hbm_fraction(gpu, request.hbm_fraction ? request.hbm_fraction : tuning.hbm_fraction);
-  w.setup.ring_step = tuning.ring_step;
+  w.setup = tuned_setup(gpu, w.setup, request.tuning);
 }
 
 } // namespace

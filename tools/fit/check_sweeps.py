@@ -55,7 +55,8 @@ import sys
 import time
 
 sys.dont_write_bytecode = True  # importing fit_engines leaves no __pycache__ behind
-from fit_engines import AMD, layout_args, requests_of  # noqa: E402 (the same conventions)
+# The same conventions as fit_engines.py.
+from fit_engines import AMD, layout_args, requests_of, with_tuning  # noqa: E402
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 TIMEOUT = 20  # seconds one icx call may take before its row is skipped
@@ -107,9 +108,7 @@ def command(icx, row, extra=()):
             "--requests", str(requests_of(row, concurrency)), "--warmup", "0", "--json"]
     if row["spread"]:
         args += ["--spread", row["spread"]]
-    if row["tuning"] and not any(a == "--tuning" or a.startswith("--tuning=") for a in extra):
-        args += ["--tuning", row["tuning"]]
-    return args + list(extra)
+    return args + with_tuning(row, list(extra))
 
 
 def run(args, tries=10):

@@ -25,6 +25,10 @@ const SchedulerTier& scheduler_tier(const Engine& engine, const Gpu& gpu);
 /// tunings and none is `id`.
 const GpuTuning* gpu_tuning(const Gpu& gpu, std::string_view id);
 
+/// `setup` as `gpu` runs its all-reduces under the tuning `id` names (gpu_tuning): with that
+/// tuning's time per ring step, none where the GPU has no tunings.
+RunSetup tuned_setup(const Gpu& gpu, RunSetup setup, std::string_view id);
+
 /// Tokens per block of `engine`'s prefix cache: 1 when it finds them one by one.
 std::int64_t prefix_block(const Engine& engine);
 
