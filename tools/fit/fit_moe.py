@@ -14,8 +14,16 @@ E experts each, with a assignments and r distinct experts landing on rank 0:
             / (HBM bandwidth × memory_fraction)
   time    = (compute^knee + memory^knee)^(1/knee) + launch + T k × route_ns
 The rows route as aiconfigurator's "balanced" case does (collector/helper.py balanced_logits:
-token t picks experts (t + j·ceil(E/k)) mod E), and every token's k entries reach the rank's
-kernel, which sorts them before its GEMMs (the route term).
+token t favours experts (t + j·ceil(E/k)) mod E), and every token's k entries reach the rank's
+kernel, which sorts them before its GEMMs (the route term). The row's `routing` column says
+what the collector's router made of those logits:
+  plain        top-k: the k favoured experts.
+  grouped-8-4  DeepSeek-V3's grouped top-k (8 groups of E/8 experts, the best 4 groups by the
+               sum of their two best scores, then the top k inside them), as vLLM's and SGLang's
+               collectors route DeepSeek-V3. Every group holds one favoured expert, so every
+               group ties and the first four are taken; inside them a token runs its four
+               favoured experts and the four lowest-numbered others. The first experts receive
+               every token: a skewed load, not a balanced one.
 
 Usage: python3 tools/fit/fit_moe.py [--check data/catalog/gpus.json]
 """
@@ -34,19 +42,38 @@ SPEC = {"params": ["compute_fraction", "half_tokens", "memory_fraction", "knee",
                      "launch_us": 1, "route_ns": 2}}
 
 
-@functools.lru_cache(maxsize=None)
-def rank0(tokens, topk, experts, ep):
-    """Rank 0's assignments and distinct experts under balanced routing; it holds experts
-    0 .. experts / ep - 1."""
+GROUPED = {"plain": None, "grouped-8-4": (8, 4)}
+
+
+def favoured(t, tokens, topk, experts):
+    """The experts balanced_logits scores high for token t."""
     stride = -(-experts // topk)
+    if tokens >= stride:
+        return [(t + j * stride) % experts for j in range(topk)]
+    return [int(t * stride / tokens + j * stride) % experts for j in range(topk)]
+
+
+def grouped_pick(high, topk, experts, groups, chosen):
+    """DeepSeek-V3's grouped top-k over two score levels, ties to the lower index."""
+    size = experts // groups
+    count = [0] * groups
+    for e in high:
+        count[e // size] += 1
+    best = sorted(range(groups), key=lambda g: (-min(count[g], 2), g))[:chosen]
+    pool = [e for g in sorted(best) for e in range(g * size, (g + 1) * size)]
+    return sorted(pool, key=lambda e: (e not in high, e))[:topk]
+
+
+@functools.lru_cache(maxsize=None)
+def rank0(tokens, topk, experts, ep, routing="plain"):
+    """Rank 0's assignments and distinct experts; it holds experts 0 .. experts / ep - 1."""
     local = experts // ep
     assigned, seen = 0, set()
     for t in range(tokens):
-        for j in range(topk):
-            if tokens >= stride:
-                e = (t + j * stride) % experts
-            else:
-                e = int(t * stride / tokens + j * stride) % experts
+        picked = favoured(t, tokens, topk, experts)
+        if GROUPED[routing]:
+            picked = grouped_pick(set(picked), topk, experts, *GROUPED[routing])
+        for e in picked:
             if e < local:
                 assigned += 1
                 seen.add(e)
@@ -57,7 +84,7 @@ def predict(p, row, gpu, width):
     compute_fraction, half_tokens, memory_fraction, knee, launch_us, route_ns = p
     t, h, k, e, tp, ep = (int(row[c]) for c in ("tokens", "hidden", "topk", "experts", "tp", "ep"))
     i = int(row["inter"]) / tp
-    assigned, run = rank0(t, k, e, ep)
+    assigned, run = rank0(t, k, e, ep, row["routing"])
     route = launch_us * 1e-6 + t * k * route_ns * 1e-9
     if assigned == 0:
         return route
