@@ -57,6 +57,9 @@ void to_json(Json& json, const Engine& engine) {
                    {"layer_us", in_unit(engine.costs.layer.value(), micro)},
                    {"request_us", in_unit(engine.costs.request.value(), micro)},
                    {"sequence_us", in_unit(engine.costs.sequence.value(), micro)}};
+  if (engine.costs.prefill_step.value() > 0) {
+    json["costs"]["prefill_step_us"] = in_unit(engine.costs.prefill_step.value(), micro);
+  }
   if (engine.costs.prefill_pass_scale != 1) {
     json["costs"]["prefill_pass_scale"] = json_number(engine.costs.prefill_pass_scale);
   }

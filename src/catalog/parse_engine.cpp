@@ -133,6 +133,10 @@ Engine read_engine(ObjectReader& reader, const std::string& origin) {
     engine.costs.sequence =
         Seconds::of(costs.positive("sequence_us", limits::engine_cost_us) * micro);
   }
+  if (costs.has("prefill_step_us")) {
+    engine.costs.prefill_step =
+        Seconds::of(costs.positive("prefill_step_us", limits::engine_cost_us) * micro);
+  }
   if (costs.has("prefill_pass_scale")) {
     engine.costs.prefill_pass_scale =
         costs.positive("prefill_pass_scale", limits::prefill_pass_scale);

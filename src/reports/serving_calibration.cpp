@@ -169,11 +169,16 @@ nlohmann::ordered_json serving_overlay(const ServingCalibration& calibration) {
 namespace {
 
 Json costs_json(const EngineCosts& c) {
-  return {{"step_us", json_number(c.step.value() * 1e6)},
-          {"layer_us", json_number(c.layer.value() * 1e6)},
-          {"request_us", json_number(c.request.value() * 1e6)},
-          {"sequence_us", json_number(c.sequence.value() * 1e6)},
-          {"prompt_scale", json_number(c.prompt_scale)}};
+  Json json = {{"step_us", json_number(c.step.value() * 1e6)},
+               {"layer_us", json_number(c.layer.value() * 1e6)},
+               {"request_us", json_number(c.request.value() * 1e6)},
+               {"sequence_us", json_number(c.sequence.value() * 1e6)},
+               {"prompt_scale", json_number(c.prompt_scale)}};
+  if (c.prefill_step.value() > 0) {
+    // Kept as the catalog gives it: a user's runs at one load cannot tell it from the rest.
+    json["prefill_step_us"] = json_number(c.prefill_step.value() * 1e6);
+  }
+  return json;
 }
 
 } // namespace

@@ -252,6 +252,9 @@ void add_engine_costs(const Workload& w, Placement& p) {
   // expert ranks where each runs attention for its own.
   const std::int64_t scheduled = ceil_div(step.batch.replica, p.layout.ep);
   step.engine = w.engine->costs.step + w.engine->costs.sequence * static_cast<double>(scheduled);
+  if (w.phase == Phase::prefill) {
+    step.engine += w.engine->costs.prefill_step;
+  }
   step.request = w.phase == Phase::prefill ? w.engine->costs.request : Seconds{};
   step.pass_scale = w.phase == Phase::prefill ? w.engine->costs.prefill_pass_scale : 1.0;
   step.prompt_scale = w.phase == Phase::prefill ? w.engine->costs.prompt_scale : 1.0;

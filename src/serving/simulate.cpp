@@ -242,7 +242,8 @@ bool Scheduler::step() {
   const double seconds = std::max(
       0.0, (decodes > 0 ? costs_.decode_seconds(decodes, context) : costs_.prefill_fixed.value()) +
                static_cast<double>(prompt_tokens) * costs_.per_prompt_token.value() +
-               static_cast<double>(chunks_.size()) * costs_.per_prompt.value());
+               static_cast<double>(chunks_.size()) * costs_.per_prompt.value() +
+               (chunks_.empty() ? 0.0 : costs_.prefill_step.value()));
   const double before = now_;
   now_ += seconds;
   totals_.time = now_;

@@ -41,6 +41,7 @@ std::vector<double> memo_key(const StepCosts& costs, const SchedulerLimits& limi
   add(costs.per_prompt_token.value());
   add(costs.per_prompt.value());
   add(costs.prefill_fixed.value());
+  add(costs.prefill_step.value());
   add(costs.per_request.value());
   add(limits.max_sequences);
   add(limits.token_budget);

@@ -53,7 +53,10 @@ void price_prompts(const Cluster& cluster, const LoadWorkloads& workloads, const
   // prompt per scheduler): apart, each prompt of a step pays it.
   const Engine* engine = workloads.prefill.engine;
   costs.per_prompt = engine != nullptr ? engine->costs.sequence : Seconds{};
-  costs.prefill_fixed = costs.prefill_fixed - costs.per_prompt;
+  // The engine's own prompt pass, which the line above also holds once: apart, every step
+  // that prefills pays it, a mixed one too.
+  costs.prefill_step = engine != nullptr ? engine->costs.prefill_step : Seconds{};
+  costs.prefill_fixed = costs.prefill_fixed - costs.per_prompt - costs.prefill_step;
   costs.per_request = prefill.request;
 }
 

@@ -60,6 +60,17 @@ std::string engine_defaults_text(const Engine& engine, const Gpu& gpu) {
                      engine_text(engine), gpu.id, tier.max_batch, tier.prefill_chunk);
 }
 
+std::string prefill_pass_text(const EngineCosts& costs) {
+  std::vector<std::string> parts;
+  if (costs.prefill_pass_scale != 1) {
+    parts.push_back(fmt::format("{:.3g} × kernels", costs.prefill_pass_scale));
+  }
+  if (costs.prefill_step.value() > 0) {
+    parts.push_back(fmt::format("+ {}", format_seconds(costs.prefill_step)));
+  }
+  return parts.empty() ? std::string("-") : fmt::format("{}", fmt::join(parts, " "));
+}
+
 std::string engine_costs_text(const Engine& engine) {
   const EngineCosts& c = engine.costs;
   std::string prompts =
@@ -74,6 +85,10 @@ std::string engine_costs_text(const Engine& engine) {
       c.sequence.value() > 0
           ? fmt::format(" + {} per sequence in the step", format_seconds(c.sequence))
           : std::string();
+  if (c.prefill_step.value() > 0) {
+    prompts += fmt::format(", {} more in each step that prefills (the prompt pass's own)",
+                           format_seconds(c.prefill_step));
+  }
   return fmt::format("{} per step{} + {} per layer, {} per request{} (fitted on published "
                      "serving runs; catalog engine '{}')",
                      format_seconds(c.step), sequences, format_seconds(c.layer),

@@ -337,6 +337,41 @@ TEST_F(EngineCostsTest, EachSchedulerPaysItsOwnSequences) {
   }
 }
 
+TEST_F(EngineCostsTest, APrefillStepHoldsTheGpusForTheEnginesPromptPass) {
+  // Engine "e" with 40 ms more in each step that prefills: a prefill's step is 40 ms longer and
+  // holds the GPUs for it (its busy time and throughput), a decode step is unchanged.
+  Catalog costly = with_engine_e();
+  costly.overlay_text(engine_with(two_tiers, "vllm",
+                                  R"({"step_us": 500, "layer_us": 10, "request_us": 20000,
+                                      "prefill_step_us": 40000})"),
+                      "e40.json");
+  const Engine& pass = costly.engine("e");
+  EXPECT_DOUBLE_EQ(pass.costs.prefill_step.value(), 40e-3);
+  EXPECT_EQ(catalog.engine("e").costs.prefill_step.value(), 0);
+  for (const Phase phase : {Phase::decode, Phase::prefill}) {
+    SCOPED_TRACE(to_string(phase));
+    const StepTime plain =
+        evaluate_layout(cluster, workload(phase, &catalog.engine("e")), {4, 1, 1, 1}).step;
+    const StepTime with = evaluate_layout(cluster, workload(phase, &pass), {4, 1, 1, 1}).step;
+    const double extra = phase == Phase::prefill ? 40e-3 : 0;
+    EXPECT_NEAR((with.busy() - plain.busy()).value(), extra, 1e-12);
+    EXPECT_NEAR((with.request - plain.request).value(), 0, 1e-15);
+    // 1000 prompt tokens (or one decode token) over the longer step, on 4 GPUs.
+    const double tokens = phase == Phase::prefill ? 1000 : 1;
+    EXPECT_NEAR(1 / with.tokens_per_second_per_gpu,
+                1 / plain.tokens_per_second_per_gpu + extra * 4 / tokens, 1e-9);
+  }
+  // Written back as read, and refused below zero with its pointer.
+  nlohmann::ordered_json written;
+  written["engines"] = costly.engines();
+  EXPECT_EQ(written["engines"].back()["costs"]["prefill_step_us"], 40000);
+  const std::string error =
+      test::catalog_error(Catalog{}, engine_with(two_tiers, "vllm",
+                                                 R"({"step_us": 0, "layer_us": 0, "request_us": 0,
+                                 "prefill_step_us": -1})"));
+  EXPECT_NE(error.find("/engines/0/costs/prefill_step_us"), std::string::npos) << error;
+}
+
 TEST_F(EngineCostsTest, TheRequestCostAddsToTtftOutsideTheQueue) {
   ServingRequest r;
   r.engine = &catalog.engine("e");

@@ -1,5 +1,7 @@
 #include "icx/serving/simulation_costs.hpp"
 
+#include <string>
+
 #include <gtest/gtest.h>
 
 #include "load_fixture.hpp"
@@ -102,6 +104,37 @@ TEST_F(SimulationCostsTest, AtLightLoadTheSimulationAgreesWithTheClosedForm) {
   const SimulationResult s = simulate(r.costs, r.limits, t);
   EXPECT_NEAR(s.ttft.mean / closed_form.ttft, 1, 0.05);
   EXPECT_NEAR(s.tpot.mean / closed_form.tpot, 1, 0.05);
+}
+
+TEST_F(SimulationCostsTest, AnEnginesPromptPassIsPaidOncePerStepThatPrefills) {
+  // The fixture's engine with 30 ms more in each step that prefills and 5 ms per request:
+  // the replica's line for a prompt holds it apart (not in the step without decodes), and at
+  // light load the simulation's TTFT still agrees with the closed form, which holds it too.
+  std::string text = test::engine_overlay;
+  const std::string costs = R"("request_us": 0})";
+  text.replace(text.find(costs), costs.size(), R"("request_us": 5000, "prefill_step_us": 30000})");
+  catalog.overlay_text(text, "pass.json");
+  const Load load{0.05, 1000, 200, 8192};
+  const LoadWorkloads w = workloads(load);
+  const ReplicaModel r = replica_model(cluster, w, one, load, SchedulePolicy::decode_first);
+  EXPECT_NEAR(r.costs.prefill_step.value(), 30e-3, 1e-15);
+  const Seconds prefill = evaluate_layout(cluster, w.prefill, one).step.busy();
+  EXPECT_NEAR((r.costs.prefill_fixed + r.costs.prefill_step +
+               r.costs.per_prompt_token * static_cast<double>(load.input))
+                  .value(),
+              prefill.value(), 1e-12);
+  Traffic t;
+  t.rate = load.rate;
+  t.input = {LengthShape::fixed, load.input, 0};
+  t.output = {LengthShape::fixed, load.output, 0};
+  t.requests = 200;
+  const SimulationResult s = simulate(r.costs, r.limits, t);
+  const LoadedStep closed_form = serve_at_load(cluster, w, one, load);
+  EXPECT_NEAR(s.ttft.mean / closed_form.ttft, 1, 0.05);
+  // That TTFT holds the 5 ms outside, the 30 ms pass and the prompt's 2 × 8e9 × 1000 FLOP at
+  // 494.5 TFLOP/s (32.4 ms), and a little attention.
+  EXPECT_GT(s.ttft.mean.value(), 5e-3 + 30e-3 + 2 * 8e9 * 1000 / 494.5e12);
+  EXPECT_LT(s.ttft.mean.value(), 1.05 * (5e-3 + 30e-3 + 2 * 8e9 * 1000 / 494.5e12));
 }
 
 TEST_F(SimulationCostsTest, AtSaturationThroughputIsTheStepModelsCapacity) {

@@ -71,10 +71,12 @@ def zero_cost_catalog():
     with open(os.path.join(ROOT, "data", "catalog", "engines.json")) as f:
         engines = json.load(f)
     for engine in engines["engines"]:
-        # The per-sequence cost (fit_sequence_cost.py, fitted on many clients) is kept: at one
-        # sequence it is part of what the step cost fitted here would otherwise absorb.
-        sequence = engine["costs"].get("sequence_us", 0)
-        engine["costs"] = {"step_us": 0, "layer_us": 0, "request_us": 0, "sequence_us": sequence}
+        # The costs fit_sequence_cost.py fits on many clients are kept: at one sequence the
+        # per-sequence cost is part of what the step cost fitted here would otherwise absorb,
+        # and the prefill step's of what the per-request time would (the two split one sum).
+        kept = {k: engine["costs"][k] for k in ("sequence_us", "prefill_step_us")
+                if k in engine["costs"]}
+        engine["costs"] = {"step_us": 0, "layer_us": 0, "request_us": 0, **kept}
     out = tempfile.NamedTemporaryFile("w", suffix=".json", delete=False)
     json.dump(engines, out)
     out.close()

@@ -1,16 +1,23 @@
 #!/usr/bin/env python3
-"""Fits an engine's cost per sequence in a step (data/catalog/engines.json "costs".sequence_us:
-the host's work on each sequence one scheduler runs, which grows with the batch) to the fit rows
-of data/measurements/serving_sweeps.csv above one client, and reports the error of every row of
-the engine, fit and held-out, with and without it.
+"""Fits one of an engine's costs that only many clients show (data/catalog/engines.json
+"costs") to the fit rows of data/measurements/serving_sweeps.csv above one client, and reports
+the error of every row of the engine, fit and held-out, with and without it:
 
-A concurrency-1 step runs one sequence, so the per-step costs fit_engines.py fits there cannot
-tell a per-sequence cost from a fixed one; the closed loops of many clients can. Each row is
-simulated as check_sweeps.py simulates it (icx place --concurrency C, the benchmark's lengths and
-request count, every request counted), with the shipped catalog but for the engine's
-sequence_us, given by a --catalog overlay. The fitted value minimises the median |log(icx /
-measured)| over the fit rows' p50 TPOT and output tokens/s together (golden-section search over
-0 to 200 us); TTFT is left out, as it holds the per-request cost fitted elsewhere.
+  --cost sequence_us (the default): per sequence in a step, the host's work on each sequence
+      one scheduler runs, which grows with the batch. A concurrency-1 step runs one sequence,
+      so the per-step costs fit_engines.py fits there cannot tell it from a fixed one.
+  --cost prefill_step_us: per step that prefills, the engine's own prompt pass beyond its
+      kernels, which the decodes behind it wait for. At one client it cannot be told from the
+      per-request time (both fall in TTFT once), so the two are fitted as one sum there
+      (fit_engines.py) and split here: the overlay gives prefill_step_us x and request_us the
+      shipped sum less x, so every concurrency-1 TTFT stays as fitted.
+
+Each row is simulated as check_sweeps.py simulates it (icx place --concurrency C, the
+benchmark's lengths and request count, every request counted), with the shipped catalog but for
+the engine's cost, given by a --catalog overlay. The fitted value minimises the median |log(icx
+/ measured)| over the fit rows' p50 TPOT and output tokens/s together (golden-section search
+over 0 to 200 us for sequence_us, to the per-request sum for prefill_step_us); TTFT is left out,
+as it holds the per-request cost fitted elsewhere.
 
 Which rows are fitted on is decided per source and GPU, as for the engines' other costs: the
 rows whose `use` is fit and whose concurrency is above 1. --try-gpu GPU fits instead on that
@@ -18,6 +25,7 @@ GPU's rows above one client whatever their `use`, to see what a fit there would 
 others (SGLang's trial on its B200 rows, docs/engines.md).
 
 Usage: python3 tools/fit/fit_sequence_cost.py BUILD_DIR/icx [--engine vllm] [--try-gpu GPU]
+           [--cost sequence_us|prefill_step_us]
 """
 import concurrent.futures
 import json
@@ -35,22 +43,43 @@ SEARCH_US = (0.0, 200.0)
 STEPS = 14  # golden-section steps: the bracket shrinks to 0.618^14 of 200 us, under 0.2 us
 
 
-def overlay_with(engine, sequence_us):
-    """The shipped engines with `engine`'s sequence_us replaced, as a --catalog overlay."""
+COSTS = ("sequence_us", "prefill_step_us")
+
+
+def shipped_costs(engine):
+    with open(os.path.join(ROOT, "data", "catalog", "engines.json")) as f:
+        return next(e["costs"] for e in json.load(f)["engines"] if e["id"] == engine)
+
+
+def search_range(engine, cost):
+    """sequence_us over 0-200 us; prefill_step_us over 0 to the per-request sum it splits."""
+    if cost == "sequence_us":
+        return SEARCH_US
+    c = shipped_costs(engine)
+    return (0.0, c["request_us"] + c.get("prefill_step_us", 0.0))
+
+
+def overlay_with(engine, cost, value):
+    """The shipped engines with `engine`'s `cost` replaced (for prefill_step_us, the per-request
+    time keeping their sum), as a --catalog overlay."""
     with open(os.path.join(ROOT, "data", "catalog", "engines.json")) as f:
         engines = json.load(f)
     for e in engines["engines"]:
         if e["id"] == engine:
-            e["costs"]["sequence_us"] = round(sequence_us, 3)
+            c = e["costs"]
+            if cost == "prefill_step_us":
+                c["request_us"] = round(c["request_us"] + c.get("prefill_step_us", 0.0) - value, 1)
+            c[cost] = round(value, 3)
     out = tempfile.NamedTemporaryFile("w", suffix=".json", delete=False)
     json.dump(engines, out)
     out.close()
     return out.name
 
 
-def errors(icx, engine, data, sequence_us):
-    """Per row: metric -> icx / measured - 1 with the engine's sequence_us (None: not given)."""
-    overlay = overlay_with(engine, sequence_us)
+def errors(icx, engine, data, cost, value):
+    """Per row: metric -> icx / measured - 1 with the engine's `cost` at `value` (None: not
+    given)."""
+    overlay = overlay_with(engine, cost, value)
     cache = {}
 
     def one(r):
@@ -127,7 +156,8 @@ def main():
     args = sys.argv[1:]
     engine = option(args, "--engine", "vllm")
     try_gpu = option(args, "--try-gpu")
-    if len(args) != 1:
+    cost = option(args, "--cost", "sequence_us")
+    if len(args) != 1 or cost not in COSTS:
         sys.exit(__doc__)
     icx = args[0]
     data = rows(engine)
@@ -135,10 +165,11 @@ def main():
     if not fit:
         sys.exit(f"no fit rows above one client for engine {engine}")
     print(f"{engine}: {len(fit)} fit rows above one client, {len(data)} rows in all")
-    best = golden(lambda us: loss(errors(icx, engine, fit, us)), *SEARCH_US)
-    print(f"fitted sequence_us = {best:.1f}")
-    summary("without (sequence_us 0)", data, errors(icx, engine, data, 0.0))
-    summary(f"with sequence_us {best:.1f}", data, errors(icx, engine, data, best))
+    best = golden(lambda us: loss(errors(icx, engine, fit, cost, us)),
+                  *search_range(engine, cost))
+    print(f"fitted {cost} = {best:.1f}")
+    summary(f"without ({cost} 0)", data, errors(icx, engine, data, cost, 0.0))
+    summary(f"with {cost} {best:.1f}", data, errors(icx, engine, data, cost, best))
 
 
 if __name__ == "__main__":

@@ -60,6 +60,10 @@ struct EngineCosts {
   /// Per request, outside the GPUs' steps: the HTTP server, tokenizing the prompt, returning
   /// the first token. In a request's TTFT, not in the GPUs' time.
   Seconds request;
+  /// Per step that prefills: the engine's own time for a prompt pass beyond its kernels, on
+  /// the GPUs' path (a pass run without CUDA graphs launches every kernel from the host), so
+  /// the decodes waiting behind it wait for it too. In TTFT and in every step holding a prompt.
+  Seconds prefill_step;
   /// A prefill pass's time over its measured kernels' time alone: the norms, activations,
   /// rotary embedding and sampling between the kernels the curves time. It multiplies the
   /// part of a prefill priced by measured curves only (an assumed utilisation of peak stands

@@ -95,6 +95,8 @@ struct StepCosts {
   Seconds per_prompt;
   /// A step without decodes before its prompt tokens.
   Seconds prefill_fixed;
+  /// What a step that prefills adds, with decodes or without: the engine's own prompt pass.
+  Seconds prefill_step;
   /// The engine's time per request outside the GPUs' steps (part of TTFT and e2e latency).
   Seconds per_request;
   /// The step of `batch` decodes attending to `context_tokens` in all: what the table holds

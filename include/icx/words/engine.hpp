@@ -35,6 +35,10 @@ std::string engine_defaults_text(const Engine& engine, const Gpu& gpu);
 /// per request, fitted on published serving runs".
 std::string engine_costs_text(const Engine& engine);
 
+/// What a prefill pass costs beyond its priced kernels, for the engines table: "1.37 ×
+/// kernels", "+ 40 ms", both, or "-".
+std::string prefill_pass_text(const EngineCosts& costs);
+
 /// What the engine adds to a stage, for a formula: " + 1.52 ms of gaps between layers"; empty
 /// when nothing.
 std::string layer_gaps_term(const StepTime& step);

@@ -268,9 +268,7 @@ Command setup_engines(CLI::App& app) {
                  format_seconds(e.costs.sequence),
                  format_seconds(e.costs.layer),
                  format_seconds(e.costs.request),
-                 e.costs.prefill_pass_scale != 1
-                     ? fmt::format("{:.3g} × kernels", e.costs.prefill_pass_scale)
-                     : std::string("-"),
+                 prefill_pass_text(e.costs),
                  scheduler_default_text(e, &SchedulerTier::max_batch),
                  scheduler_default_text(e, &SchedulerTier::prefill_chunk),
                  engine_memory_text(e),
