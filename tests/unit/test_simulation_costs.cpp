@@ -22,6 +22,16 @@ Traffic clients(std::int64_t count, const Load& load, std::int64_t requests) {
   return t;
 }
 
+/// `requests` arriving at random at the load's rate, of its fixed lengths.
+Traffic arrivals(const Load& load, std::int64_t requests) {
+  Traffic t;
+  t.rate = load.rate;
+  t.input = {LengthShape::fixed, load.input, 0};
+  t.output = {LengthShape::fixed, load.output, 0};
+  t.requests = requests;
+  return t;
+}
+
 constexpr double kv_per_token = test::eight_b_kv_per_token;
 
 TEST_F(SimulationCostsTest, TheReplicaTakesTheEnginesLimitsAndTheCacheMemoryHolds) {
@@ -96,12 +106,7 @@ TEST_F(SimulationCostsTest, AtLightLoadTheSimulationAgreesWithTheClosedForm) {
   const LoadWorkloads w = workloads(load);
   const LoadedStep closed_form = serve_at_load(cluster, w, one, load);
   const ReplicaModel r = replica_model(cluster, w, one, load, SchedulePolicy::decode_first);
-  Traffic t;
-  t.rate = load.rate;
-  t.input = {LengthShape::fixed, load.input, 0};
-  t.output = {LengthShape::fixed, load.output, 0};
-  t.requests = 200;
-  const SimulationResult s = simulate(r.costs, r.limits, t);
+  const SimulationResult s = simulate(r.costs, r.limits, arrivals(load, 200));
   EXPECT_NEAR(s.ttft.mean / closed_form.ttft, 1, 0.05);
   EXPECT_NEAR(s.tpot.mean / closed_form.tpot, 1, 0.05);
 }
@@ -123,12 +128,7 @@ TEST_F(SimulationCostsTest, AnEnginesPromptPassIsPaidOncePerStepThatPrefills) {
                r.costs.per_prompt_token * static_cast<double>(load.input))
                   .value(),
               prefill.value(), 1e-12);
-  Traffic t;
-  t.rate = load.rate;
-  t.input = {LengthShape::fixed, load.input, 0};
-  t.output = {LengthShape::fixed, load.output, 0};
-  t.requests = 200;
-  const SimulationResult s = simulate(r.costs, r.limits, t);
+  const SimulationResult s = simulate(r.costs, r.limits, arrivals(load, 200));
   const LoadedStep closed_form = serve_at_load(cluster, w, one, load);
   EXPECT_NEAR(s.ttft.mean / closed_form.ttft, 1, 0.05);
   // That TTFT holds the 5 ms outside, the 30 ms pass and the prompt's 2 × 8e9 × 1000 FLOP at
