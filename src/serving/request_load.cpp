@@ -21,6 +21,14 @@ std::int64_t ceil_count(double value) {
   return static_cast<std::int64_t>(std::ceil(value - 1e-9));
 }
 
+/// The steps a prompt's computed tokens (those its prefix cache does not hold) take, one chunk
+/// a step.
+std::int64_t prompt_chunks(const Load& load) {
+  const std::int64_t computed =
+      load.input - prefix_cached(load.input, load.prefix_hit, load.prefix_block);
+  return (computed + load.prefill_chunk - 1) / std::max<std::int64_t>(load.prefill_chunk, 1);
+}
+
 /// TTFT and TPOT of `step` once its decode placement at step.batch is known. Chunked prefill
 /// (vLLM V1, SGLang): each engine step runs the decodes plus up to `prefill_chunk` prompt
 /// tokens. A prompt's service is its prefill plus one decode step per chunk it rides with
@@ -32,11 +40,7 @@ std::int64_t ceil_count(double value) {
 void time_load(LoadedStep& step, const Load& load) {
   const Seconds decode = step.decode.step.latency;
   const double rho = step.prefill_share;
-  const std::int64_t computed =
-      load.input - prefix_cached(load.input, load.prefix_hit, load.prefix_block);
-  const std::int64_t whole_chunks =
-      (computed + load.prefill_chunk - 1) / std::max<std::int64_t>(load.prefill_chunk, 1);
-  const auto chunks = static_cast<double>(whole_chunks);
+  const auto chunks = static_cast<double>(prompt_chunks(load));
   // Its chunks ride with the decodes of the requests already in flight. Poisson arrivals find
   // another request in flight with probability 1 − e^(−n), n the mean number in flight per
   // scheduler (M/G/∞, each request's time taken without the riding): at light load a prompt
@@ -45,7 +49,8 @@ void time_load(LoadedStep& step, const Load& load) {
       load.rate / static_cast<double>(schedulers(step.layout)) *
       (step.prefill.step.busy() + decode * static_cast<double>(load.output)).value();
   const double riding = -std::expm1(-in_flight);
-  step.prefill_service = step.prefill.step.busy() + decode * (chunks * riding);
+  step.prefill_service =
+      step.prefill.step.busy() + step.further_passes + decode * (chunks * riding);
   step.ttft = step.prefill.step.request + step.prefill_service +
               step.prefill_service * (rho / (2 * (1 - rho)));
   step.tpot = decode / (1 - rho);
@@ -64,8 +69,15 @@ void price_prefill(LoadedStep& step, const Cluster& cluster, const LoadWorkloads
                    const Layout& layout, const Load& load) {
   const std::int64_t units = schedulers(layout);
   step.prefill = evaluate_layout(cluster, with_batch(workloads.prefill, units), layout);
-  step.prefill_share = load.rate / static_cast<double>(units) *
-                       (step.prefill.step.stage + step.prefill.step.engine).value();
+  const Engine* engine = workloads.prefill.engine;
+  step.further_passes =
+      engine != nullptr
+          ? engine->costs.prefill_step *
+                static_cast<double>(std::max<std::int64_t>(prompt_chunks(load) - 1, 0))
+          : Seconds{};
+  step.prefill_share =
+      load.rate / static_cast<double>(units) *
+      (step.prefill.step.stage + step.prefill.step.engine + step.further_passes).value();
 }
 
 /// Little's law fixed point: the least batch from one up whose `needed` count it holds, or

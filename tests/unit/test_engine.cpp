@@ -372,6 +372,33 @@ TEST_F(EngineCostsTest, APrefillStepHoldsTheGpusForTheEnginesPromptPass) {
   EXPECT_NE(error.find("/engines/0/costs/prefill_step_us"), std::string::npos) << error;
 }
 
+TEST_F(EngineCostsTest, AChunkedPromptPaysThePromptPassInEachOfItsSteps) {
+  // Engine "e" with 40 ms in each step that prefills; a 3000-token prompt in chunks of 1024
+  // takes three steps, so the closed form adds two more passes to the one its prefill holds,
+  // as the simulation pays one a step.
+  Catalog costly = with_engine_e();
+  costly.overlay_text(engine_with(two_tiers, "vllm",
+                                  R"({"step_us": 500, "layer_us": 10, "request_us": 20000,
+                                      "prefill_step_us": 40000})"),
+                      "e40.json");
+  ServingRequest r;
+  r.engine = &costly.engine("e");
+  const Load load{2, 3000, 200, 1024};
+  const LoadWorkloads w = load_workloads(costly, costly.model("70b"), costly.dtype("bf16"),
+                                         costly.gpu("h100-sxm"), r, load);
+  const Cluster on{&costly.gpu("h100-sxm"), 4, 8, 8, &costly.link("nvlink4"),
+                   &costly.link("ib-ndr"),  8};
+  const LoadedStep s = serve_at_load(on, w, {4, 1, 1, 1}, load);
+  ASSERT_EQ(s.limit, ServeLimit::none);
+  EXPECT_NEAR(s.further_passes.value(), 2 * 40e-3, 1e-15);
+  const double busy = s.prefill.step.busy().value();
+  const double decode = s.decode.step.latency.value();
+  const double riding = 1 - std::exp(-2 * (busy + 200 * decode));
+  EXPECT_NEAR(s.prefill_service.value(), busy + 80e-3 + 3 * decode * riding, 1e-12);
+  EXPECT_NEAR(s.prefill_share,
+              2 * (s.prefill.step.stage + s.prefill.step.engine).value() + 2 * 80e-3, 1e-12);
+}
+
 TEST_F(EngineCostsTest, TheRequestCostAddsToTtftOutsideTheQueue) {
   ServingRequest r;
   r.engine = &catalog.engine("e");

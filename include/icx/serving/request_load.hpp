@@ -85,6 +85,9 @@ struct LoadedStep {
   /// Fraction of each replica's time its prefills take: rate per replica × a prompt's stage
   /// time (a pipeline starts a prompt every stage time).
   double prefill_share = 0;
+  /// The engine's own prompt pass (EngineCosts::prefill_step) in each step after the first
+  /// that a chunked prompt takes: the prefill above holds it once.
+  Seconds further_passes;
   /// One prompt's service: its prefill plus the decode steps its chunks ride with.
   Seconds prefill_service;
   /// Waiting for the prompts ahead (M/D/1) plus the service.

@@ -93,7 +93,8 @@ struct StepCosts {
   Seconds per_prompt_token;
   /// What each prompt a step prefills a chunk of adds: the engine's host work on its sequence.
   Seconds per_prompt;
-  /// A step without decodes before its prompt tokens.
+  /// A step without decodes before its prompt tokens, less the engine's prompt pass (added
+  /// apart, below): below zero where that pass is longer than the rest.
   Seconds prefill_fixed;
   /// What a step that prefills adds, with decodes or without: the engine's own prompt pass.
   Seconds prefill_step;

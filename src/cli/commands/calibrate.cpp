@@ -211,10 +211,15 @@ void print_serving_fit(const Style& style, const ServingCalibration& c) {
     }
   }
   print_out("{}\n", fit_table(style, table));
-  print_out("fitted: {} (the catalog's: {}; per layer kept at {}, per sequence at {}); median "
+  const std::string pass =
+      c.fitted.prefill_step.value() > 0
+          ? fmt::format(", per prefill step at {}", format_seconds(c.fitted.prefill_step))
+          : std::string();
+  print_out("fitted: {} (the catalog's: {}; per layer kept at {}, per sequence at {}{}); median "
             "|error| of each run's mean (else median) TTFT and TPOT {:.1f} %, worst {:.1f} %\n",
             costs(c.fitted), costs(c.before), format_seconds(c.fitted.layer),
-            format_seconds(c.fitted.sequence), c.median_abs_error * 100, c.worst_abs_error * 100);
+            format_seconds(c.fitted.sequence), pass, c.median_abs_error * 100,
+            c.worst_abs_error * 100);
 }
 
 int run_calibrate_serving(const CLI::App& app, const CalibrateOptions& options,
