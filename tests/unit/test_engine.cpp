@@ -263,6 +263,16 @@ Catalog with_engine_e() {
   return catalog;
 }
 
+/// The same with 40 ms more in each step that prefills (prefill_step_us).
+Catalog with_prompt_pass() {
+  Catalog catalog = with_engine_e();
+  catalog.overlay_text(engine_with(two_tiers, "vllm",
+                                   R"({"step_us": 500, "layer_us": 10, "request_us": 20000,
+                                       "prefill_step_us": 40000})"),
+                       "e40.json");
+  return catalog;
+}
+
 class EngineCostsTest : public ::testing::Test {
 protected:
   // Built whole before the references below are taken: an overlay moves the entries.
@@ -340,11 +350,7 @@ TEST_F(EngineCostsTest, EachSchedulerPaysItsOwnSequences) {
 TEST_F(EngineCostsTest, APrefillStepHoldsTheGpusForTheEnginesPromptPass) {
   // Engine "e" with 40 ms more in each step that prefills: a prefill's step is 40 ms longer and
   // holds the GPUs for it (its busy time and throughput), a decode step is unchanged.
-  Catalog costly = with_engine_e();
-  costly.overlay_text(engine_with(two_tiers, "vllm",
-                                  R"({"step_us": 500, "layer_us": 10, "request_us": 20000,
-                                      "prefill_step_us": 40000})"),
-                      "e40.json");
+  const Catalog costly = with_prompt_pass();
   const Engine& pass = costly.engine("e");
   EXPECT_DOUBLE_EQ(pass.costs.prefill_step.value(), 40e-3);
   EXPECT_EQ(catalog.engine("e").costs.prefill_step.value(), 0);
@@ -376,11 +382,7 @@ TEST_F(EngineCostsTest, AChunkedPromptPaysThePromptPassInEachOfItsSteps) {
   // Engine "e" with 40 ms in each step that prefills; a 3000-token prompt in chunks of 1024
   // takes three steps, so the closed form adds two more passes to the one its prefill holds,
   // as the simulation pays one a step.
-  Catalog costly = with_engine_e();
-  costly.overlay_text(engine_with(two_tiers, "vllm",
-                                  R"({"step_us": 500, "layer_us": 10, "request_us": 20000,
-                                      "prefill_step_us": 40000})"),
-                      "e40.json");
+  const Catalog costly = with_prompt_pass();
   ServingRequest r;
   r.engine = &costly.engine("e");
   const Load load{2, 3000, 200, 1024};
