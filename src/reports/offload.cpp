@@ -5,6 +5,7 @@
 #include "icx/base/error.hpp"
 #include "icx/base/json_values.hpp"
 #include "icx/catalog/group_rules.hpp"
+#include "icx/serving/engine.hpp"
 #include "icx/serving/serving.hpp"
 
 namespace icx {
@@ -95,10 +96,16 @@ OffloadReport offload_report(const OffloadRequest& request) {
   report.kv_copies_why = kv_copies_why(report);
   report.kv_per_token_terms = kv_per_token_terms(*request.model);
   report.system = request.system;
-  report.result = offload({report.weights, report.kv_cache, request.gpu, request.gpus,
-                           request.reserve, request.host_links, report.kv_copies, request.engine,
-                           request.system != nullptr ? host_share(*request.system) : std::nullopt,
-                           request.host_memory});
+  // The step model's rule: a given fraction, else the GPU setup's, else the catalog figure.
+  const GpuTuning* tuning = gpu_tuning(*request.gpu, request.tuning);
+  report.hbm_fraction_given = request.hbm_fraction.has_value();
+  report.tuning =
+      !report.hbm_fraction_given && tuning != nullptr && tuning->hbm_fraction ? tuning : nullptr;
+  report.result = offload(
+      {report.weights, report.kv_cache, request.gpu, request.gpus, request.reserve,
+       request.host_links, report.kv_copies, request.engine,
+       request.system != nullptr ? host_share(*request.system) : std::nullopt, request.host_memory,
+       report.tuning != nullptr ? report.tuning->hbm_fraction : request.hbm_fraction});
   return report;
 }
 
@@ -153,6 +160,8 @@ void to_json(nlohmann::ordered_json& json, const OffloadReport& report) {
   json["spilled_bytes"] = json_number(r.spilled.value());
   json["host_memory_bytes"] = r.host_memory ? json_number(r.host_memory->value()) : nullptr;
   json["offload_engine"] = to_string(r.engine);
+  json["hbm_fraction"] = json_number(r.hbm_fraction);
+  json["tuning"] = report.tuning != nullptr ? nlohmann::ordered_json(report.tuning->id) : nullptr;
   json["step_seconds_all_hbm"] = json_number(r.step_all_hbm.value());
   const nlohmann::ordered_json first = r.links.front();
   json["host_link"] = first["id"];

@@ -147,8 +147,11 @@ std::string memory_budget_text(const MemoryBudget& budget) {
 }
 
 std::string hbm_fraction_origin(const Workload& w, const Gpu& gpu) {
-  const GpuTuning* tuning = w.gpu_tuning;
-  if (w.hbm_fraction_given) {
+  return hbm_fraction_origin(w.hbm_fraction_given, w.gpu_tuning, gpu);
+}
+
+std::string hbm_fraction_origin(bool given, const GpuTuning* tuning, const Gpu& gpu) {
+  if (given) {
     return " (as given)";
   }
   if (tuning != nullptr && tuning->hbm_fraction) {

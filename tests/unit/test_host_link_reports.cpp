@@ -234,6 +234,41 @@ TEST(OffloadReport, ASystemSharesItsUplinksAndGivesItsHostMemory) {
   EXPECT_FALSE(host_share(system).has_value());
 }
 
+TEST(OffloadReport, TheGpusSetupSetsTheHbmFractionUnlessOneIsGiven) {
+  // 140 GB read per step on one GPU of 3,350 GB/s. Its default setup reads at 40 %:
+  // 140 / (3350 × 0.4) = 140 / 1340 s; a setup without an HBM figure leaves the GPU's own
+  // (none here: 100 %, 140 / 3350 s); a given 0.5 beats both: 140 / 1675 s.
+  Gpu gpu = h100;
+  GpuTuning stock;
+  stock.id = "stock";
+  stock.hbm_fraction = 0.4;
+  stock.is_default = true;
+  GpuTuning tuned;
+  tuned.id = "tuned";
+  gpu.tunings = {stock, tuned};
+  const Model model = make_seventy_b();
+  OffloadRequest request = spill(model, 1, std::nullopt, {&pcie5});
+  request.gpu = &gpu;
+  OffloadReport r = offload_report(request);
+  EXPECT_NEAR(r.result.step_all_hbm.value(), 140.0 / 1340, 1e-12);
+  ASSERT_NE(r.tuning, nullptr);
+  EXPECT_EQ(nlohmann::ordered_json(r).at("tuning"), "stock");
+  request.tuning = "tuned";
+  r = offload_report(request);
+  EXPECT_NEAR(r.result.step_all_hbm.value(), 140.0 / 3350, 1e-12);
+  EXPECT_EQ(r.tuning, nullptr);
+  request.hbm_fraction = 0.5;
+  request.tuning.clear();
+  r = offload_report(request);
+  EXPECT_NEAR(r.result.step_all_hbm.value(), 140.0 / 1675, 1e-12);
+  EXPECT_TRUE(r.hbm_fraction_given);
+  const nlohmann::ordered_json json = r;
+  EXPECT_EQ(json.at("hbm_fraction"), 0.5);
+  EXPECT_TRUE(json.at("tuning").is_null());
+  request.tuning = "missing";
+  EXPECT_THROW(offload_report(request), InputError);
+}
+
 TEST(OffloadReport, JsonCarriesTheFirstLinkAtTheTop) {
   const Model model = make_seventy_b();
   const nlohmann::ordered_json json =

@@ -43,6 +43,11 @@ struct OffloadRequest {
   const System* system = nullptr;
   /// Host memory the spill must fit in; absent: not checked.
   std::optional<Bytes> host_memory;
+  /// The fraction of HBM bandwidth a decode's reads reach, given (--hbm-fraction); absent: the
+  /// tuning's, else the GPU's catalog figure.
+  std::optional<double> hbm_fraction;
+  /// The GPU's setup (--tuning, as gpu_tuning reads it); empty: its default setup.
+  std::string tuning;
 };
 
 /// Why the GPUs hold as many copies of the KV cache as they do.
@@ -77,6 +82,10 @@ struct OffloadReport {
   /// Values cached per token, as a product of the model's terms: "2 × 80 layers × 8 KV heads
   /// × 128 head dim" or, with latent attention, "61 layers × (512 + 64) latent".
   std::string kv_per_token_terms;
+  /// Where the HBM fraction comes from: given (--hbm-fraction), else the GPU's setup (its
+  /// tuning, when it has one with an HBM figure), else the GPU's catalog figure.
+  bool hbm_fraction_given = false;
+  const GpuTuning* tuning = nullptr;
   /// HBM, spill and the decode step over each host link.
   Offload result;
 };

@@ -51,6 +51,9 @@ std::string engine_terms(const StepTime& step);
 /// gpu 'h100-sxm')", ": no measurement in the catalog", or " (as given)".
 std::string hbm_fraction_origin(const Workload& w, const Gpu& gpu);
 
+/// The same for a fraction `given` (--hbm-fraction) or else taken from `tuning` (null: none).
+std::string hbm_fraction_origin(bool given, const GpuTuning* tuning, const Gpu& gpu);
+
 /// The GPU's setup `tuning` the figures assume, as an assumption line: "tuning: mi300x's
 /// 'stock', the image's defaults: …"; when `asked` (--tuning) names one the GPU lacks (a null
 /// `tuning`), that its own figures price it; none when it lacks one and none was asked.

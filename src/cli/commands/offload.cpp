@@ -13,6 +13,7 @@
 #include "icx/reports/offload.hpp"
 #include "icx/util/table.hpp"
 #include "icx/util/text.hpp"
+#include "icx/words/engine.hpp"
 #include "options/common.hpp"
 #include "options/host_link.hpp"
 #include "options/offload.hpp"
@@ -70,11 +71,12 @@ void print_memory(const Style& style, const ResolvedModel& model, const OffloadR
       {"host", r.host_memory ? format_bytes(*r.host_memory) : "-",
        r.host_memory ? host_memory_from(origin) : "not given: the spill is not checked"});
   print_out("{}\n", fit_table(style, memory));
-  print_out("step with everything in HBM: {} = {} / ({} × {}: {:g} % of {}, the reads' achieved "
-            "fraction)\n\n",
+  print_out("step with everything in HBM: {} = {} / ({} × {}: {:g} % of {}{}, the reads' "
+            "achieved fraction)\n\n",
             format_seconds(r.step_all_hbm), format_bytes(r.needed), report.gpus,
             format_rate(report.gpu->hbm_bandwidth * r.hbm_fraction), r.hbm_fraction * 100,
-            format_rate(report.gpu->hbm_bandwidth));
+            format_rate(report.gpu->hbm_bandwidth),
+            hbm_fraction_origin(report.hbm_fraction_given, report.tuning, *report.gpu));
 }
 
 void print_links(const Style& style, const OffloadReport& report) {
@@ -153,6 +155,9 @@ void print_table(const Style& style, const ResolvedModel& model, const OffloadRe
   print_out("\n{}", sources_section(sources));
   if (report.system != nullptr && report.system->host) {
     print_out("  {} host side: {}\n", report.system->id, report.system->host->source);
+  }
+  if (report.tuning != nullptr) {
+    print_out("  {} '{}' tuning: {}\n", report.gpu->id, report.tuning->id, report.tuning->source);
   }
 }
 

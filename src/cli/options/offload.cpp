@@ -39,6 +39,9 @@ void add_offload_options(CLI::App& app, OffloadOptions& options) {
   add_context_option(app, options.context,
                      "Tokens of context per sequence (KV cache; with --batch)");
   add_reserve_option(app, options.reserve);
+  add_hbm_fraction_option(app, options.hbm_fraction);
+  add_tuning_option(app, options.tuning,
+                    "it sets the HBM fraction a decode step's reads reach, as for 'icx place'");
   add_host_link_option(app, options.host_links);
   add_sweep_options(app, options.sweep, offload_sweep_params);
   group_options_from(app, first, "Offload");
@@ -118,6 +121,8 @@ OffloadRequest offload_request(const Catalog& catalog, const OffloadOptions& opt
                                    : host_links(catalog, "--host-link", options.host_links);
   request.engine = options.engine;
   request.system = system;
+  request.hbm_fraction = options.hbm_fraction;
+  request.tuning = tuning_flag(catalog, options.tuning);
   return request;
 }
 

@@ -29,6 +29,8 @@ struct OffloadOptions {
   std::string system;
   std::optional<std::string> host_memory;
   OffloadEngine engine = OffloadEngine::vllm;
+  std::optional<double> hbm_fraction;
+  std::string tuning;
   SweepOptions sweep;
 };
 

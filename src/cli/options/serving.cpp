@@ -32,6 +32,26 @@ CLI::Option* add_context_option(CLI::App& app, std::optional<std::int64_t>& cont
       ->transform(whole_number(1, limits::max_tokens));
 }
 
+CLI::Option* add_hbm_fraction_option(CLI::App& app, std::optional<double>& fraction) {
+  return app
+      .add_option("--hbm-fraction", fraction,
+                  "Achievable fraction of HBM bandwidth; default: the --tuning's figure, else "
+                  "the GPU's catalog figure")
+      ->type_name("FRACTION")
+      ->transform(decimal_number(limits::utilisation));
+}
+
+CLI::Option* add_tuning_option(CLI::App& app, std::string& tuning, std::string_view sets) {
+  return app
+      .add_option("--tuning", tuning,
+                  fmt::format("How the serving software is set up on the GPU, where the catalog "
+                              "names setups for it ('icx gpus --json' shows them; the MI300X's: "
+                              "stock, the image's defaults, or tuned, AMD's latency recipe); {}; "
+                              "default: the GPU's default setup",
+                              sets))
+      ->type_name("ID");
+}
+
 void add_serving_options(CLI::App& app, ServingOptions& o) {
   const std::size_t first = app.get_options().size();
   app.add_option<Phase, int>("--phase", o.phase,
@@ -82,18 +102,10 @@ void add_engine_options(CLI::App& app, ServingOptions& o) {
       ->type_name("FRACTION")
       ->default_str("0")
       ->transform(decimal_number(limits::Bounds{0, 1}));
-  app.add_option("--hbm-fraction", o.hbm_fraction,
-                 "Achievable fraction of HBM bandwidth; default: the GPU's catalog figure")
-      ->type_name("FRACTION")
-      ->transform(decimal_number(limits::utilisation));
-  app.add_option(
-         "--tuning", o.tuning,
-         "How the serving software is set up on the GPU, where the catalog names setups for "
-         "it ('icx gpus --json' shows them; the MI300X's: stock, the image's defaults, or "
-         "tuned, AMD's latency recipe); it sets the HBM and GEMM efficiencies, which "
-         "--hbm-fraction and --mfu override, and the time each all-reduce ring step adds; "
-         "default: the GPU's default setup")
-      ->type_name("ID");
+  add_hbm_fraction_option(app, o.hbm_fraction);
+  add_tuning_option(app, o.tuning,
+                    "it sets the HBM and GEMM efficiencies, which --hbm-fraction and --mfu "
+                    "override, and the time each all-reduce ring step adds");
   app.add_option("--spec", o.spec,
                  "Speculative decoding in decode steps: mtp or eagle, the tokens a step emits "
                  "per sequence on average (accepted drafts and its own), and the drafts it "
@@ -150,25 +162,6 @@ const Engine& engine_flag(const Catalog& catalog, const ServingOptions& o) {
   return engine;
 }
 
-/// --tuning's id, checked against the setups the catalog names for any GPU: a GPU without
-/// that setup is priced by its own figures, as the assumptions then say.
-std::string tuning_flag(const Catalog& catalog, const std::string& id) {
-  std::vector<std::string> known;
-  for (const Gpu& gpu : catalog.gpus()) {
-    for (const GpuTuning& tuning : gpu.tunings) {
-      if (std::ranges::find(known, tuning.id) == known.end()) {
-        known.push_back(tuning.id);
-      }
-    }
-  }
-  if (!id.empty() && std::ranges::find(known, id) == known.end()) {
-    throw UsageError(fmt::format("--tuning '{}': no GPU in the catalog names that setup; give "
-                                 "one of: {} ('icx gpus --json' shows each GPU's)",
-                                 id, fmt::join(known, ", ")));
-  }
-  return id;
-}
-
 const Dtype* dtype_flag(const Catalog& catalog, const char* flag, const std::string& id) {
   if (id.empty()) {
     return nullptr;
@@ -216,6 +209,25 @@ std::optional<Speculation> spec_flag(const std::string& text) {
 }
 
 } // namespace
+
+/// --tuning's id, checked against the setups the catalog names for any GPU: a GPU without
+/// that setup is priced by its own figures, as the assumptions then say.
+std::string tuning_flag(const Catalog& catalog, const std::string& id) {
+  std::vector<std::string> known;
+  for (const Gpu& gpu : catalog.gpus()) {
+    for (const GpuTuning& tuning : gpu.tunings) {
+      if (std::ranges::find(known, tuning.id) == known.end()) {
+        known.push_back(tuning.id);
+      }
+    }
+  }
+  if (!id.empty() && std::ranges::find(known, id) == known.end()) {
+    throw UsageError(fmt::format("--tuning '{}': no GPU in the catalog names that setup; give "
+                                 "one of: {} ('icx gpus --json' shows each GPU's)",
+                                 id, fmt::join(known, ", ")));
+  }
+  return id;
+}
 
 ServingRequest serving_request(const Catalog& catalog, const ServingOptions& o,
                                std::optional<double> utilization) {

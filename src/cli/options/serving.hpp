@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include <CLI/CLI.hpp>
 
@@ -52,6 +53,18 @@ CLI::Option* add_batch_option(CLI::App& app, std::optional<std::int64_t>& batch,
 /// --context N, tokens per sequence in the KV cache, likewise.
 CLI::Option* add_context_option(CLI::App& app, std::optional<std::int64_t>& context,
                                 const std::string& help);
+
+/// --hbm-fraction FRACTION: one spelling, range and help for every command that prices HBM
+/// reads.
+CLI::Option* add_hbm_fraction_option(CLI::App& app, std::optional<double>& fraction);
+
+/// --tuning ID; `sets` says what the setup decides in the command ("it sets ...").
+CLI::Option* add_tuning_option(CLI::App& app, std::string& tuning, std::string_view sets);
+
+/// --tuning's id, checked against the setups the catalog names for any GPU (a GPU without that
+/// setup is priced by its own figures, as the assumptions then say). Throws UsageError naming
+/// the setups there are when no GPU names `id`.
+std::string tuning_flag(const Catalog& catalog, const std::string& id);
 
 /// --engine, --max-batch, --act-dtype, --kv-dtype, --overlap, --hbm-fraction, --reserve, --impl
 /// and --pcie-topology: what the engine does, for commands whose load decides the step (plan).
