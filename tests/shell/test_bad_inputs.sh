@@ -278,7 +278,7 @@ expect_rejected --output report --model 70b --system dgx-h100 -o "$scratch/revie
 expect_rejected --format report --model 70b --system dgx-h100 -o "$scratch/review.html" --format csv
 
 expect_rejected --impl collective all-reduce --size 1MiB --gpus 8 --wire pcie5 --impl multimem
-expect_rejected --impl collective all-reduce --size 1MiB --gpus 8 --wire nvlink3 --impl one-shot
+expect_rejected --impl collective all-reduce --size 1MiB --gpus 8 --wire infinity-fabric --impl one-shot
 
 # Across nodes: the fabric flags on collective and place. They use the same whole-number
 # check as the flags above, which meet every value of never and not_whole; here one of each
