@@ -292,12 +292,13 @@ void Catalog::check_references() const {
     }
   }
   for (const Dtype& dtype : dtypes()) {
-    for (const std::string& other : {dtype.compute_as, dtype.weight_only_as}) {
+    for (const std::string& other : {dtype.compute_as, dtype.weight_only_as, dtype.kernels_as}) {
       if (!other.empty() && !known(names_.dtypes, other)) {
         throw CatalogError(fmt::format("{}: dtype '{}': '{}' is not a known dtype id", dtype.origin,
                                        dtype.id, other));
       }
     }
+    check_kernels_as(dtype);
   }
   for (const System& system : systems()) {
     check_system_references(*this, names_, system,

@@ -83,6 +83,20 @@ void Catalog::complete_engine_curves() {
   }
 }
 
+void Catalog::check_kernels_as(const Dtype& dtype) const {
+  if (dtype.kernels_as.empty()) {
+    return;
+  }
+  const Dtype& as = this->dtype(dtype.kernels_as);
+  if (as.bytes_per_element != dtype.bytes_per_element) {
+    throw CatalogError(fmt::format("{}: dtype '{}': kernels_as '{}' has {:g} bytes per element "
+                                   "where '{}' has {:g}; a dtype's curves price the bytes its "
+                                   "GEMMs move, so name a dtype of the same width",
+                                   dtype.origin, dtype.id, as.id, as.bytes_per_element, dtype.id,
+                                   dtype.bytes_per_element));
+  }
+}
+
 const KernelCurves& Gpu::curves_for(const Engine* engine) const {
   if (engine != nullptr) {
     if (const auto it = engine_curves.find(engine->id); it != engine_curves.end()) {

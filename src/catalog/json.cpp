@@ -304,6 +304,9 @@ void to_json(Json& json, const Dtype& dtype) {
   if (!dtype.weight_only_as.empty()) {
     json["weight_only_as"] = dtype.weight_only_as;
   }
+  if (!dtype.kernels_as.empty()) {
+    json["kernels_as"] = dtype.kernels_as;
+  }
   json["source"] = dtype.source;
 }
 

@@ -51,6 +51,9 @@ Dtype read_dtype(ObjectReader& reader, const std::string& origin) {
   } else if (reader.has("weight_only_as")) {
     reader.fail("weight_only_as", "given without compute_as");
   }
+  if (reader.has("kernels_as")) {
+    dtype.kernels_as = reader.text("kernels_as");
+  }
   return dtype;
 }
 

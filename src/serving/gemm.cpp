@@ -19,9 +19,8 @@ double blend(double a, double b, double q) {
 
 std::optional<GemmTime> gemm_time(const Gpu& gpu, const KernelCurves& curves, const Dtype& dtype,
                                   const GemmShape& shape) {
-  const std::string_view kernel = kernel_dtype(gpu, dtype);
-  const auto curve = curves.gemm.find(kernel);
-  const auto peak = gpu.dense_peak.find(kernel);
+  const auto curve = curves.gemm.find(curve_dtype(curves.gemm, gpu, dtype));
+  const auto peak = gpu.dense_peak.find(kernel_dtype(gpu, dtype));
   if (curve == curves.gemm.end() || peak == gpu.dense_peak.end()) {
     return std::nullopt;
   }

@@ -15,9 +15,8 @@ constexpr double gated_matrices = 3;
 
 std::optional<GemmTime> moe_time(const Gpu& gpu, const KernelCurves& curves, const Dtype& dtype,
                                  const MoeShape& shape) {
-  const std::string_view kernel = kernel_dtype(gpu, dtype);
-  const auto curve = curves.moe.find(kernel);
-  const auto peak = gpu.dense_peak.find(kernel);
+  const auto curve = curves.moe.find(curve_dtype(curves.moe, gpu, dtype));
+  const auto peak = gpu.dense_peak.find(kernel_dtype(gpu, dtype));
   if (curve == curves.moe.end() || peak == gpu.dense_peak.end()) {
     return std::nullopt;
   }

@@ -141,9 +141,9 @@ StepTerm price_gemms(const GemmPricing& pricing, StepOp op, const GemmShape& sha
   if (pricing.curves) {
     if (const auto one = gemm_time(*pricing.gpu, pricing.engine_curves(), *pricing.dtype, shape)) {
       // One grouped kernel: the launch is paid once, the rest once per GEMM.
-      const Seconds launch = pricing.engine_curves()
-                                 .gemm.find(kernel_dtype(*pricing.gpu, *pricing.dtype))
-                                 ->second.launch;
+      const auto& gemm = pricing.engine_curves().gemm;
+      const Seconds launch =
+          gemm.find(curve_dtype(gemm, *pricing.gpu, *pricing.dtype))->second.launch;
       term.seconds = (one->seconds - launch) * count + launch;
       term.measured = term.seconds;
       term.compute = one->compute * count;

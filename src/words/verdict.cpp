@@ -85,7 +85,7 @@ std::string describe_rate(const ComputeRate& rate, int gpus) {
 std::string describe_pricing(const Workload& workload, int gpus) {
   const Gpu& gpu = *workload.rate.gpu;
   const KernelCurves& curves = gpu.curves_for(workload.engine);
-  const std::string_view gemm_dtype = kernel_dtype(gpu, *workload.dtype);
+  const std::string_view gemm_dtype = curve_dtype(curves.gemm, gpu, *workload.dtype);
   const bool gemm = workload.gemm_curves && curves.gemm.contains(gemm_dtype);
   const AttentionCurve* curve =
       workload.model != nullptr ? attention_curve(curves, *workload.model) : nullptr;
@@ -111,15 +111,16 @@ std::string describe_pricing(const Workload& workload, int gpus) {
                        : fmt::format("GEMMs at {}", rate));
   if (workload.model != nullptr && workload.model->is_moe()) {
     const Dtype& stored = workload.experts_dtype();
-    const std::string_view moe_dtype = kernel_dtype(gpu, stored);
+    const std::string_view peak_dtype = kernel_dtype(gpu, stored);
+    const std::string_view moe_dtype = curve_dtype(curves.moe, gpu, stored);
     // Experts stored in another dtype than their kernel computes in say both.
-    const bool apart = stored.id != moe_dtype;
+    const bool apart = stored.id != peak_dtype;
     const std::string experts =
         apart ? fmt::format("routed {} experts", stored.id) : std::string("routed experts");
     parts.push_back(workload.gemm_curves && curves.moe.contains(moe_dtype)
                         ? fmt::format("{} by {} measured {} MoE kernel", experts, whose, moe_dtype)
                         : fmt::format("{} as grouped GEMMs{}", experts,
-                                      apart ? fmt::format(" at the {} peak", moe_dtype) : ""));
+                                      apart ? fmt::format(" at the {} peak", peak_dtype) : ""));
   }
   parts.push_back(attention ? fmt::format("{} by {} measured {} kernels",
                                           latent ? "latent attention" : "attention", whose,

@@ -60,6 +60,33 @@ TEST(Gemm, NoCurveNoTime) {
                          {1, 8192, 8192}));
 }
 
+TEST(Gemm, Fp16WeightsRunByTheBf16Curve) {
+  // The H100 has a bf16 curve and no fp16 one, and the same 989 TFLOP/s dense peak for both:
+  // a decode GEMM of fp16 weights takes what the bf16 one takes, 46.544 µs + 2.6 µs launch
+  // (above), not the roofline's.
+  const Catalog catalog = Catalog::shipped();
+  const Gpu& h100 = catalog.gpu("h100-sxm");
+  ASSERT_FALSE(h100.curves.gemm.contains("fp16"));
+  EXPECT_EQ(catalog.dtype("fp16").kernels_as, "bf16");
+  const auto fp16 = gemm_time(h100, h100.curves, catalog.dtype("fp16"), {1, 8192, 8192});
+  ASSERT_TRUE(fp16);
+  EXPECT_NEAR(fp16->seconds.value(), 46.544e-6 + 2.6e-6, 0.01e-6);
+  // A GPU without a bf16 curve has none for fp16 either.
+  EXPECT_FALSE(gemm_time(catalog.gpu("l40s"), catalog.gpu("l40s").curves, catalog.dtype("fp16"),
+                         {1, 8192, 8192}));
+}
+
+TEST(Gemm, KernelsAsNamesADtypeOfTheSameWidth) {
+  const Catalog shipped = Catalog::shipped();
+  EXPECT_EQ(test::catalog_error(shipped, R"({"dtypes": [{"id": "e5", "name": "E5",
+    "bytes_per_element": 1, "kernels_as": "bf16", "source": "s"}]})"),
+            "user.json: dtype 'e5': kernels_as 'bf16' has 2 bytes per element where 'e5' has 1; "
+            "a dtype's curves price the bytes its GEMMs move, so name a dtype of the same width");
+  EXPECT_EQ(test::catalog_error(shipped, R"({"dtypes": [{"id": "e5", "name": "E5",
+    "bytes_per_element": 1, "kernels_as": "nope", "source": "s"}]})"),
+            "user.json: dtype 'e5': 'nope' is not a known dtype id");
+}
+
 /// One row of data/measurements/kernels/gemm.csv.
 struct MeasuredGemm {
   std::string gpu, engine, dtype;

@@ -333,6 +333,9 @@ public:
 
 private:
   void check_references() const;
+  /// Throws CatalogError when `dtype`'s kernels_as names a dtype of another width: a curve's
+  /// memory fraction prices the bytes a GEMM moves, which another width changes.
+  void check_kernels_as(const Dtype& dtype) const;
   /// Copies each curves_from GPU's curves from the GPU it names. Throws CatalogError.
   void borrow_curves();
   /// Gives each engine's curves the default engine's dtypes and attention it does not have.

@@ -16,6 +16,10 @@ struct Dtype : Entry {
   /// Where the GPU lists no peak for compute_as: the dtype the weights are dequantised to, as
   /// weight-only kernels do (kernel_dtype, icx/serving/compute.hpp).
   std::string weight_only_as;
+  /// The dtype whose measured kernel curves price this one's GEMMs on a GPU with none of its
+  /// own for it (FP16 by BF16's: the same width, and the same tensor-core rate on every GPU the
+  /// curves describe); empty: none (curve_dtype, icx/serving/compute.hpp).
+  std::string kernels_as;
   bool operator==(const Dtype&) const = default;
 };
 

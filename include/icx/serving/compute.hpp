@@ -26,6 +26,19 @@ struct ComputeRate {
 /// kernels run it on GPUs without FP4); any other dtype its own id.
 std::string_view kernel_dtype(const Gpu& gpu, const Dtype& dtype);
 
+/// The dtype whose curve in `curves` (a GPU's GEMM or MoE curves by dtype) prices `dtype`'s
+/// kernels on `gpu`: kernel_dtype's where `curves` has one, else the dtype's kernels_as where
+/// `curves` has that (FP16 weights by the BF16 curve), else kernel_dtype's (the lookup misses).
+/// The dense peak stays kernel_dtype's.
+template <class Curves>
+std::string_view curve_dtype(const Curves& curves, const Gpu& gpu, const Dtype& dtype) {
+  const std::string_view kernel = kernel_dtype(gpu, dtype);
+  if (!curves.contains(kernel) && !dtype.kernels_as.empty() && curves.contains(dtype.kernels_as)) {
+    return dtype.kernels_as;
+  }
+  return kernel;
+}
+
 /// The GPU's dense peak for `dtype` (by kernel_dtype); a GPU without that dtype's tensor cores
 /// computes in the narrowest type it has that is at least as wide (FP8 weights on A100 run at BF16
 /// rate). Throws InputError when the GPU has no such type.
