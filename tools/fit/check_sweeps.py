@@ -14,13 +14,14 @@ to the nominal: spread 1; fixed lengths: 0 or empty), as many requests as the be
 benchmark counts them). Identical commands run once; a command that fails or takes longer than
 TIMEOUT seconds is listed as skipped with its reason.
 
-Per row the measured and predicted p50 and p99 TTFT, p50 and p99 TPOT, p99 ITL and output
-tokens/s are shown with the signed relative error (predicted / measured - 1). TPOT is per
+Per row the measured and predicted mean, p50 and p99 TTFT, mean, p50 and p99 TPOT, p99 ITL
+and output tokens/s (each where the source gives it: GenAI-Perf's runs report means) are shown with the signed relative error (predicted / measured - 1). TPOT is per
 request, (E2E - TTFT) / (output - 1), its percentiles over requests; ITL's over all gaps
 between tokens, so a prefill stalling the running decodes shows in the ITL p99. The summaries
 give, per metric, the median |error| and the signed median per engine, per vendor (AMD =
-mi300x / mi325x / mi355x, else NVIDIA) and per use (fit: the row's setup was among the rows
-the engines' costs were fitted on; held-out: not).
+mi300x / mi325x / mi355x, else NVIDIA), per use (fit: the row's setup was among the rows
+the engines' costs were fitted on; held-out: not), per engine and use, and per engine and use
+at one client (batch-1 decode, where the engine's fixed costs weigh most).
 
 The knee: a sweep is the rows sharing engine, engine_version, gpu, gpus, tp, ep, model, dtype,
 input and output. Its knee is the first concurrency level at which TPOT (the p50 where the
@@ -64,8 +65,10 @@ SWEEP = ("engine", "engine_version", "gpu", "gpus", "tp", "ep", "model", "dtype"
          "output")
 # metric: (measured column, simulation statistic, scale of the shown figures, unit)
 METRICS = {
+    "ttft_mean": ("ttft_mean_ms", ("ttft", "mean"), 1e3, "ms"),
     "ttft_p50": ("ttft_p50_ms", ("ttft", "p50"), 1e3, "ms"),
     "ttft_p99": ("ttft_p99_ms", ("ttft", "p99"), 1e3, "ms"),
+    "tpot_mean": ("tpot_mean_ms", ("tpot", "mean"), 1e3, "ms"),
     "tpot_p50": ("tpot_p50_ms", ("tpot", "p50"), 1e3, "ms"),
     "tpot_p99": ("tpot_p99_ms", ("tpot", "p99"), 1e3, "ms"),
     "itl_p99": ("itl_p99_ms", ("itl", "p99"), 1e3, "ms"),
@@ -185,10 +188,13 @@ def summarise(data):
     print("\nmedian |error| (signed median), n rows; error = icx / measured - 1:")
     groupings = [("all", lambda r: "all"), ("engine", lambda r: r["engine"]),
                  ("vendor", vendor), ("use", lambda r: r["use"]),
-                 ("vendor/use", lambda r: f"{vendor(r)}/{r['use']}"), ("source", publisher)]
+                 ("vendor/use", lambda r: f"{vendor(r)}/{r['use']}"),
+                 ("engine/use", lambda r: f"{r['engine']}/{r['use']}"),
+                 ("one client", lambda r: f"{r['engine']}/{r['use']}"
+                  if r["concurrency"] == "1" else None), ("source", publisher)]
     print(f"{'group':34}" + "".join(f" {m:>20}" for m in METRICS))
     for name, key_of in groupings:
-        for key in sorted({key_of(d["row"]) for d in data}):
+        for key in sorted({key_of(d["row"]) for d in data} - {None}):
             line = f"{name + '=' + key:34}"
             for metric in METRICS:
                 errs = [error(d["predicted"][metric], d["measured"][metric]) for d in data
