@@ -53,6 +53,7 @@ void to_json(Json& json, const Engine& engine) {
   }
   json["scheduler"] = std::move(tiers);
   json["policy"] = engine.policy;
+  json["kv_admission"] = engine.kv_admission;
   json["costs"] = {{"step_us", in_unit(engine.costs.step.value(), micro)},
                    {"layer_us", in_unit(engine.costs.layer.value(), micro)},
                    {"request_us", in_unit(engine.costs.request.value(), micro)},

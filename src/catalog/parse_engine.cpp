@@ -125,6 +125,9 @@ Engine read_engine(ObjectReader& reader, const std::string& origin) {
   }
   check_tiers(reader, engine.scheduler);
   engine.policy = reader.choice<SchedulePolicy>("policy");
+  if (reader.has("kv_admission")) {
+    engine.kv_admission = reader.choice<KvAdmission>("kv_admission");
+  }
   ObjectReader costs(reader.object("costs"), reader.pointer_to("costs"), origin);
   engine.costs.step = Seconds::of(costs.positive("step_us", limits::engine_cost_us) * micro);
   engine.costs.layer = Seconds::of(costs.positive("layer_us", limits::engine_cost_us) * micro);

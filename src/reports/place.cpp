@@ -125,6 +125,7 @@ std::optional<LoadSetup> load_setup(const Catalog& catalog, const PlaceRequest& 
   setup.load.prefill_chunk =
       request.prefill_chunk.value_or(scheduler_tier(engine, gpu).prefill_chunk);
   setup.load.prefix_block = prefix_block(engine);
+  setup.load.kv_admission = engine.kv_admission;
   setup.workloads =
       load_workloads(catalog, *request.model, *request.dtype, gpu, request.serving, setup.load);
   setup.serving = request.serving;

@@ -139,6 +139,7 @@ PlanCandidate plan_system(const Catalog& catalog, const PlanRequest& request, co
   Load load = request.load;
   load.prefill_chunk = request.prefill_chunk.value_or(scheduler_tier(engine, gpu).prefill_chunk);
   load.prefix_block = prefix_block(engine);
+  load.kv_admission = engine.kv_admission;
   const detail::Pricing pricing{
       request, load,
       load_workloads(catalog, *request.model, *request.dtype, gpu, request.serving, load),
@@ -211,6 +212,7 @@ LaunchCommand winner_launch(const Catalog& catalog, const PlanRequest& request,
   Load load = request.load;
   load.prefill_chunk = winner.prefill_chunk;
   load.prefix_block = prefix_block(engine);
+  load.kv_admission = engine.kv_admission;
   const Workload workload = load_workloads(catalog, *request.model, *request.dtype,
                                            *winner.cluster.gpu, request.serving, load)
                                 .decode;
@@ -241,6 +243,7 @@ PlanReport plan(const Catalog& catalog, const PlanRequest& request) {
   report.dtype = request.dtype;
   report.load = request.load;
   report.load.prefix_block = prefix_block(engine_of(catalog, request.serving.engine));
+  report.load.kv_admission = engine_of(catalog, request.serving.engine).kv_admission;
   report.traffic = request.traffic;
   report.simulated = request.traffic && request.simulate;
   report.targets = request.targets;

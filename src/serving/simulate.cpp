@@ -37,6 +37,8 @@ struct Request {
   [[nodiscard]] bool prefilling() const { return prefilled < to_prefill; }
   /// Tokens the request holds in the KV cache once its prefill is done.
   [[nodiscard]] std::int64_t footprint() const { return cached + to_prefill + decoded; }
+  /// The KV cache it reserves when admitted: its whole length under whole_request, else none.
+  std::int64_t reserved = 0;
 };
 
 /// Cumulative figures at a time, for the measurement window's two ends.
@@ -81,6 +83,8 @@ private:
   /// This step's prompt chunks: the request and its tokens.
   std::vector<std::pair<std::size_t, std::int64_t>> chunks_;
   std::int64_t kv_used_ = 0;
+  /// The admitted requests' whole lengths under whole_request admission (none preempted).
+  std::int64_t kv_reserved_ = 0;
   /// Running requests still prefilling, and the tokens the others hold in the cache (what a
   /// decode step attends to), kept as the requests change rather than counted each step.
   std::int64_t prefilling_ = 0;
@@ -105,6 +109,7 @@ void Scheduler::draw_requests() {
     std::tie(r.prompt, r.output) = draws.lengths(traffic_.input, traffic_.output);
     r.cached = prefix_cached(r.prompt, traffic_.prefix_hit, limits_.prefix_block);
     r.to_prefill = r.prompt - r.cached;
+    r.reserved = limits_.kv_admission == KvAdmission::whole_request ? r.prompt + r.output : 0;
     total_output += static_cast<double>(r.output);
     if (r.prompt + r.output > limits_.kv_tokens) {
       throw KvCacheError(fmt::format(
@@ -147,15 +152,16 @@ void Scheduler::take_ready() {
   }
 }
 
-/// First come, first served while sequences and the KV cache allow (vLLM and SGLang admit in
-/// order and stop at the first request that does not fit).
+/// First come, first served while sequences and the KV cache allow (the engines admit in order
+/// and stop at the first request that does not fit).
 void Scheduler::admit() {
   while (!waiting_.empty() && static_cast<std::int64_t>(running_.size()) < limits_.max_sequences) {
     const Request& r = requests_[waiting_.front()];
-    if (kv_used_ + r.footprint() > limits_.kv_tokens) {
+    if (std::max(kv_used_ + r.footprint(), kv_reserved_ + r.reserved) > limits_.kv_tokens) {
       return;
     }
     kv_used_ += r.footprint();
+    kv_reserved_ += r.reserved;
     prefilling_ += 1;
     running_.push_back(waiting_.front());
     waiting_.pop_front();
@@ -191,6 +197,7 @@ bool Scheduler::measured(std::size_t index) const {
 void Scheduler::finish(Request& r, std::size_t index) {
   r.finish = now_;
   kv_used_ -= r.footprint();
+  kv_reserved_ -= r.reserved;
   decode_context_ -= r.footprint();
   any_finished_ = true;
   totals_.finished += 1;

@@ -47,6 +47,7 @@ std::vector<double> memo_key(const StepCosts& costs, const SchedulerLimits& limi
   add(limits.token_budget);
   add(limits.kv_tokens);
   add(static_cast<int>(limits.policy));
+  add(static_cast<int>(limits.kv_admission));
   add(limits.prefix_block);
   add(static_cast<int>(traffic.arrivals));
   add(traffic.rate);

@@ -91,6 +91,7 @@ ReplicaModel replica_model(const Cluster& cluster, const LoadWorkloads& workload
   replica.limits.kv_tokens = memory.replica_capacity * full_tokens / lanes;
   replica.limits.policy = policy;
   replica.limits.prefix_block = load.prefix_block;
+  replica.limits.kv_admission = load.kv_admission;
 
   StepCosts& costs = replica.costs;
   costs.batches = grid_batches(replica.limits.max_sequences);

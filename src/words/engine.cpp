@@ -146,6 +146,13 @@ std::string memory_budget_text(const MemoryBudget& budget) {
                      budget.fraction, format_bytes(budget.device), held);
 }
 
+std::string kv_admission_text(KvAdmission admission) {
+  return admission == KvAdmission::whole_request
+             ? "each request reserving its prompt and every output token when admitted, so "
+               "none is preempted (TensorRT-LLM's guaranteed-no-evict scheduler)"
+             : "with the newest request preempted and recomputed when it fills";
+}
+
 std::string hbm_fraction_origin(const Workload& w, const Gpu& gpu) {
   return hbm_fraction_origin(w.hbm_fraction_given, w.gpu_tuning, gpu);
 }

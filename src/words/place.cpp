@@ -233,12 +233,11 @@ std::string simulation_assumption(const SimulatedLoad& load) {
   return fmt::format(
       "{}: its engine steps priced by the step model at decode batches 1 to {} (linear "
       "between) and a prompt's marginal cost per token, {} scheduling with {} prompt tokens per "
-      "step, a KV cache of {} tokens (what memory holds at the full length) with the newest "
-      "request preempted and recomputed when it fills; {}; lengths, requests and draws by {}, "
-      "{}, {}, {}, {}",
+      "step, a KV cache of {} tokens (what memory holds at the full length) {}; {}; lengths, "
+      "requests and draws by {}, {}, {}, {}, {}",
       where, m.limits.max_sequences, to_string(m.limits.policy), m.limits.token_budget,
-      m.limits.kv_tokens, arrivals, Knob::spread, Knob::lengths, Knob::requests, Knob::warmup,
-      Knob::seed);
+      m.limits.kv_tokens, kv_admission_text(m.limits.kv_admission), arrivals, Knob::spread,
+      Knob::lengths, Knob::requests, Knob::warmup, Knob::seed);
 }
 
 } // namespace icx

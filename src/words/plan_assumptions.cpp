@@ -64,8 +64,9 @@ void pricing_lines(const PlanRequest& request, const Engine& engine,
     lines.push_back(simulation_text(request));
     lines.push_back(fmt::format(
         "an engine scheduler runs at most {} ({}) in the engine's order ({}); each request "
-        "holds its KV cache, and a full cache preempts the newest to recompute later",
-        max_batch, Knob::max_batch, to_string(engine.policy)));
+        "holds its KV cache, {}",
+        max_batch, Knob::max_batch, to_string(engine.policy),
+        kv_admission_text(engine.kv_admission)));
   } else {
     lines.emplace_back("prefill and decode share the GPUs: a decode step slows by the prefill's "
                        "share of their time, none of it hidden under the step's memory reads; "

@@ -180,6 +180,22 @@ TEST(Simulate, AFullCacheTakesTheNewestRequestsCacheBack) {
   EXPECT_LE(r.kv_occupancy, 1.0);
 }
 
+TEST(Simulate, AWholeRequestReservationWaitsInsteadOfPreempting) {
+  // The same cache under TensorRT-LLM's admission: each request reserves its 50 + 60 = 110
+  // tokens, so the second waits for the first to finish. The first prefills alone (1 ms + 50 x
+  // 0.1 ms = 6 ms) and decodes 59 tokens at 10 ms: done at 596 ms. The second then prefills
+  // (first token at 602 ms) and finishes 590 ms later, at 1,192 ms. Mean TTFT (6 + 602) / 2 =
+  // 304 ms, mean end-to-end (596 + 1,192) / 2 = 894 ms, nothing preempted.
+  SchedulerLimits limits = roomy(SchedulePolicy::decode_first);
+  limits.kv_tokens = 120;
+  limits.kv_admission = KvAdmission::whole_request;
+  const SimulationResult r = simulate(hand_costs(), limits, closed(2, 2, 50, 60));
+  EXPECT_EQ(r.preemptions, 0);
+  EXPECT_NEAR(r.ttft.mean.value(), 304 * ms, 1e-9);
+  EXPECT_NEAR(r.e2e.mean.value(), 894 * ms, 1e-9);
+  EXPECT_NEAR(r.tpot.mean.value(), 10 * ms, 1e-9);
+}
+
 TEST(Simulate, TheSameSeedGivesTheSameRun) {
   Traffic t;
   t.arrivals = Arrivals::poisson;

@@ -45,6 +45,20 @@ constexpr std::array<EnumName<SchedulePolicy>, 2> enum_names(SchedulePolicy /*un
            {SchedulePolicy::prefill_first, "prefill-first"}}};
 }
 
+/// When an engine's scheduler takes a request's KV cache.
+enum class KvAdmission {
+  /// As its tokens arrive: a request is admitted while its prompt fits, and a full cache
+  /// preempts the newest request to recompute later (vLLM V1, SGLang).
+  on_demand,
+  /// All of it at admission, prompt and every output token, so no request is ever preempted
+  /// (TensorRT-LLM's default capacity scheduler, GUARANTEED_NO_EVICT).
+  whole_request,
+};
+
+constexpr std::array<EnumName<KvAdmission>, 2> enum_names(KvAdmission /*unused*/) {
+  return {{{KvAdmission::on_demand, "on-demand"}, {KvAdmission::whole_request, "whole-request"}}};
+}
+
 /// What an engine spends beside the GPUs' kernels, fitted on published serving runs
 /// (tools/fit/fit_engines.py).
 struct EngineCosts {
@@ -179,6 +193,7 @@ struct Engine : Entry {
   /// memory wins (icx/serving/engine.hpp).
   std::vector<SchedulerTier> scheduler;
   SchedulePolicy policy = SchedulePolicy::decode_first;
+  KvAdmission kv_admission = KvAdmission::on_demand;
   /// Absent: the GPU's memory less default_memory_reserve (icx/memory/hbm.hpp).
   std::optional<EngineMemory> memory;
   /// Absent: icx writes no launch command for the engine.

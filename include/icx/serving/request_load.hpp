@@ -31,6 +31,8 @@ struct Load {
   /// Tokens per block of the engine's prefix cache: it finds whole blocks only (the engine's
   /// catalog entry, icx/catalog/engine.hpp).
   std::int64_t prefix_block = 1;
+  /// When the engine's scheduler takes a request's KV cache (its catalog entry).
+  KvAdmission kv_admission = KvAdmission::on_demand;
 };
 
 /// The three workloads a load needs from one request: one prompt's prefill, a decode step at

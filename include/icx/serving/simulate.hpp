@@ -75,6 +75,9 @@ struct SchedulerLimits {
   SchedulePolicy policy = SchedulePolicy::decode_first;
   /// Tokens per block of the prefix cache (prefix_cached).
   std::int64_t prefix_block = 1;
+  /// whole_request: a request is admitted only when its prompt and every output token fit
+  /// beside those already admitted, and none is preempted.
+  KvAdmission kv_admission = KvAdmission::on_demand;
 };
 
 /// What one engine step costs: a decode step by its batch and the tokens its sequences attend

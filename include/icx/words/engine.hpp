@@ -60,6 +60,10 @@ std::string hbm_fraction_origin(bool given, const GpuTuning* tuning, const Gpu& 
 std::optional<std::string> tuning_text(const Gpu& gpu, const GpuTuning* tuning,
                                        std::string_view asked);
 
+/// How a scheduler takes KV cache, for a sentence: "with the newest request preempted and
+/// recomputed when it fills", or that each request reserves its whole length when admitted.
+std::string kv_admission_text(KvAdmission admission);
+
 /// The engine's memory rule in a few words: "gpu_memory_utilization 0.9 of the memory",
 /// "mem_fraction_static from what it keeps back", "free_gpu_memory_fraction 0.9 of the free
 /// memory", or the flat reserve when the catalog gives none.
