@@ -21,6 +21,12 @@ double achieved_hbm_fraction(const Gpu& gpu, std::optional<double> given) {
   return given.value_or(gpu.achievable_hbm_fraction.value_or(1.0));
 }
 
+double achieved_hbm_fraction(const Gpu& gpu, std::optional<double> given, const GpuTuning* tuning) {
+  return achieved_hbm_fraction(gpu, given               ? given
+                                    : tuning != nullptr ? tuning->hbm_fraction
+                                                        : std::nullopt);
+}
+
 Seconds hbm_read_time(const Gpu& gpu, int gpus, Bytes bytes, double fraction) {
   return bytes / (gpu.hbm_bandwidth * (static_cast<double>(gpus) * fraction));
 }

@@ -5,6 +5,7 @@
 #include "icx/base/error.hpp"
 #include "icx/base/json_values.hpp"
 #include "icx/catalog/group_rules.hpp"
+#include "icx/memory/hbm.hpp"
 #include "icx/serving/engine.hpp"
 #include "icx/serving/serving.hpp"
 
@@ -96,16 +97,16 @@ OffloadReport offload_report(const OffloadRequest& request) {
   report.kv_copies_why = kv_copies_why(report);
   report.kv_per_token_terms = kv_per_token_terms(*request.model);
   report.system = request.system;
-  // The step model's rule: a given fraction, else the GPU setup's, else the catalog figure.
+  // The step model's rule (achieved_hbm_fraction); the report names the setup when it applied.
   const GpuTuning* tuning = gpu_tuning(*request.gpu, request.tuning);
   report.hbm_fraction_given = request.hbm_fraction.has_value();
   report.tuning =
       !report.hbm_fraction_given && tuning != nullptr && tuning->hbm_fraction ? tuning : nullptr;
-  report.result = offload(
-      {report.weights, report.kv_cache, request.gpu, request.gpus, request.reserve,
-       request.host_links, report.kv_copies, request.engine,
-       request.system != nullptr ? host_share(*request.system) : std::nullopt, request.host_memory,
-       report.tuning != nullptr ? report.tuning->hbm_fraction : request.hbm_fraction});
+  report.result = offload({report.weights, report.kv_cache, request.gpu, request.gpus,
+                           request.reserve, request.host_links, report.kv_copies, request.engine,
+                           request.system != nullptr ? host_share(*request.system) : std::nullopt,
+                           request.host_memory,
+                           achieved_hbm_fraction(*request.gpu, request.hbm_fraction, tuning)});
   return report;
 }
 

@@ -107,8 +107,7 @@ void set_efficiencies(const Catalog& catalog, const Gpu& gpu, const ServingReque
   w.gemm_curves = !request.utilization.has_value();
   w.rate_from_tuning = w.gemm_curves && others.has_value();
   w.hbm_fraction_given = request.hbm_fraction.has_value();
-  w.hbm_fraction =
-      achieved_hbm_fraction(gpu, request.hbm_fraction ? request.hbm_fraction : tuning.hbm_fraction);
+  w.hbm_fraction = achieved_hbm_fraction(gpu, request.hbm_fraction, w.gpu_tuning);
   w.setup = tuned_setup(gpu, w.setup, request.tuning);
 }
 

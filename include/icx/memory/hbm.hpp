@@ -24,6 +24,10 @@ Bytes usable_hbm(const Gpu& gpu, int gpus, double reserve);
 /// the catalog's achievable_hbm_fraction, else the whole bandwidth.
 double achieved_hbm_fraction(const Gpu& gpu, std::optional<double> given);
 
+/// The same with a GPU setup between the two: `given`, else `tuning`'s figure (a null tuning
+/// has none), else the catalog's. The one rule `place`, `plan` and `offload` price HBM by.
+double achieved_hbm_fraction(const Gpu& gpu, std::optional<double> given, const GpuTuning* tuning);
+
 /// The time `gpus` GPUs take to read `bytes` spread evenly over their HBM, each at
 /// `fraction` of its bandwidth: the one HBM rule every decode step is priced by.
 Seconds hbm_read_time(const Gpu& gpu, int gpus, Bytes bytes, double fraction);
