@@ -181,6 +181,9 @@ Json tuning_json(const GpuTuning& tuning) {
   if (tuning.moe_mfu) {
     json["moe_mfu"] = json_number(*tuning.moe_mfu);
   }
+  if (tuning.attention_mfu) {
+    json["attention_mfu"] = json_number(*tuning.attention_mfu);
+  }
   if (tuning.hbm_fraction) {
     json["hbm_fraction"] = json_number(*tuning.hbm_fraction);
   }

@@ -143,6 +143,9 @@ GpuTuning read_tuning(ObjectReader& reader, const std::string& id) {
   if (reader.has("moe_mfu")) {
     tuning.moe_mfu = reader.fraction("moe_mfu");
   }
+  if (reader.has("attention_mfu")) {
+    tuning.attention_mfu = reader.fraction("attention_mfu");
+  }
   if (reader.has("hbm_fraction")) {
     tuning.hbm_fraction = reader.fraction("hbm_fraction");
   }

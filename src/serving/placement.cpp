@@ -324,6 +324,16 @@ double stage_comm_share(const StepTime& step) {
   return step.stage.value() > 0 ? step.exposed_comm / step.stage : 0.0;
 }
 
+Seconds attention_busy(const StepTime& step, int stages) {
+  const auto term = std::ranges::find(step.work.terms, StepOp::attention, &StepTerm::op);
+  if (term == step.work.terms.end()) {
+    return {};
+  }
+  // As time_step runs it: the measured part at the pass scale, all of it at the prompt scale.
+  const Seconds pass = term->seconds + term->measured * (step.pass_scale - 1);
+  return pass * step.prompt_scale * static_cast<double>(stages);
+}
+
 Fabric group_fabric(const Cluster& cluster, int members, int span) {
   const int domain = cluster.domain;
   int per_domain = std::max(1, members * domain / std::max(span, 1));

@@ -17,38 +17,8 @@ namespace icx {
 
 namespace {
 
-struct Request {
-  std::int64_t prompt = 0;
-  std::int64_t output = 0;
-  /// Prompt tokens found in the prefix cache: held, never computed (a preempted request finds
-  /// them there again, the prefix being shared with other requests).
-  std::int64_t cached = 0;
-  /// Tokens to prefill before the next token: the prompt past its cached prefix, or after a
-  /// preemption that and every token generated so far (recomputed).
-  std::int64_t to_prefill = 0;
-  std::int64_t prefilled = 0;
-  /// Tokens decoded into the cache since the last prefill.
-  std::int64_t decoded = 0;
-  std::int64_t generated = 0;
-  double issued = 0;
-  double first_token = -1;
-  double last_token = 0;
-  double finish = -1;
-  [[nodiscard]] bool prefilling() const { return prefilled < to_prefill; }
-  /// Tokens the request holds in the KV cache once its prefill is done.
-  [[nodiscard]] std::int64_t footprint() const { return cached + to_prefill + decoded; }
-  /// The KV cache it reserves when admitted: its whole length under whole_request, else none.
-  std::int64_t reserved = 0;
-};
-
-/// Cumulative figures at a time, for the measurement window's two ends.
-struct Totals {
-  double time = 0;
-  double tokens = 0;
-  double finished = 0;
-  double batch_seconds = 0;
-  double kv_seconds = 0;
-};
+using detail::Request;
+using detail::Totals;
 
 class Scheduler {
 public:
@@ -67,6 +37,8 @@ private:
   void finish(Request& r, std::size_t index);
   /// Runs one engine step from now; false when nothing is left to run.
   bool step();
+  /// Takes this step's prompt chunks (chunks_) within `budget` tokens, prompts in order.
+  detail::PromptChunks take_chunks(std::int64_t budget);
   void emit(bool decoded, double step_start);
   [[nodiscard]] SimulationResult summarise() const;
   void keep_up(SimulationResult& result) const;
@@ -209,6 +181,27 @@ void Scheduler::finish(Request& r, std::size_t index) {
   }
 }
 
+detail::PromptChunks Scheduler::take_chunks(std::int64_t budget) {
+  detail::PromptChunks taken;
+  chunks_.clear();
+  std::int64_t unseen = prefilling_;
+  for (auto at = running_.begin(); unseen > 0 && budget > 0 && at != running_.end(); ++at) {
+    const Request& r = requests_[*at];
+    if (r.prefilling()) {
+      --unseen;
+      const std::int64_t chunk = std::min(r.to_prefill - r.prefilled, budget);
+      chunks_.emplace_back(*at, chunk);
+      budget -= chunk;
+      taken.tokens += chunk;
+      // Causal attention: each of the chunk's tokens attends to those prefilled before it.
+      taken.pairs += static_cast<double>(chunk) *
+                     (static_cast<double>(r.prefilled) + static_cast<double>(chunk) / 2);
+      taken.first_tokens += r.prefilled + chunk == r.to_prefill ? 1 : 0;
+    }
+  }
+  return taken;
+}
+
 bool Scheduler::step() {
   take_ready();
   if (running_.empty() && waiting_.empty()) {
@@ -229,32 +222,19 @@ bool Scheduler::step() {
   if (limits_.policy == SchedulePolicy::decode_first) {
     budget -= decodes;
   }
-  std::int64_t prompt_tokens = 0;
-  std::int64_t first_tokens = 0;
-  chunks_.clear();
-  std::int64_t unseen = prefilling_;
-  for (auto at = running_.begin(); unseen > 0 && budget > 0 && at != running_.end(); ++at) {
-    const Request& r = requests_[*at];
-    if (r.prefilling()) {
-      --unseen;
-      const std::int64_t chunk = std::min(r.to_prefill - r.prefilled, budget);
-      chunks_.emplace_back(*at, chunk);
-      budget -= chunk;
-      prompt_tokens += chunk;
-      first_tokens += r.prefilled + chunk == r.to_prefill ? 1 : 0;
-    }
-  }
-  // Never below zero: a prompt's line may cross zero short of its length (its attention grows
-  // with the square of the length), and a step of a few tokens of it alone would fall there.
+  const detail::PromptChunks prompts = take_chunks(budget);
+  // Never below zero: a step of a few prompt tokens alone may fall short of a fixed part that
+  // is below zero (StepCosts::prefill_fixed).
   const double seconds = std::max(
       0.0, (decodes > 0 ? costs_.decode_seconds(decodes, context) : costs_.prefill_fixed.value()) +
-               static_cast<double>(prompt_tokens) * costs_.per_prompt_token.value() +
+               static_cast<double>(prompts.tokens) * costs_.per_prompt_token.value() +
+               prompts.pairs * costs_.per_prompt_pair.value() +
                static_cast<double>(chunks_.size()) * costs_.per_prompt.value() +
                (chunks_.empty() ? 0.0 : costs_.prefill_step.value()));
   const double before = now_;
   now_ += seconds;
   totals_.time = now_;
-  totals_.tokens += static_cast<double>(decodes + first_tokens);
+  totals_.tokens += static_cast<double>(decodes + prompts.first_tokens);
   totals_.batch_seconds += static_cast<double>(decodes) * seconds;
   totals_.kv_seconds +=
       static_cast<double>(kv_used_) / static_cast<double>(limits_.kv_tokens) * seconds;

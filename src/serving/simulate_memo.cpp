@@ -39,6 +39,7 @@ std::vector<double> memo_key(const StepCosts& costs, const SchedulerLimits& limi
   }
   add(costs.base_context);
   add(costs.per_prompt_token.value());
+  add(costs.per_prompt_pair.value());
   add(costs.per_prompt.value());
   add(costs.prefill_fixed.value());
   add(costs.prefill_step.value());

@@ -22,32 +22,47 @@ std::vector<std::int64_t> grid_batches(std::int64_t most) {
   return batches;
 }
 
-/// A prompt's cost per token in a step and what a step without decodes pays first, and the
-/// engine's time per request.
+/// A prompt's attention pairs: each of its `tokens` attends to itself and those before it,
+/// tokens × tokens / 2 pairs, the count the simulation takes a chunk's pairs by.
+double prompt_pairs(std::int64_t tokens) {
+  const auto n = static_cast<double>(tokens);
+  return n * n / 2;
+}
+
+/// A prompt's cost per token in a step and per attention pair, what a step without decodes
+/// pays first, and the engine's time per request.
 void price_prompts(const Cluster& cluster, const LoadWorkloads& workloads, const Layout& layout,
                    const Load& load, StepCosts& costs) {
   const std::int64_t ranks = layout.ep;
   // One prompt per scheduler (each expert rank's, with data-parallel attention) at once, of
-  // the load's length and of twice it: the difference is a prompt token's marginal cost (the
-  // weights are read once either way), the rest what a step without decodes pays first.
+  // the load's length and of twice it. The attention, which grows with the square of the
+  // length, is priced per pair; the rest's difference is a prompt token's marginal cost (the
+  // weights are read once either way), what is left what a step without decodes pays first.
   Workload prompts = with_batch(workloads.prefill, schedulers(layout));
-  const StepTime prefill = evaluate_layout(cluster, prompts, layout).step;
-  prompts.tokens *= 2;
-  const StepTime longer = evaluate_layout(cluster, prompts, layout).step;
-  const auto tokens = static_cast<double>(workloads.prefill.tokens * ranks);
-  costs.per_prompt_token = (longer.busy() - prefill.busy()) / tokens;
-  costs.prefill_fixed = prefill.busy() - costs.per_prompt_token * tokens;
-  if (workloads.prefill.tokens > load.prefill_chunk) {
+  const auto priced = [&](std::int64_t tokens) {
+    prompts.tokens = tokens;
+    return evaluate_layout(cluster, prompts, layout).step;
+  };
+  const auto without_attention = [&](const StepTime& step) {
+    return step.busy() - attention_busy(step, layout.pp);
+  };
+  const std::int64_t length = workloads.prefill.tokens;
+  const StepTime one = priced(length);
+  const Seconds prefill = without_attention(one);
+  const Seconds longer = without_attention(priced(length * 2));
+  const auto scale = static_cast<double>(ranks);
+  costs.per_prompt_pair = attention_busy(one, layout.pp) / (prompt_pairs(length) * scale);
+  const auto tokens = static_cast<double>(length) * scale;
+  costs.per_prompt_token = (longer - prefill) / tokens;
+  costs.prefill_fixed = prefill - costs.per_prompt_token * tokens;
+  if (length > load.prefill_chunk) {
     // A prompt longer than a step's chunk is prefilled over several steps, each of fewer
-    // tokens than the line above was drawn through: for a long prompt, whose attention grows
-    // with the square of its length, that line falls below zero before a chunk's size. The
-    // line through a one-token prompt and the load's instead: the whole prompt's cost kept
-    // (and a one-token pass more per further step), no step negative.
-    prompts.tokens = 1;
-    costs.prefill_fixed = evaluate_layout(cluster, prompts, layout).step.busy();
-    costs.per_prompt_token =
-        std::max(Seconds{}, prefill.busy() - costs.prefill_fixed) /
-        (static_cast<double>(workloads.prefill.tokens - 1) * static_cast<double>(ranks));
+    // tokens than the line above was drawn through: the line through a one-token prompt and
+    // the load's instead, the whole prompt's cost kept (and a one-token pass more per further
+    // step), no step negative.
+    costs.prefill_fixed = without_attention(priced(1));
+    costs.per_prompt_token = std::max(Seconds{}, prefill - costs.prefill_fixed) /
+                             (static_cast<double>(length - 1) * scale);
   }
   // The engine's host work on a prompt's sequence, which the line above holds once (one
   // prompt per scheduler): apart, each prompt of a step pays it.
@@ -57,7 +72,7 @@ void price_prompts(const Cluster& cluster, const LoadWorkloads& workloads, const
   // that prefills pays it, a mixed one too.
   costs.prefill_step = engine != nullptr ? engine->costs.prefill_step : Seconds{};
   costs.prefill_fixed = costs.prefill_fixed - costs.per_prompt - costs.prefill_step;
-  costs.per_request = prefill.request;
+  costs.per_request = one.request;
 }
 
 } // namespace

@@ -105,6 +105,11 @@ void set_efficiencies(const Catalog& catalog, const Gpu& gpu, const ServingReque
   w.expert_rate = compute_rate(gpu, *w.expert_dtype, catalog.dtypes(),
                                request.utilization.value_or(experts.value_or(gpu.achievable_mfu)));
   w.gemm_curves = !request.utilization.has_value();
+  const auto bf16 = gpu.dense_peak.find(attention_peak_dtype);
+  if (w.gemm_curves && tuning.attention_mfu && !model.latent_attention &&
+      bf16 != gpu.dense_peak.end()) {
+    w.prefill_attention_rate = bf16->second * *tuning.attention_mfu;
+  }
   w.rate_from_tuning = w.gemm_curves && others.has_value();
   w.hbm_fraction_given = request.hbm_fraction.has_value();
   w.hbm_fraction = achieved_hbm_fraction(gpu, request.hbm_fraction, w.gpu_tuning);
@@ -324,7 +329,8 @@ StepTerm attention_term(const Gpu& gpu, const Workload& w, const Layout& layout,
   // A model known by its shape alone has no heads to price a kernel by.
   const bool heads = model.attention_heads > 0 && width.key > 0 && width.value > 0;
   if (!w.gemm_curves || curve == nullptr || !peak || !heads || !(rank_seqs > 0)) {
-    return roofline(term, gpu, w.rate.achieved(), w.hbm_fraction);
+    const bool own = w.phase == Phase::prefill && w.prefill_attention_rate;
+    return roofline(term, gpu, own ? *w.prefill_attention_rate : w.rate.achieved(), w.hbm_fraction);
   }
   const double layers = model.layers * share;
   const GemmTime one =

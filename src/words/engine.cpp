@@ -185,6 +185,10 @@ std::optional<std::string> tuning_text(const Gpu& gpu, const GpuTuning* tuning,
   if (tuning->mfu) {
     parts.push_back(fmt::format("GEMMs at {:g} % of peak", *tuning->mfu * 100));
   }
+  if (tuning->attention_mfu) {
+    parts.push_back(fmt::format("a prefill's attention at {:g} % of the BF16 peak",
+                                *tuning->attention_mfu * 100));
+  }
   if (tuning->moe_mfu) {
     parts.push_back(fmt::format("an MoE model's routed experts (and a latent-attention model's "
                                 "every GEMM) at {:g} %",

@@ -1,5 +1,6 @@
 // A GPU's named setups of the serving software (GpuTuning, --tuning): read from the catalog,
 // refused when malformed, and applied to a step's efficiencies and all-reduce rings.
+#include <algorithm>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -31,6 +32,7 @@ TEST(GpuTuning, ShippedMi300xHasAStockDefaultAndTheTunedCatalogFigures) {
   EXPECT_EQ(stock->id, "stock");
   EXPECT_EQ(stock->hbm_fraction, 0.40);
   EXPECT_EQ(stock->mfu, 0.25);
+  EXPECT_EQ(stock->attention_mfu, 0.025);
   EXPECT_EQ(stock->moe_mfu, 0.06);
   EXPECT_NEAR(stock->ring_step.value(), 10e-6, 1e-15);
   const GpuTuning* tuned = gpu_tuning(mi300x, "tuned");
@@ -127,6 +129,38 @@ TEST_F(GpuTuningStep, TheDefaultTuningSetsTheEfficienciesAndTheRingStep) {
   EXPECT_DOUBLE_EQ(hbm_given.hbm_fraction, 0.6);
   EXPECT_TRUE(hbm_given.hbm_fraction_given);
   EXPECT_DOUBLE_EQ(hbm_given.rate.utilization, 0.25);
+}
+
+/// The stage's attention term.
+StepTerm attention_of(const StageWork& work) {
+  const auto term = std::ranges::find(work.terms, StepOp::attention, &StepTerm::op);
+  return term == work.terms.end() ? StepTerm{} : *term;
+}
+
+TEST_F(GpuTuningStep, APrefillsAttentionRunsAtTheTuningsOwnShareOfTheBf16Peak) {
+  // 70B, a 4096-token prompt, TP 8: each GPU's 8 heads of 128 run 4 × 8 × 128 × 4096² / 2 =
+  // 34,359,738,368 FLOPs per layer, over 80 layers, at 2.5 % of the MI300X's 1307.4 TFLOP/s:
+  // 84.10 ms, where the GEMMs' 25 % would take a tenth of it.
+  ServingRequest r;
+  r.phase = Phase::prefill;
+  r.tokens = 4096;
+  const Layout tp8{8, 1, 1, 1};
+  const double flops = 34359738368.0 * 80;
+  const Workload stock = workload_for(catalog, llama70, bf16, mi300x, r);
+  const StepTerm attention =
+      attention_of(stage_work(mi300x, stock, tp8, step_batch(stock, tp8, 1)));
+  EXPECT_NEAR(attention.seconds.value(), flops / (1307.4e12 * 0.025), 1e-9);
+  EXPECT_NEAR(attention.seconds.value(), 84.10e-3, 0.01e-3);
+  // --mfu prices every operation at the given share, the attention too.
+  r.utilization = 0.3;
+  const Workload given = workload_for(catalog, llama70, bf16, mi300x, r);
+  EXPECT_NEAR(
+      attention_of(stage_work(mi300x, given, tp8, step_batch(given, tp8, 1))).seconds.value(),
+      flops / (1307.4e12 * 0.3), 1e-9);
+  // A latent-attention model's prefill runs on the MoE path (6 %), not the attention figure.
+  r.utilization.reset();
+  EXPECT_FALSE(workload_for(catalog, catalog.model("deepseek-v3"), catalog.dtype("fp8"), mi300x, r)
+                   .prefill_attention_rate.has_value());
 }
 
 TEST(GpuTuningRing, EachRingStepOfAnAllReduceTakesTheAddedTime) {

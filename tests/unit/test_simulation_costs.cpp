@@ -70,9 +70,9 @@ TEST_F(SimulationCostsTest, APipelineKeepsOneMicroBatchPerStageInFlight) {
 
 TEST_F(SimulationCostsTest, APromptLongerThanAChunkCostsItsWholePrefill) {
   // 20,000 tokens in chunks of 2,048: ten steps without decodes. Their sum is the prompt's
-  // prefill alone (the line through one token and the prompt) plus a one-token pass for each
-  // of the nine further steps; a line through 20,000 and 40,000 tokens, steep from attention's
-  // square, fell below zero at a chunk's size and made the TTFT negative.
+  // prefill alone plus a one-token pass for each of the nine further steps: each chunk attends
+  // to the tokens before it, so the chunks' attention pairs add up to the whole prompt's
+  // 20,000² / 2, and the rest is the line through one token and the prompt.
   const Load load{0.01, 20000, 10, 2048};
   const LoadWorkloads w = workloads(load);
   const ReplicaModel r = replica_model(cluster, w, one, load, SchedulePolicy::decode_first);
@@ -125,7 +125,8 @@ TEST_F(SimulationCostsTest, AnEnginesPromptPassIsPaidOncePerStepThatPrefills) {
   EXPECT_NEAR(r.costs.prefill_step.value(), 30e-3, 1e-15);
   const Seconds prefill = evaluate_layout(cluster, w.prefill, one).step.busy();
   EXPECT_NEAR((r.costs.prefill_fixed + r.costs.prefill_step +
-               r.costs.per_prompt_token * static_cast<double>(load.input))
+               r.costs.per_prompt_token * static_cast<double>(load.input) +
+               r.costs.per_prompt_pair * (1000.0 * 1000.0 / 2))
                   .value(),
               prefill.value(), 1e-12);
   const SimulationResult s = simulate(r.costs, r.limits, arrivals(load, 200));
@@ -135,6 +136,20 @@ TEST_F(SimulationCostsTest, AnEnginesPromptPassIsPaidOncePerStepThatPrefills) {
   // 494.5 TFLOP/s (32.4 ms), and a little attention.
   EXPECT_GT(s.ttft.mean.value(), 5e-3 + 30e-3 + 2 * 8e9 * 1000 / 494.5e12);
   EXPECT_LT(s.ttft.mean.value(), 1.05 * (5e-3 + 30e-3 + 2 * 8e9 * 1000 / 494.5e12));
+}
+
+TEST_F(SimulationCostsTest, EachPromptOfAStepAttendsToItsOwnTokens) {
+  // Two 4096-token prompts in one step: their GEMMs run 8192 rows, as one 8192-token prompt's
+  // do, but each attends only to its own tokens, 2 × 4096² / 2 pairs against that prompt's
+  // 8192² / 2. The costs price the step as the step model prices the two prompts together.
+  const Load load{0.05, 4096, 200, 8192};
+  const LoadWorkloads w = workloads(load);
+  const ReplicaModel r = replica_model(cluster, w, one, load, SchedulePolicy::decode_first);
+  const Seconds both = evaluate_layout(cluster, with_batch(w.prefill, 2), one).step.busy();
+  const Seconds priced = r.costs.prefill_fixed + r.costs.prefill_step + r.costs.per_prompt * 2.0 +
+                         r.costs.per_prompt_token * 8192.0 +
+                         r.costs.per_prompt_pair * (2 * 4096.0 * 4096.0 / 2);
+  EXPECT_NEAR(priced / both, 1, 1e-9);
 }
 
 TEST_F(SimulationCostsTest, AtSaturationThroughputIsTheStepModelsCapacity) {

@@ -36,6 +36,10 @@ struct GpuTuning {
   /// attention (DeepSeek-class: its latent attention and block-scaled FP8 projections run on the
   /// setup's MoE path too); absent: `mfu`.
   std::optional<double> moe_mfu;
+  /// Fraction of the BF16 dense peak a prefill's grouped-query attention reaches where no
+  /// measured curve prices it (the setup's own attention kernel, which may run far below its
+  /// GEMMs); absent: `mfu`. A latent-attention model's runs at `moe_mfu`.
+  std::optional<double> attention_mfu;
   /// Fraction of the datasheet HBM bandwidth a decode reaches; absent: the GPU's figure.
   std::optional<double> hbm_fraction;
   /// Time an all-reduce's ring spends beyond the link's measured latency, per ring step: the

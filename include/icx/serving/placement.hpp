@@ -123,6 +123,10 @@ struct StepTime {
 /// stage): what a layout's communication verdict weighs.
 double stage_comm_share(const StepTime& step);
 
+/// The part of a step's busy time its attention takes: the stage's attention term as the stage
+/// runs it (the engine's pass and prompt scales) over `stages` pipeline stages in turn.
+Seconds attention_busy(const StepTime& step, int stages);
+
 struct Placement {
   Layout layout;
   /// Every weight, total params × bytes per element.

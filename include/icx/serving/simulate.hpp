@@ -92,8 +92,12 @@ struct StepCosts {
   /// What each further token of context adds to that step, at each batch.
   std::vector<Seconds> per_context_token;
   std::int64_t base_context = 0;
-  /// What one more prompt token adds to a step.
+  /// What one more prompt token adds to a step, its attention apart.
   Seconds per_prompt_token;
+  /// What a prompt's attention adds per pair of a query token and a key token it attends to: a
+  /// chunk of q tokens after c already prefilled attends to q × (c + q / 2) pairs (causal), so
+  /// a long prompt's later chunks cost more than its first.
+  Seconds per_prompt_pair;
   /// What each prompt a step prefills a chunk of adds: the engine's host work on its sequence.
   Seconds per_prompt;
   /// A step without decodes before its prompt tokens, less the engine's prompt pass (added

@@ -85,6 +85,9 @@ struct Workload : StepSettings {
   ComputeRate rate;
   /// The experts' GEMMs' rate where no curve prices them (`rate` for the experts' dtype).
   ComputeRate expert_rate;
+  /// A prefill's attention rate where no curve prices it, from the tuning's attention_mfu;
+  /// absent: `rate`.
+  std::optional<FlopsPerSecond> prefill_attention_rate;
   /// Fraction of the datasheet HBM bandwidth a decode step reaches.
   double hbm_fraction = 1;
   /// The GPU's setup the figures assume; null: the GPU has none in the catalog.
