@@ -149,6 +149,9 @@ void to_json(Json& json, const Link& link) {
   if (link.links_per_gpu) {
     json["links_per_gpu"] = *link.links_per_gpu;
   }
+  if (link.full_mesh) {
+    json["full_mesh"] = true;
+  }
   if (link.gpu_fabric) {
     json["gpu_fabric"] = to_string(*link.gpu_fabric);
   }

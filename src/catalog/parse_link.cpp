@@ -177,6 +177,12 @@ Link read_link(ObjectReader& reader, const std::string& origin) {
   if (reader.has("links_per_gpu")) {
     link.links_per_gpu = reader.whole("links_per_gpu", 1, max_domain);
   }
+  link.full_mesh = reader.flag_or("full_mesh", false);
+  if (link.full_mesh && (!link.links_per_gpu || !link.max_domain_gpus ||
+                         *link.links_per_gpu != *link.max_domain_gpus - 1)) {
+    reader.fail("full_mesh", "a full mesh gives each GPU one link to each peer: it needs "
+                             "links_per_gpu equal to max_domain_gpus - 1");
+  }
   if (reader.has("gpu_fabric")) {
     link.gpu_fabric = reader.choice<GpuFabric>("gpu_fabric");
     if (link.tier != Tier::scale_up || !link.gpu_to_gpu) {

@@ -158,6 +158,16 @@ std::int64_t ring_steps(Collective op, int gpus) {
   return 1;
 }
 
+BytesPerSecond group_bandwidth(const Link& link, int gpus) {
+  const BytesPerSecond all = link.per_direction_bandwidth.high;
+  if (!link.full_mesh || !link.links_per_gpu || gpus < 2) {
+    return all;
+  }
+  // One link to each peer: the group's other GPUs are n − 1 of them.
+  const int reached = std::min(gpus - 1, *link.links_per_gpu);
+  return all * (static_cast<double>(reached) / static_cast<double>(*link.links_per_gpu));
+}
+
 BytesPerSecond headline_bandwidth_for(const Link& link, Collective op) {
   // A send goes one way: it gets the one-way figure, whatever the vendor sums.
   return op == Collective::point_to_point ? link.per_direction_bandwidth.high

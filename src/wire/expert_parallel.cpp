@@ -135,8 +135,10 @@ EpKernelCost deepep_kernel(const EpRequest& r, const EpDestinations& d, Bytes to
   if (!up || (leaves && !out)) {
     return cost;
   }
+  // The group's GPUs in one node reach one another over the links between them.
+  const int in_node = std::min(r.gpus, f.gpus_per_node);
   Seconds expected =
-      up->latency + cost.scale_up / (f.scale_up->per_direction_bandwidth.high * up->efficiency);
+      up->latency + cost.scale_up / (group_bandwidth(*f.scale_up, in_node) * up->efficiency);
   cost.nccl_figures = up->nccl;
   if (leaves) {
     const BytesPerSecond nic =

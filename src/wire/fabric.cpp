@@ -33,13 +33,13 @@ struct Span {
     return Bytes::of(bytes) / (fabric.scale_out->per_direction_bandwidth.high *
                                (out.efficiency * fabric.nics_per_node));
   }
-  /// Time of `bytes` through one GPU's scale-up link at `efficiency` (none with one GPU per
-  /// node: nothing moves inside a node).
+  /// Time of `bytes` through one GPU's scale-up links to the node's other `g` GPUs of the
+  /// group at `efficiency` (none with one GPU per node: nothing moves inside a node).
   [[nodiscard]] Seconds gpu_link(double bytes, double efficiency) const {
     if (!up) {
       return Seconds{};
     }
-    return Bytes::of(bytes) / (fabric.scale_up->per_direction_bandwidth.high * efficiency);
+    return Bytes::of(bytes) / (group_bandwidth(*fabric.scale_up, g) * efficiency);
   }
   /// Time of `bytes` through one GPU's scale-up link at its ring efficiency.
   [[nodiscard]] Seconds ring_link(double bytes) const {

@@ -40,23 +40,25 @@ double engine_wire_factor(Kernel kernel, int gpus) {
   }
 }
 
-Seconds bytes_time(const Link& link, double bytes, double efficiency) {
-  return Bytes::of(bytes) / (link.per_direction_bandwidth.high * efficiency);
+/// `bytes` each way through one GPU of `gpus` at `efficiency` of what its links to them carry.
+Seconds bytes_time(const Link& link, int gpus, double bytes, double efficiency) {
+  return Bytes::of(bytes) / (group_bandwidth(link, gpus) * efficiency);
 }
 
 ExpectedLine engine_line(const Link& link, Kernel kernel, const EngineKernelParameters& p,
                          const CollectiveRequest& request) {
   const double bytes = request.size.value() * engine_wire_factor(kernel, request.gpus);
-  return {kernel, p.latency, bytes_time(link, bytes, p.efficiency)};
+  return {kernel, p.latency, bytes_time(link, request.gpus, bytes, p.efficiency)};
 }
 
 void add_ring_lines(const Link& link, const ExpectedModel& model, const CollectiveRequest& request,
                     std::vector<ExpectedLine>& lines) {
   const Seconds steps =
       model.step_latency * static_cast<double>(ring_steps(request.op, request.gpus));
-  const Seconds simple = bytes_time(
-      link, request.size.value() * wire_factor(request.op, Algorithm::ring, request.gpus),
-      model.efficiency);
+  const Seconds simple =
+      bytes_time(link, request.gpus,
+                 request.size.value() * wire_factor(request.op, Algorithm::ring, request.gpus),
+                 model.efficiency);
   lines.push_back({Kernel::ring_ll, steps, simple * (1.0 + model.small_message_slowdown)});
   lines.push_back({Kernel::ring_simple, steps + model.ramp, simple});
 }
@@ -66,7 +68,8 @@ void add_nvls_line(const Link& link, const ExpectedModel& model, const Collectiv
   const InNetworkReduction& nvls = *model.in_network_reduction;
   const double bytes =
       request.size.value() * wire_factor(request.op, Algorithm::nvls, request.gpus);
-  lines.push_back({Kernel::nvls_simple, nvls.latency, bytes_time(link, bytes, nvls.efficiency)});
+  lines.push_back(
+      {Kernel::nvls_simple, nvls.latency, bytes_time(link, request.gpus, bytes, nvls.efficiency)});
 }
 
 /// NCCL's lines for `algorithm`; automatic adds nvls where the link and operation allow it.

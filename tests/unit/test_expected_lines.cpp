@@ -1,9 +1,11 @@
 // The expected model's NCCL lines (collectives.hpp): ring/LL, ring/Simple and nvls/Simple,
 // the fastest of those the request's algorithm allows.
+#include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
 
+#include "icx/catalog/catalog.hpp"
 #include "icx/wire/collectives.hpp"
 #include "test_fixtures.hpp"
 
@@ -109,6 +111,36 @@ TEST(ExpectedLines, KernelsNameTheirAlgorithmAndProtocol) {
   EXPECT_EQ(implementation_from_name("One-Shot"), Implementation::one_shot);
   EXPECT_EQ(implementation_from_name("vllm"), Implementation::vllm);
   EXPECT_FALSE(implementation_from_name("trtllm"));
+}
+
+TEST(ExpectedLines, AFullMeshGroupCrossesOnlyTheLinksToItsPeers) {
+  // The shipped Infinity Fabric: 7 links, one to each peer, 448 GB/s each way in all. A group
+  // of 4 GPUs reaches its 3 peers over 3 links, 192 GB/s; of 8, all 448; NVLink's switch gives
+  // any group the whole figure.
+  const Catalog catalog = Catalog::shipped();
+  const Link& mesh = catalog.link("infinity-fabric");
+  ASSERT_TRUE(mesh.full_mesh);
+  EXPECT_NEAR(group_bandwidth(mesh, 4).value(), 192e9, 1);
+  EXPECT_NEAR(group_bandwidth(mesh, 2).value(), 64e9, 1);
+  EXPECT_NEAR(group_bandwidth(mesh, 8).value(), 448e9, 1);
+  EXPECT_NEAR(group_bandwidth(catalog.link("nvlink4"), 4).value(), 450e9, 1);
+  // 64 MiB over 4 of them, ring/Simple: 6 steps × 3.59 µs + the 57.6 µs ramp + 1.5 × S at
+  // 72.2 % of 192 GB/s = 805.3 µs; RCCL 2.20.5 measured 761.2 µs (QuickReduce's README).
+  const CollectiveRequest request{
+      Collective::all_reduce, Algorithm::automatic, 4, Bytes::of(67108864), {}};
+  const double simple = 6 * 3.59e-6 + 57.6e-6 + 1.5 * 67108864 / (192e9 * 0.722);
+  EXPECT_NEAR(expected_collective(mesh, request).time.value(), simple, 1e-9);
+  EXPECT_NEAR(simple, 805.3e-6, 0.1e-6);
+}
+
+TEST(ExpectedLines, AFullMeshNeedsOneLinkToEachPeer) {
+  const std::string error = test::catalog_error(Catalog::shipped(), R"({"links": [{"id": "m",
+    "name": "M", "connects": "GPU <-> GPU, same node", "tier": "scale-up", "gpu_fabric": "xgmi",
+    "headline_GBps": 896, "headline_convention": "both-directions-summed",
+    "per_direction_GBps": 448, "max_domain_gpus": 8, "links_per_gpu": 6, "full_mesh": true,
+    "latency_us": 1, "source": "s"}]})");
+  EXPECT_NE(error.find("/links/0/full_mesh"), std::string::npos) << error;
+  EXPECT_NE(error.find("max_domain_gpus - 1"), std::string::npos) << error;
 }
 
 } // namespace

@@ -175,6 +175,10 @@ struct Link : Entry {
   /// `nvidia-smi topo -m` counts as NV<n>: per_direction_bandwidth / links_per_gpu is one
   /// link's share. Absent for links that are not counted so (PCIe, NICs).
   std::optional<int> links_per_gpu;
+  /// Each GPU has one of its links_per_gpu links to each peer of the domain, no switch between
+  /// them (AMD's Infinity Fabric platforms): n GPUs of a group reach one another over n − 1
+  /// links, not all of them (group_bandwidth).
+  bool full_mesh = false;
   /// The fabric a topology matrix shows this link as; absent for a link that is not a GPU
   /// fabric (PCIe, NICs, CPU↔GPU links).
   std::optional<GpuFabric> gpu_fabric;

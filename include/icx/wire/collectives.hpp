@@ -239,6 +239,11 @@ AlgorithmParameters algorithm_parameters(const ExpectedModel& model,
 /// Latency-bound steps of a ring algorithm (2(n-1) for an all-reduce).
 std::int64_t ring_steps(Collective op, int gpus);
 
+/// The bandwidth each way one GPU of a group of `gpus` reaches over `link` in the expected
+/// model: the link's whole per-direction figure, or on a full mesh (Link::full_mesh) the share
+/// of its links that reach the group's other GPUs, (gpus − 1) / links_per_gpu of it.
+BytesPerSecond group_bandwidth(const Link& link, int gpus);
+
 /// The bandwidth the headline model gives `op` on `link`: the vendor's headline figure (the
 /// fast end of a range), or the one-way figure for a point-to-point send.
 BytesPerSecond headline_bandwidth_for(const Link& link, Collective op);
