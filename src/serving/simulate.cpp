@@ -193,9 +193,9 @@ detail::PromptChunks Scheduler::take_chunks(std::int64_t budget) {
       chunks_.emplace_back(*at, chunk);
       budget -= chunk;
       taken.tokens += chunk;
-      // Causal attention: each of the chunk's tokens attends to those prefilled before it.
-      taken.pairs += static_cast<double>(chunk) *
-                     (static_cast<double>(r.prefilled) + static_cast<double>(chunk) / 2);
+      // The chunk attends to the cached prefix and the chunks before it too.
+      taken.pairs +=
+          attention_pairs(static_cast<double>(chunk), static_cast<double>(r.cached + r.prefilled));
       taken.first_tokens += r.prefilled + chunk == r.to_prefill ? 1 : 0;
     }
   }

@@ -22,13 +22,6 @@ std::vector<std::int64_t> grid_batches(std::int64_t most) {
   return batches;
 }
 
-/// A prompt's attention pairs: each of its `tokens` attends to itself and those before it,
-/// tokens × tokens / 2 pairs, the count the simulation takes a chunk's pairs by.
-double prompt_pairs(std::int64_t tokens) {
-  const auto n = static_cast<double>(tokens);
-  return n * n / 2;
-}
-
 /// A prompt's cost per token in a step and per attention pair, what a step without decodes
 /// pays first, and the engine's time per request.
 void price_prompts(const Cluster& cluster, const LoadWorkloads& workloads, const Layout& layout,
@@ -51,7 +44,9 @@ void price_prompts(const Cluster& cluster, const LoadWorkloads& workloads, const
   const Seconds prefill = without_attention(one);
   const Seconds longer = without_attention(priced(length * 2));
   const auto scale = static_cast<double>(ranks);
-  costs.per_prompt_pair = attention_busy(one, layout.pp) / (prompt_pairs(length) * scale);
+  costs.per_prompt_pair =
+      attention_busy(one, layout.pp) /
+      (attention_pairs(static_cast<double>(length), static_cast<double>(prompts.cached)) * scale);
   const auto tokens = static_cast<double>(length) * scale;
   costs.per_prompt_token = (longer - prefill) / tokens;
   costs.prefill_fixed = prefill - costs.per_prompt_token * tokens;

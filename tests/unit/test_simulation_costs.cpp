@@ -152,6 +152,22 @@ TEST_F(SimulationCostsTest, EachPromptOfAStepAttendsToItsOwnTokens) {
   EXPECT_NEAR(priced / both, 1, 1e-9);
 }
 
+TEST_F(SimulationCostsTest, ACachedPrefixIsAttendedToButNotRecomputed) {
+  // Half of each 4096-token prompt in the prefix cache: the prompt computes 2048 tokens, each
+  // attending to the 2048 cached ones and those before it, 2048 × (2048 + 1024) pairs. Priced
+  // alone the prompt costs what the step model prices it at.
+  Load load{0.05, 4096, 200, 8192};
+  load.prefix_hit = 0.5;
+  const LoadWorkloads w = workloads(load);
+  ASSERT_EQ(w.prefill.cached, 2048);
+  const ReplicaModel r = replica_model(cluster, w, one, load, SchedulePolicy::decode_first);
+  const Seconds alone = evaluate_layout(cluster, w.prefill, one).step.busy();
+  const Seconds priced = r.costs.prefill_fixed + r.costs.prefill_step + r.costs.per_prompt +
+                         r.costs.per_prompt_token * 2048.0 +
+                         r.costs.per_prompt_pair * (2048.0 * (2048 + 1024));
+  EXPECT_NEAR(priced / alone, 1, 1e-9);
+}
+
 TEST_F(SimulationCostsTest, AtSaturationThroughputIsTheStepModelsCapacity) {
   // 512 clients on a replica that runs 256 sequences of one prompt token and 1000 output
   // tokens: the batch stays full, and the tokens per second are the decode step's at 256

@@ -80,6 +80,13 @@ struct SchedulerLimits {
   KvAdmission kv_admission = KvAdmission::on_demand;
 };
 
+/// The query-key pairs causal attention computes for `tokens` new tokens after `before` already
+/// in the cache: each attends to those before it and to itself, tokens × (before + tokens / 2).
+/// A prompt's chunks add up to the whole prompt's count.
+[[nodiscard]] constexpr double attention_pairs(double tokens, double before) {
+  return tokens * (before + tokens / 2);
+}
+
 /// What one engine step costs: a decode step by its batch and the tokens its sequences attend
 /// to, interpolated from the step model at grid batches (linear in both), plus each prompt
 /// token it prefills at a prompt's marginal cost; a step without decodes pays what a prompt
@@ -95,8 +102,8 @@ struct StepCosts {
   /// What one more prompt token adds to a step, its attention apart.
   Seconds per_prompt_token;
   /// What a prompt's attention adds per pair of a query token and a key token it attends to: a
-  /// chunk of q tokens after c already prefilled attends to q × (c + q / 2) pairs (causal), so
-  /// a long prompt's later chunks cost more than its first.
+  /// chunk of q tokens after c already in the cache (a cached prefix, earlier chunks) attends to
+  /// attention_pairs(q, c) pairs, so a long prompt's later chunks cost more than its first.
   Seconds per_prompt_pair;
   /// What each prompt a step prefills a chunk of adds: the engine's host work on its sequence.
   Seconds per_prompt;
