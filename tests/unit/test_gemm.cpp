@@ -129,12 +129,14 @@ TEST(Gemm, TheShippedCurvesFollowTheMeasuredKernels) {
     errors[{r.gpu + " " + r.dtype, test::engine_label(catalog.gpu(r.gpu), r.engine)}].push_back(
         std::abs(t->seconds.value() / r.seconds - 1));
   }
-  // h100-sxm, h200 and b200 in bf16 and fp8, a100-sxm in bf16; three engines each. The H200's
-  // rows check the curves it borrows from the H100 (curves_from), held out: within 6-8 % for
-  // vLLM.
-  ASSERT_EQ(errors.size(), 21U);
+  // h100-sxm, h200 and b200 in bf16 and fp8, a100-sxm in bf16; three engines each; and
+  // TensorRT-LLM's nvfp4 on the B200, which only that engine's tables time, by the fp4 curve
+  // fitted on them alone (its compute_as; no vLLM curve to hold it to). The H200's rows check
+  // the curves it borrows from the H100 (curves_from), held out: within 6-8 % for vLLM.
+  ASSERT_EQ(errors.size(), 22U);
   EXPECT_EQ(unshipped, (std::map<std::string, int>{{"mi300x", 454}}));
   test::expect_fit_and_held_out(errors, 0.10, 0.30);
+  EXPECT_LE(detail::median(errors.at({"b200 nvfp4", "trtllm"})), 0.10);
 }
 
 TEST(BorrowedCurves, AGpuOfTheSameDieTakesTheLendersCurves) {

@@ -8,11 +8,13 @@ The model, written independently of icx's C++, for C[m×n] = A[m×k] · W[n×k]�
              (W = n k weights, in millions: a narrow GEMM fills fewer of the GPU's units)
   memory   = (n k × w + m k × w + m n × 2) / (HBM bandwidth × memory_fraction)
              (w: bytes per element of the dtype; the output is 16-bit)
-  quantise = m k × 3 / (HBM bandwidth × memory_fraction)   fp8 only: the engine quantises
-             the 16-bit activations per call (read 2 bytes, write 1)
+  quantise = m k × (2 + w) / (HBM bandwidth × memory_fraction)   below 16 bits: the engine
+             quantises the 16-bit activations per call (read 2 bytes, write w)
   time     = max(floor, (compute^knee + memory^knee)^(1/knee)) + launch + quantise
 knee blends the two bounds (a large knee is their max); floor is the shortest a kernel of the
-dtype takes, launch what every call adds.
+dtype takes, launch what every call adds. A block-scaled dtype's rows (TensorRT-LLM's nvfp4 on
+the B200) fit the curve of the dtype it computes as (fp4), at the peak of that dtype and their
+own bytes per element (scales included), as icx prices them.
 
 Usage: python3 tools/fit/fit_gemm.py [--check data/catalog/gpus.json]
 """
@@ -20,7 +22,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from kernel_fit import catalog_gpus, dtype_bytes, fit_all  # noqa: E402
+from kernel_fit import catalog_gpus, curve_dtype, dtype_table, fit_all  # noqa: E402
 
 SPEC = {"params": ["compute_fraction", "half_weights_M", "memory_fraction", "knee", "floor_us",
                    "launch_us"],
@@ -30,27 +32,30 @@ SPEC = {"params": ["compute_fraction", "half_weights_M", "memory_fraction", "kne
                      "floor_us": 1, "launch_us": 1}}
 
 
-def predict(p, row, gpu, width):
+def predict(p, row, gpu, peak_dtype, width):
     compute_fraction, half_weights_m, memory_fraction, knee, floor_us, launch_us = p
     m, n, k = int(row["m"]), int(row["n"]), int(row["k"])
-    peak = gpu["dense_tflops"][row["dtype"]] * 1e12
+    peak = gpu["dense_tflops"][peak_dtype] * 1e12
     bandwidth = gpu["hbm_bandwidth_GBps"] * 1e9 * memory_fraction
     weights_m = n * k / 1e6
     compute = 2.0 * m * n * k / (peak * compute_fraction * weights_m / (weights_m + half_weights_m))
     memory = (n * k * width + m * k * width + m * n * 2) / bandwidth
     blended = (compute**knee + memory**knee) ** (1.0 / knee)
-    quantise = m * k * 3 / bandwidth if width < 2 else 0.0
+    quantise = m * k * (2 + width) / bandwidth if width < 2 else 0.0
     return max(floor_us * 1e-6, blended) + launch_us * 1e-6 + quantise
 
 
 def main():
-    gpus, widths = catalog_gpus(), dtype_bytes()
+    gpus, dtypes = catalog_gpus(), dtype_table()
 
     def curve_for(key):
-        gpu, width = gpus[key[0]], widths[key[1]]
-        return (lambda p, r: predict(p, r, gpu, width)), SPEC
+        gpu = gpus[key[0]]
+        return (lambda p, r: predict(p, r, gpu, key[1], dtypes[r["dtype"]]["bytes_per_element"])), SPEC
 
-    return fit_all("gemm.csv", ("gpu", "dtype"), curve_for, "gemm", 0.10)
+    def key_of(r):
+        return r["gpu"], curve_dtype(gpus[r["gpu"]], r["dtype"], dtypes)
+
+    return fit_all("gemm.csv", ("gpu", "dtype"), curve_for, "gemm", 0.10, key_of=key_of)
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -32,7 +32,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from kernel_fit import catalog_gpus, dtype_bytes, fit_all  # noqa: E402
+from kernel_fit import catalog_gpus, curve_dtype, dtype_table, fit_all  # noqa: E402
 
 SPEC = {"params": ["compute_fraction", "half_tokens", "memory_fraction", "knee", "launch_us",
                    "route_ns"],
@@ -80,7 +80,7 @@ def rank0(tokens, topk, experts, ep, routing="plain"):
     return assigned, len(seen)
 
 
-def predict(p, row, gpu, width):
+def predict(p, row, gpu, peak_dtype, width):
     compute_fraction, half_tokens, memory_fraction, knee, launch_us, route_ns = p
     t, h, k, e, tp, ep = (int(row[c]) for c in ("tokens", "hidden", "topk", "experts", "tp", "ep"))
     i = int(row["inter"]) / tp
@@ -89,7 +89,7 @@ def predict(p, row, gpu, width):
     if assigned == 0:
         return route
     m = assigned / run
-    peak = gpu["dense_tflops"][row["dtype"]] * 1e12
+    peak = gpu["dense_tflops"][peak_dtype] * 1e12
     compute = 2.0 * assigned * 3 * h * i / (peak * compute_fraction * m / (m + half_tokens))
     memory = ((run * 3 * h * i * width + assigned * (2 * h + 3 * i) * 2)
               / (gpu["hbm_bandwidth_GBps"] * 1e9 * memory_fraction))
@@ -99,13 +99,16 @@ def predict(p, row, gpu, width):
 
 
 def main():
-    gpus, widths = catalog_gpus(), dtype_bytes()
+    gpus, dtypes = catalog_gpus(), dtype_table()
 
     def curve_for(key):
-        gpu, width = gpus[key[0]], widths[key[1]]
-        return (lambda p, r: predict(p, r, gpu, width)), SPEC
+        gpu = gpus[key[0]]
+        return (lambda p, r: predict(p, r, gpu, key[1], dtypes[r["dtype"]]["bytes_per_element"])), SPEC
 
-    return fit_all("moe.csv", ("gpu", "dtype"), curve_for, "moe", 0.10)
+    def key_of(r):
+        return r["gpu"], curve_dtype(gpus[r["gpu"]], r["dtype"], dtypes)
+
+    return fit_all("moe.csv", ("gpu", "dtype"), curve_for, "moe", 0.10, key_of=key_of)
 
 if __name__ == "__main__":
     sys.exit(main())

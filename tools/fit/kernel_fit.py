@@ -104,19 +104,34 @@ def fit_curve(label, rows, model, spec):
     return figures, median_error(model, [figures[n] for n in spec["params"]], rows)
 
 
-def fit_all(rows_file, columns, curve_for, section, bound, fitted_engine=FITTED_ENGINE):
+def dtype_table():
+    with open(os.path.join(ROOT, "data", "catalog", "dtypes.json")) as f:
+        return {d["id"]: d for d in json.load(f)["dtypes"]}
+
+
+def curve_dtype(gpu, dtype, dtypes):
+    """The dtype whose curve prices `dtype`'s kernels on `gpu`, as icx's kernel_dtype picks it:
+    a block-scaled dtype (nvfp4) by its compute_as (fp4) where the GPU has that peak."""
+    as_ = dtypes[dtype].get("compute_as")
+    return as_ if as_ and dtype not in gpu["dense_tflops"] and as_ in gpu["dense_tflops"] else dtype
+
+
+def fit_all(rows_file, columns, curve_for, section, bound, fitted_engine=FITTED_ENGINE,
+            key_of=None):
     """Fits one curve per distinct (gpu, `columns[1]`) and engine of
-    data/measurements/kernels/rows_file: the fitted engine's (vLLM's unless `fitted_engine`
-    names another) is the GPU's default, each other engine's its own (engine_curves) where it
-    prices that engine's rows better. curve_for(key) gives its (model, spec); prints
+    data/measurements/kernels/rows_file (or per key_of(row) where given): the fitted engine's
+    (vLLM's unless `fitted_engine` names another) is the GPU's default, each other engine's its
+    own (engine_curves) where it prices that engine's rows better or the fitted engine has no
+    rows of that curve (an engine-only dtype). curve_for(key) gives its (model, spec); prints
     each curve's error on its engine's rows and the default curve's on the same rows, checks
     the catalog under --check (`section`), and returns the exit status (finish)."""
     data = kernel_rows(rows_file)
+    key_of = key_of or (lambda r: tuple(r[c] for c in columns))
     fitted, worst = {}, 0.0
     print(f"{'gpu':10} {columns[1]:7} {'engine':7} {'rows':>5} {'median |error|':>15}  "
           f"{'by the ' + fitted_engine + ' curve':>18}")
-    for key in sorted({tuple(r[c] for c in columns) for r in data}):
-        mine = [r for r in data if tuple(r[c] for c in columns) == key]
+    for key in sorted({key_of(r) for r in data}):
+        mine = [r for r in data if key_of(r) == key]
         model, spec = curve_for(key)
         default = None
         engines = sorted({r["engine"] for r in mine}, key=lambda e: (e != fitted_engine, e))
@@ -127,14 +142,15 @@ def fit_all(rows_file, columns, curve_for, section, bound, fitted_engine=FITTED_
                 default = [figures[n] for n in spec["params"]]
             by_default = f"{median_error(model, default, rows):18.1%}" if default else ""
             # Another engine's own curve is kept where it prices its rows better than the
-            # default's; the exit status holds the default curves to `bound`.
-            kept = engine == fitted_engine or (default and error < median_error(model, default,
-                                                                                  rows))
+            # default's, or where there is no default; the exit status holds the default
+            # curves and the engine-only ones to `bound`.
+            kept = engine == fitted_engine or default is None or error < median_error(
+                model, default, rows)
             print(f"{key[0]:10} {key[1]:7} {engine:7} {len(rows):5} {error:15.1%}  {by_default}"
                   f"{'' if kept else '  (not kept: the default curve is closer)'}")
             if kept:
                 print("           " + json.dumps(figures))
                 fitted[key + (engine,)] = figures
-            if engine == fitted_engine:
+            if engine == fitted_engine or default is None:
                 worst = max(worst, error)
     return finish(fitted, section, worst, bound, fitted_engine)
