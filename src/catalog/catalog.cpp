@@ -300,6 +300,9 @@ void Catalog::check_references() const {
     }
     check_kernels_as(dtype);
   }
+  for (const Engine& engine : engines()) {
+    check_kernels_from(engine);
+  }
   for (const System& system : systems()) {
     check_system_references(*this, names_, system,
                             system.host ? host_side_problem(*system.host) : std::string());

@@ -75,6 +75,9 @@ void to_json(Json& json, const Engine& engine) {
                            {"draft_us", in_unit(engine.speculation->draft.value(), micro)},
                            {"source", engine.speculation->source}};
   }
+  if (!engine.kernels_from.empty()) {
+    json["kernels_from"] = engine.kernels_from;
+  }
   if (engine.prefix_cache) {
     json["prefix_cache"] = {{"block_tokens", engine.prefix_cache->block_tokens},
                             {"source", engine.prefix_cache->source}};

@@ -160,6 +160,9 @@ Engine read_engine(ObjectReader& reader, const std::string& origin) {
     ObjectReader cache(reader.object("prefix_cache"), reader.pointer_to("prefix_cache"), origin);
     engine.prefix_cache = read_prefix_cache(cache);
   }
+  if (reader.has("kernels_from")) {
+    engine.kernels_from = reader.text("kernels_from");
+  }
   if (reader.has("launch")) {
     ObjectReader launch(reader.object("launch"), reader.pointer_to("launch"), origin);
     engine.launch = EngineLaunch{launch.choice<LaunchStyle>("style"), launch.text("source")};

@@ -127,11 +127,13 @@ std::string describe_pricing(const Workload& workload, int gpus) {
                                           latent ? "MLA" : "attention")
                             : fmt::format("attention at {}", rate));
   // An engine with curves of its own on this GPU says so: they are its kernels' times.
-  const bool own = workload.engine != nullptr && gpu.engine_curves.contains(workload.engine->id);
-  return fmt::format("{} × {}: {}{} (catalog gpu '{}'; {} U prices every operation at U × {})",
-                     gpu.id, gpus, fmt::join(parts, ", "),
-                     own ? fmt::format(", {}'s own curves where fitted", workload.engine->id) : "",
-                     gpu.id, Knob::mfu, format_flops_rate(workload.rate.peak));
+  const bool own =
+      workload.engine != nullptr && gpu.engine_curves.contains(workload.engine->kernels_id());
+  return fmt::format(
+      "{} × {}: {}{} (catalog gpu '{}'; {} U prices every operation at U × {})", gpu.id, gpus,
+      fmt::join(parts, ", "),
+      own ? fmt::format(", {}'s own curves where fitted", workload.engine->kernels_id()) : "",
+      gpu.id, Knob::mfu, format_flops_rate(workload.rate.peak));
 }
 
 } // namespace icx

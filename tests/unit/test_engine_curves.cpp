@@ -73,5 +73,46 @@ TEST(EngineCurves, AnUnknownEngineOrAnEmptyEntryIsRefused) {
   EXPECT_NE(empty.find("at least one of gemm, moe, attention and mla"), std::string::npos) << empty;
 }
 
+/// An engine entry whose kernels are `lender`'s.
+std::string engine_calling(const std::string& id, const std::string& lender) {
+  return R"({"engines": [{"id": ")" + id + R"(", "name": "E", "version": "1", "impl": "vllm",
+    "scheduler": {"default": {"max_batch": 8, "prefill_chunk": 512}}, "policy": "decode-first",
+    "costs": {"step_us": 500, "layer_us": 10, "request_us": 20000}, "kernels_from": ")" +
+         lender + R"(", "source": "s"}]})";
+}
+
+TEST(EngineCurves, AnEngineCallingAnothersKernelsTakesItsCurves) {
+  const Catalog catalog = Catalog::shipped();
+  const Engine& nim = catalog.engine("trtllm-engine");
+  EXPECT_EQ(nim.kernels_id(), "trtllm");
+  EXPECT_EQ(catalog.engine("trtllm").kernels_id(), "trtllm");
+  // The H100's TensorRT-LLM curves (its fp8 GEMMs quantise per tensor) price the older backend,
+  // not the default's.
+  const Gpu& h100 = catalog.gpu("h100-sxm");
+  EXPECT_EQ(&h100.curves_for(&nim), &h100.curves_for(&catalog.engine("trtllm")));
+  EXPECT_NE(&h100.curves_for(&nim), &h100.curves);
+  // A GPU without the lender's curves runs the default's.
+  const Gpu& mi300x = catalog.gpu("mi300x");
+  EXPECT_EQ(&mi300x.curves_for(&nim), &mi300x.curves);
+  const nlohmann::ordered_json written = nim;
+  EXPECT_EQ(written["kernels_from"], "trtllm");
+}
+
+TEST(EngineCurves, KernelsFromNamesAnotherEngineWithKernelsOfItsOwn) {
+  const Catalog shipped = Catalog::shipped();
+  EXPECT_EQ(test::catalog_error(shipped, engine_calling("e", "nope")),
+            "user.json: engine 'e': kernels_from 'nope' is not another engine's id; name the "
+            "engine whose kernels this one calls");
+  EXPECT_EQ(test::catalog_error(shipped, engine_calling("e", "e")),
+            "user.json: engine 'e': kernels_from 'e' is not another engine's id; name the engine "
+            "whose kernels this one calls");
+  EXPECT_EQ(test::catalog_error(shipped, engine_calling("e", "trtllm-engine")),
+            "user.json: engine 'e': kernels_from 'trtllm-engine' takes its own kernels from "
+            "'trtllm'; name an engine with kernels of its own");
+  Catalog catalog = shipped;
+  catalog.overlay_text(engine_calling("e", "sglang"), "user.json");
+  EXPECT_EQ(catalog.engine("e").kernels_id(), "sglang");
+}
+
 } // namespace
 } // namespace icx::unit_engine_curves

@@ -340,6 +340,8 @@ private:
   /// Throws CatalogError when `dtype`'s kernels_as names a dtype of another width: a curve's
   /// memory fraction prices the bytes a GEMM moves, which another width changes.
   void check_kernels_as(const Dtype& dtype) const;
+  /// An engine's kernels_from names another engine by its id, one with kernels of its own.
+  void check_kernels_from(const Engine& engine) const;
   /// Copies each curves_from GPU's curves from the GPU it names. Throws CatalogError.
   void borrow_curves();
   /// Gives each engine's curves the default engine's dtypes and attention it does not have.

@@ -202,6 +202,14 @@ struct Engine : Entry {
   std::optional<SpeculationCosts> speculation;
   /// Absent: the cache finds a prompt's tokens one by one.
   std::optional<PrefixCache> prefix_cache;
+  /// Another engine's id whose measured kernel curves (a GPU's engine_curves) price this one's
+  /// kernels: an older backend of the same engine, which calls the same kernel libraries.
+  /// Empty: its own.
+  std::string kernels_from;
+  /// The engine id a GPU's engine_curves are looked up by: kernels_from, else its own.
+  [[nodiscard]] const std::string& kernels_id() const {
+    return kernels_from.empty() ? id : kernels_from;
+  }
   bool operator==(const Engine&) const = default;
 };
 

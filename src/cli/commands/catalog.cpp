@@ -252,7 +252,7 @@ Command setup_engines(CLI::App& app) {
        [](const Catalog& c) { return c.engines(); },
        {{"version", Align::left, 8, 8},
         {"all-reduce", Align::left, 3},
-        {"per step", Align::right},
+        {"per step", Align::right, 1},
         {"per sequence", Align::right, 2},
         {"per layer", Align::right, 2},
         {"per request", Align::right},
