@@ -106,6 +106,30 @@ PrefixCache read_prefix_cache(ObjectReader& reader) {
   return cache;
 }
 
+/// An engine's own costs (its "costs" object).
+EngineCosts read_costs(ObjectReader& reader, const std::string& origin) {
+  EngineCosts out;
+  ObjectReader costs(reader.object("costs"), reader.pointer_to("costs"), origin);
+  out.step = Seconds::of(costs.positive("step_us", limits::engine_cost_us) * micro);
+  out.layer = Seconds::of(costs.positive("layer_us", limits::engine_cost_us) * micro);
+  out.request = Seconds::of(costs.positive("request_us", limits::engine_cost_us) * micro);
+  if (costs.has("sequence_us")) {
+    out.sequence = Seconds::of(costs.positive("sequence_us", limits::engine_cost_us) * micro);
+  }
+  if (costs.has("prefill_step_us")) {
+    out.prefill_step =
+        Seconds::of(costs.positive("prefill_step_us", limits::engine_cost_us) * micro);
+  }
+  if (costs.has("prefill_pass_scale")) {
+    out.prefill_pass_scale = costs.positive("prefill_pass_scale", limits::prefill_pass_scale);
+  }
+  if (costs.has("prompt_scale")) {
+    out.prompt_scale = costs.positive("prompt_scale", limits::prompt_scale);
+  }
+  costs.finish();
+  return out;
+}
+
 } // namespace
 
 Engine read_engine(ObjectReader& reader, const std::string& origin) {
@@ -128,26 +152,7 @@ Engine read_engine(ObjectReader& reader, const std::string& origin) {
   if (reader.has("kv_admission")) {
     engine.kv_admission = reader.choice<KvAdmission>("kv_admission");
   }
-  ObjectReader costs(reader.object("costs"), reader.pointer_to("costs"), origin);
-  engine.costs.step = Seconds::of(costs.positive("step_us", limits::engine_cost_us) * micro);
-  engine.costs.layer = Seconds::of(costs.positive("layer_us", limits::engine_cost_us) * micro);
-  engine.costs.request = Seconds::of(costs.positive("request_us", limits::engine_cost_us) * micro);
-  if (costs.has("sequence_us")) {
-    engine.costs.sequence =
-        Seconds::of(costs.positive("sequence_us", limits::engine_cost_us) * micro);
-  }
-  if (costs.has("prefill_step_us")) {
-    engine.costs.prefill_step =
-        Seconds::of(costs.positive("prefill_step_us", limits::engine_cost_us) * micro);
-  }
-  if (costs.has("prefill_pass_scale")) {
-    engine.costs.prefill_pass_scale =
-        costs.positive("prefill_pass_scale", limits::prefill_pass_scale);
-  }
-  if (costs.has("prompt_scale")) {
-    engine.costs.prompt_scale = costs.positive("prompt_scale", limits::prompt_scale);
-  }
-  costs.finish();
+  engine.costs = read_costs(reader, origin);
   if (reader.has("memory")) {
     ObjectReader memory(reader.object("memory"), reader.pointer_to("memory"), origin);
     engine.memory = read_memory(memory, origin);

@@ -100,6 +100,26 @@ double cost_max() {
   return limits::engine_cost_us.max * 1e-6;
 }
 
+/// A request's time below which it is taken as none: the golden search's resolution over
+/// cost_max() is far finer.
+constexpr double no_request_s = 1e-6;
+
+/// The engine's time a prefilling step, lowered where the runs' TTFT is shorter than it alone
+/// allows: once the request's own time has fallen to none, the prefill step is searched between
+/// none and its catalog figure. At one load the two cannot be told apart, so the catalog's
+/// figure stands until the runs need less; it is never raised.
+Seconds lowered_prefill_step(const EngineCosts& costs,
+                             const std::function<double(const EngineCosts&)>& cost) {
+  if (costs.prefill_step.value() <= 0 || costs.request.value() > no_request_s) {
+    return costs.prefill_step;
+  }
+  return Seconds::of(golden_minimum(0, costs.prefill_step.value(), [&](double prefill_step) {
+    EngineCosts trial = costs;
+    trial.prefill_step = Seconds::of(prefill_step);
+    return cost(trial);
+  }));
+}
+
 } // namespace
 
 ServingCalibration calibrate_serving(const Catalog& catalog,
@@ -130,6 +150,10 @@ ServingCalibration calibrate_serving(const Catalog& catalog,
       trial.request = Seconds::of(per_request);
       return log_cost(errors_with(catalog, request, out.engine, trial, runs, "TTFT"));
     }));
+    costs.prefill_step = lowered_prefill_step(costs, [&](const EngineCosts& trial) {
+      return log_cost(errors_with(catalog, request, out.engine, trial, runs, "TTFT")) +
+             log_cost(errors_with(catalog, request, out.engine, trial, runs, "TPOT"));
+    });
   }
   out.fitted = costs;
   out.engine.costs = costs;
@@ -175,7 +199,7 @@ Json costs_json(const EngineCosts& c) {
                {"sequence_us", json_number(c.sequence.value() * 1e6)},
                {"prompt_scale", json_number(c.prompt_scale)}};
   if (c.prefill_step.value() > 0) {
-    // Kept as the catalog gives it: a user's runs at one load cannot tell it from the rest.
+    // The catalog's, lowered only where the runs' TTFT needs less (lowered_prefill_step).
     json["prefill_step_us"] = json_number(c.prefill_step.value() * 1e6);
   }
   return json;

@@ -163,10 +163,11 @@ TEST(ServingValidation, ARunIsSimulatedAsItWasSent) {
 namespace icx::unit_serving_run {
 namespace {
 
-/// A run of 8B on one H100 as the simulation gives it with `costs`: its mean TTFT and TPOT.
+/// A run of 8B on one H100 as the simulation gives it with `costs` (on the request's engine):
+/// its mean TTFT and TPOT.
 ServingRun simulated_run(const Catalog& catalog, const ServingValidationRequest& request,
                          const EngineCosts& costs, std::int64_t clients) {
-  Engine engine = engine_of(catalog, nullptr);
+  Engine engine = engine_of(catalog, request.place.serving.engine);
   engine.costs = costs;
   ServingValidationRequest with = request;
   with.place.serving.engine = &engine;
@@ -206,6 +207,33 @@ TEST(ServingCalibration, RecoversTheCostsRunsWereMadeWith) {
   EXPECT_EQ(overlay["engines"][0]["id"], "vllm");
   EXPECT_NEAR(overlay["engines"][0]["costs"]["step_us"].get<double>(), 2000, 100);
   EXPECT_NEAR(overlay["engines"][0]["costs"]["prompt_scale"].get<double>(), 0.5, 0.025);
+}
+
+// SGLang's catalog prices 64.4 ms in every prefilling step. Runs made with 20 ms there and no
+// time per request have a shorter TTFT than any request time can give with 64.4 ms; the fit
+// lowers the prefill step once the request's time is none, and the runs come back.
+TEST(ServingCalibration, LowersThePrefillStepWhereTheRunsNeedLess) {
+  const Catalog catalog = Catalog::shipped();
+  ServingValidationRequest request = eight_b_on_one_h100(catalog);
+  request.place.serving.engine = &catalog.engine("sglang");
+  EngineCosts truth = catalog.engine("sglang").costs;
+  ASSERT_NEAR(truth.prefill_step.value(), 64.4e-3, 1e-4);
+  truth.prefill_step = Seconds::of(20e-3);
+  truth.request = Seconds::of(0);
+  const std::vector<ServingRun> runs = {simulated_run(catalog, request, truth, 1),
+                                        simulated_run(catalog, request, truth, 16)};
+  const ServingCalibration c = calibrate_serving(catalog, request, runs);
+  EXPECT_LT(c.fitted.prefill_step.value(), 64.4e-3 / 2);
+  EXPECT_LT(c.median_abs_error, 0.02);
+  EXPECT_TRUE(c.misses.empty()) << c.misses;
+  // Runs that need more time keep the catalog's prefill step and take the rest per request.
+  truth.prefill_step = catalog.engine("sglang").costs.prefill_step;
+  truth.request = Seconds::of(30e-3);
+  const std::vector<ServingRun> slower = {simulated_run(catalog, request, truth, 1),
+                                          simulated_run(catalog, request, truth, 16)};
+  const ServingCalibration kept = calibrate_serving(catalog, request, slower);
+  EXPECT_EQ(kept.fitted.prefill_step, truth.prefill_step);
+  EXPECT_LT(kept.median_abs_error, 0.02);
 }
 
 } // namespace
