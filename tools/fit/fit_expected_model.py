@@ -115,6 +115,15 @@ def load_rows():
     return rows
 
 
+def group_bw(entry, n=None):
+    """A link's per-direction bandwidth in bytes per us; on a full mesh (one link to each peer),
+    over the n - 1 links a group of n reaches its peers by, as icx's group_bandwidth."""
+    all_links = entry["per_direction_GBps"] * 1e3
+    if n is None or not entry.get("full_mesh") or n < 2:
+        return all_links
+    return all_links * min(n - 1, entry["links_per_gpu"]) / entry["links_per_gpu"]
+
+
 class Params:
     """Every figure the model needs; wire = (link, topology)."""
 
@@ -140,15 +149,15 @@ class Params:
             return value
         return None
 
-    def bw(self, link):
-        return self.links[link]["per_direction_GBps"] * 1e3  # bytes per us
+    def bw(self, link, n=None):
+        return group_bw(self.links[link], n)
 
 
 def ring_lines(p, wire, op, n, size):
     eff, lat = p.get(wire, "efficiency"), p.get(wire, "step_latency_us")
     if eff is None or lat is None:
         return []
-    tb = busbw_factor(op, n) * size / (p.bw(wire[0]) * eff)
+    tb = busbw_factor(op, n) * size / (p.bw(wire[0], n) * eff)
     base = steps(op, n) * lat
     return [(base + (1 + p.slowdown) * tb, tb), (base + p.ramp + tb, tb)]
 
@@ -164,7 +173,7 @@ def nvls_line(p, wire, op, n, size):
 def engine_time(p, link, impl, n, size):
     lat, eff = p.engine[(link, impl)]
     factor = {"one-shot": n - 1, "two-shot": 2.0 * (n - 1) / n, "multimem": 1.0}[impl]
-    tb = factor * size / (p.bw(link) * eff)
+    tb = factor * size / (p.bw(link, n) * eff)
     return lat + tb, tb
 
 
@@ -256,7 +265,7 @@ LINKS = load_links()
 
 
 def bw_of(r):
-    return LINKS[r["link"]]["per_direction_GBps"] * 1e3
+    return group_bw(LINKS[r["link"]], r["n"])
 
 
 def fit_wires(p, groups, fit_shared):
@@ -303,7 +312,9 @@ def dispatched(r):
     """The kernel an engine's dispatch runs for row r ("" for NCCL); other impls as given."""
     size, custom = r["size"], "one-shot" if r["size"] < ONE_SHOT_BELOW else "two-shot"
     if r["impl"] == "vllm":
-        limits = LINKS[r["link"]]["expected"]["engine_all_reduce"]
+        limits = LINKS[r["link"]].get("expected", {}).get("engine_all_reduce")
+        if limits is None:  # no figures for the engines' kernels on this link: NCCL prices it
+            return ""
         return (custom if size < limits["vllm_custom_below_KiB"] * KIB else
                 "multimem" if size < limits["vllm_multimem_below_KiB"] * KIB else "")
     if r["impl"] == "sglang":
