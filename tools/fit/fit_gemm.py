@@ -22,7 +22,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from kernel_fit import catalog_gpus, curve_dtype, dtype_table, fit_all  # noqa: E402
+from kernel_fit import fit_by_kernel_dtype  # noqa: E402
 
 SPEC = {"params": ["compute_fraction", "half_weights_M", "memory_fraction", "knee", "floor_us",
                    "launch_us"],
@@ -46,16 +46,8 @@ def predict(p, row, gpu, peak_dtype, width):
 
 
 def main():
-    gpus, dtypes = catalog_gpus(), dtype_table()
+    return fit_by_kernel_dtype("gemm.csv", predict, SPEC, "gemm", 0.10)
 
-    def curve_for(key):
-        gpu = gpus[key[0]]
-        return (lambda p, r: predict(p, r, gpu, key[1], dtypes[r["dtype"]]["bytes_per_element"])), SPEC
-
-    def key_of(r):
-        return r["gpu"], curve_dtype(gpus[r["gpu"]], r["dtype"], dtypes)
-
-    return fit_all("gemm.csv", ("gpu", "dtype"), curve_for, "gemm", 0.10, key_of=key_of)
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -32,7 +32,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from kernel_fit import catalog_gpus, curve_dtype, dtype_table, fit_all  # noqa: E402
+from kernel_fit import fit_by_kernel_dtype  # noqa: E402
 
 SPEC = {"params": ["compute_fraction", "half_tokens", "memory_fraction", "knee", "launch_us",
                    "route_ns"],
@@ -99,16 +99,8 @@ def predict(p, row, gpu, peak_dtype, width):
 
 
 def main():
-    gpus, dtypes = catalog_gpus(), dtype_table()
+    return fit_by_kernel_dtype("moe.csv", predict, SPEC, "moe", 0.10)
 
-    def curve_for(key):
-        gpu = gpus[key[0]]
-        return (lambda p, r: predict(p, r, gpu, key[1], dtypes[r["dtype"]]["bytes_per_element"])), SPEC
-
-    def key_of(r):
-        return r["gpu"], curve_dtype(gpus[r["gpu"]], r["dtype"], dtypes)
-
-    return fit_all("moe.csv", ("gpu", "dtype"), curve_for, "moe", 0.10, key_of=key_of)
 
 if __name__ == "__main__":
     sys.exit(main())

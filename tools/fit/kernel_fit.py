@@ -18,9 +18,13 @@ def catalog_gpus():
         return {g["id"]: g for g in json.load(f)["gpus"]}
 
 
-def dtype_bytes():
+def dtype_table():
     with open(os.path.join(ROOT, "data", "catalog", "dtypes.json")) as f:
-        return {d["id"]: d["bytes_per_element"] for d in json.load(f)["dtypes"]}
+        return {d["id"]: d for d in json.load(f)["dtypes"]}
+
+
+def dtype_bytes():
+    return {dtype: d["bytes_per_element"] for dtype, d in dtype_table().items()}
 
 
 def kernel_rows(name):
@@ -104,16 +108,28 @@ def fit_curve(label, rows, model, spec):
     return figures, median_error(model, [figures[n] for n in spec["params"]], rows)
 
 
-def dtype_table():
-    with open(os.path.join(ROOT, "data", "catalog", "dtypes.json")) as f:
-        return {d["id"]: d for d in json.load(f)["dtypes"]}
-
-
 def curve_dtype(gpu, dtype, dtypes):
     """The dtype whose curve prices `dtype`'s kernels on `gpu`, as icx's kernel_dtype picks it:
     a block-scaled dtype (nvfp4) by its compute_as (fp4) where the GPU has that peak."""
     as_ = dtypes[dtype].get("compute_as")
     return as_ if as_ and dtype not in gpu["dense_tflops"] and as_ in gpu["dense_tflops"] else dtype
+
+
+def fit_by_kernel_dtype(rows_file, predict, spec, section, bound):
+    """fit_all over data/measurements/kernels/rows_file with one curve per GPU and kernel dtype
+    (curve_dtype: nvfp4's rows fit the fp4 curve), each row priced by
+    predict(p, row, gpu, peak dtype, the row's own bytes per element)."""
+    gpus, dtypes = catalog_gpus(), dtype_table()
+
+    def curve_for(key):
+        gpu = gpus[key[0]]
+        return (lambda p, r: predict(p, r, gpu, key[1],
+                                     dtypes[r["dtype"]]["bytes_per_element"])), spec
+
+    def key_of(r):
+        return r["gpu"], curve_dtype(gpus[r["gpu"]], r["dtype"], dtypes)
+
+    return fit_all(rows_file, ("gpu", "dtype"), curve_for, section, bound, key_of=key_of)
 
 
 def fit_all(rows_file, columns, curve_for, section, bound, fitted_engine=FITTED_ENGINE,
