@@ -281,4 +281,12 @@ std::vector<ServingRun> parse_serving_runs(std::string_view text, const std::str
   return runs;
 }
 
+std::int64_t warm_prompts_of(BenchTool tool) {
+  // vLLM's benchmarks/serve.py ("Starting initial single prompt test run") and SGLang's
+  // python/sglang/bench_serving.py (its warm-up, unless --flush-cache) send input_requests[0]'s
+  // prompt before the run: one request, the run's first, finds it cached.
+  constexpr std::int64_t first_request_only = 1;
+  return tool == BenchTool::genai_perf ? 0 : first_request_only;
+}
+
 } // namespace icx

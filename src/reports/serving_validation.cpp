@@ -32,6 +32,7 @@ Traffic traffic_of_run(const ServingRun& run, const ServingValidationRequest& re
   t.input = {request.lengths, nominal(run.input_tokens), request.spread};
   t.output = {request.lengths, nominal(run.output_tokens), request.spread};
   t.prefix_hit = request.prefix_hit;
+  t.warm_prompts = request.warm_prompts.value_or(warm_prompts_of(run.tool));
   t.warmup = 0;
   t.seed = request.seed;
   return t;
@@ -87,7 +88,8 @@ Json load_json(const Traffic& t) {
           {"concurrency", t.arrivals == Arrivals::closed ? Json(t.concurrency) : Json()},
           {"rate_per_second", t.arrivals == Arrivals::closed ? Json() : json_number(t.rate)},
           {"requests", t.requests},
-          {"prefix_hit", json_number(t.prefix_hit)}};
+          {"prefix_hit", json_number(t.prefix_hit)},
+          {"warm_prompts", t.warm_prompts}};
 }
 
 } // namespace

@@ -77,9 +77,11 @@ void Scheduler::draw_requests() {
   requests_.resize(static_cast<std::size_t>(traffic_.requests));
   double total_output = 0;
   double clock = 0;
-  for (Request& r : requests_) {
+  for (std::size_t i = 0; i < requests_.size(); ++i) {
+    Request& r = requests_[i];
     std::tie(r.prompt, r.output) = draws.lengths(traffic_.input, traffic_.output);
-    r.cached = prefix_cached(r.prompt, traffic_.prefix_hit, limits_.prefix_block);
+    const bool warm = static_cast<std::int64_t>(i) < traffic_.warm_prompts;
+    r.cached = prefix_cached(r.prompt, warm ? 1.0 : traffic_.prefix_hit, limits_.prefix_block);
     r.to_prefill = r.prompt - r.cached;
     r.reserved = limits_.kv_admission == KvAdmission::whole_request ? r.prompt + r.output : 0;
     total_output += static_cast<double>(r.output);

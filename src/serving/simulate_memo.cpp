@@ -56,6 +56,7 @@ std::vector<double> memo_key(const StepCosts& costs, const SchedulerLimits& limi
   add_lengths(traffic.input);
   add_lengths(traffic.output);
   add(traffic.prefix_hit);
+  add(traffic.warm_prompts);
   add(traffic.requests);
   add(traffic.warmup);
   add(traffic.seed);

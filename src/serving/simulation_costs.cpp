@@ -181,6 +181,7 @@ Json simulated_json(const SimulatedLoad& load) {
           {"input", lengths_json(t.input)},
           {"output", lengths_json(t.output)},
           {"prefix_hit", json_number(t.prefix_hit)},
+          {"warm_prompts", t.warm_prompts},
           {"prefix_block_tokens", m.limits.prefix_block},
           {"replicas", m.replicas},
           {"lanes_per_replica", m.lanes},

@@ -163,6 +163,11 @@ std::string prompt_text(std::int64_t input, double prefix_hit, std::int64_t pref
                      : fmt::format("{} prompt ({} cached)", input, cached);
 }
 
+std::string first_requests_text(std::int64_t count) {
+  return count == 1 ? std::string("the first request")
+                    : fmt::format("the first {} requests", count);
+}
+
 std::string length_draw_text(const LengthDistribution& input) {
   if (input.shape == LengthShape::sharegpt) {
     return "drawn as ShareGPT's: the prompt and output pairs of a published vllm bench serve "
@@ -230,13 +235,20 @@ std::string simulation_assumption(const SimulatedLoad& load) {
                         Knob::arrivals, Knob::fast)
           : fmt::format("one arrival every 1/rate seconds ({}; {} for the closed form alone)",
                         Knob::arrivals, Knob::fast);
+  const std::string warm =
+      t.warm_prompts == 0
+          ? std::string()
+          : fmt::format("; {} with {} whole prompt in the prefix cache, as the benchmark "
+                        "client's warm-up leaves it ({})",
+                        first_requests_text(t.warm_prompts), t.warm_prompts == 1 ? "its" : "their",
+                        Knob::warm_prompts);
   return fmt::format(
       "{}: its engine steps priced by the step model at decode batches 1 to {} (linear "
       "between) and a prompt's marginal cost per token, {} scheduling with {} prompt tokens per "
-      "step, a KV cache of {} tokens (what memory holds at the full length) {}; {}; lengths, "
+      "step, a KV cache of {} tokens (what memory holds at the full length) {}; {}{}; lengths, "
       "requests and draws by {}, {}, {}, {}, {}",
       where, m.limits.max_sequences, to_string(m.limits.policy), m.limits.token_budget,
-      m.limits.kv_tokens, kv_admission_text(m.limits.kv_admission), arrivals, Knob::spread,
+      m.limits.kv_tokens, kv_admission_text(m.limits.kv_admission), arrivals, warm, Knob::spread,
       Knob::lengths, Knob::requests, Knob::warmup, Knob::seed);
 }
 

@@ -157,6 +157,32 @@ TEST(ServingValidation, ARunIsSimulatedAsItWasSent) {
   EXPECT_EQ(v.summary.count("TTFT p99"), 1U);
 }
 
+TEST(ServingValidation, TheFirstPromptIsCachedWhereTheToolWarmedItUp) {
+  const Catalog catalog = Catalog::shipped();
+  ServingValidationRequest request = eight_b_on_one_h100(catalog);
+  ServingRun run = parse_serving_runs(vllm_inf, "x")[0];
+  run.completed = 4;
+  run.concurrency = 1;
+  // vllm bench serve sends request 0's prompt as its test before the run: one warm prompt.
+  const ServingCheck vllm = validate_serving(catalog, request, std::span(&run, 1)).checks[0];
+  EXPECT_EQ(vllm.traffic.warm_prompts, 1);
+  const LatencySummary& warm = vllm.simulated.result.ttft;
+  // genai-perf sends none: every request prefills its whole prompt, the mean at the median.
+  run.tool = BenchTool::genai_perf;
+  const ServingCheck genai = validate_serving(catalog, request, std::span(&run, 1)).checks[0];
+  EXPECT_EQ(genai.traffic.warm_prompts, 0);
+  const LatencySummary& cold = genai.simulated.result.ttft;
+  EXPECT_NEAR(cold.mean.value(), cold.p50.value(), 1e-12);
+  // One request in four is faster, the other three as cold: the mean falls, the median holds.
+  EXPECT_LT(warm.mean.value(), cold.mean.value() * 0.95);
+  EXPECT_NEAR(warm.p50.value(), cold.p50.value(), 1e-12);
+  // --warm-prompts overrides the tool's own.
+  request.warm_prompts = 0;
+  run.tool = BenchTool::vllm;
+  EXPECT_EQ(validate_serving(catalog, request, std::span(&run, 1)).checks[0].traffic.warm_prompts,
+            0);
+}
+
 } // namespace
 } // namespace icx::unit_serving_run
 

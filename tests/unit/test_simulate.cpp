@@ -121,6 +121,24 @@ TEST(Simulate, ACachedPrefixIsHeldButNotComputed) {
   EXPECT_THROW((void)simulate(hand_costs(), small, t), KvCacheError);
 }
 
+TEST(Simulate, TheClientsWarmPromptIsCachedForTheFirstRequestOnly) {
+  // One client, four 100-token prompts in blocks of 16 tokens. The first finds 96 of its
+  // tokens cached (the prompt's last token is always computed, and whole blocks only): its
+  // step prefills 4 (1 + 0.4 = 1.4 ms); the other three prefill all 100 (11 ms). Mean TTFT
+  // (1.4 + 3 × 11) / 4 = 8.6 ms; the median and p99 are the uncached 11 ms.
+  Traffic t = closed(1, 4, 100, 3);
+  t.warm_prompts = 1;
+  SchedulerLimits blocks = roomy(SchedulePolicy::decode_first);
+  blocks.prefix_block = 16;
+  const SimulationResult r = simulate(hand_costs(), blocks, t);
+  EXPECT_NEAR(r.ttft.mean.value(), 8.6 * ms, 1e-12);
+  EXPECT_NEAR(r.ttft.p50.value(), 11 * ms, 1e-12);
+  EXPECT_NEAR(r.ttft.p99.value(), 11 * ms, 1e-12);
+  // Without it every request prefills its whole prompt.
+  t.warm_prompts = 0;
+  EXPECT_NEAR(simulate(hand_costs(), blocks, t).ttft.mean.value(), 11 * ms, 1e-12);
+}
+
 TEST(Simulate, AWaveOfPromptsQueuesBehindItself) {
   // Three clients send 100-token prompts at once; a step prefills 100 tokens, prefill first
   // (SGLang): the prompts finish at 11, 22 and 33 ms, then one decode step of the three

@@ -10,8 +10,9 @@ layout (an engine's TP t with expert parallel e is icx's TP t / e x EP e), --con
 clients each sending its next request when the last one ends, --input / --output the nominal
 lengths and --spread the row's (SGLang bench_serving's default draws lengths uniformly from 0
 to the nominal: spread 1; fixed lengths: 0 or empty), as many requests as the benchmark sent
-(its `requests` column, else max(1000, 4 x C)) and --warmup 0 (every request counted, as the
-benchmark counts them). Identical commands run once; a command that fails or takes longer than
+(its `requests` column, else max(1000, 4 x C)), --warmup 0 (every request counted, as the
+benchmark counts them) and, where the row's `tool` sends the first prompt once before the run
+(vllm bench serve's test prompt, SGLang bench_serving's warm-up), --warm-prompts 1. Identical commands run once; a command that fails or takes longer than
 TIMEOUT seconds is listed as skipped with its reason.
 
 Per row the measured and predicted mean, p50 and p99 TTFT, mean, p50 and p99 TPOT, p99 ITL
@@ -57,7 +58,7 @@ import time
 
 sys.dont_write_bytecode = True  # importing fit_engines leaves no __pycache__ behind
 # The same conventions as fit_engines.py.
-from fit_engines import AMD, layout_args, requests_of, with_tuning  # noqa: E402
+from fit_engines import AMD, client_args, layout_args, requests_of, with_tuning  # noqa: E402
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 TIMEOUT = 20  # seconds one icx call may take before its row is skipped
@@ -108,7 +109,8 @@ def command(icx, row, extra=()):
     args = [icx, "place", "--model", row["model"], "--gpus", row["gpus"], "--gpu", row["gpu"],
             *layout_args(row), "--dtype", row["dtype"], "--engine", row["engine"],
             "--concurrency", str(concurrency), "--input", row["input"], "--output", row["output"],
-            "--requests", str(requests_of(row, concurrency)), "--warmup", "0", "--json"]
+            "--requests", str(requests_of(row, concurrency)), "--warmup", "0", "--json",
+            *client_args(row)]
     if row["spread"]:
         args += ["--spread", row["spread"]]
     return args + with_tuning(row, list(extra))

@@ -134,7 +134,8 @@ def closed_loop(icx, overlay, row, concurrency=None):
     args = [icx, "place", "--model", row["model"], "--gpus", row["gpus"], "--gpu", row["gpu"],
             *layout_args(row), "--dtype", row["dtype"], "--engine", row["engine"],
             "--concurrency", str(concurrency), "--input", row["input"], "--output", row["output"],
-            "--requests", str(requests_of(row, concurrency)), "--warmup", "0", "--json"]
+            "--requests", str(requests_of(row, concurrency)), "--warmup", "0", "--json",
+            *client_args(row)]
     if row["spread"]:
         args += ["--spread", row["spread"]]
     if overlay:
@@ -307,6 +308,16 @@ def report(data, costs):
 def names_tuning(args):
     """Whether `args` give --tuning themselves (as one word or two)."""
     return any(a == "--tuning" or a.startswith("--tuning=") for a in args)
+
+
+# Clients that send the run's first prompt once before it (vLLM's benchmarks/serve.py initial
+# test prompt, SGLang's bench_serving warm-up): that request finds its prompt cached.
+WARMING_TOOLS = {"vllm bench serve", "bench_serving"}
+
+
+def client_args(row):
+    """--warm-prompts 1 where the row's benchmark client warmed the first prompt up."""
+    return ["--warm-prompts", "1"] if row.get("tool") in WARMING_TOOLS else []
 
 
 def with_tuning(row, extra):

@@ -66,11 +66,12 @@ enum class Knob {
   tokens_per_gpu,
   ttft,
   tuning,
+  warm_prompts,
   warmup,
 };
 
 /// A knob's own name: what a sentence writes when no front end has handed its spelling over.
-constexpr std::array<EnumName<Knob>, 52> enum_names(Knob /*unused*/) {
+constexpr std::array<EnumName<Knob>, 53> enum_names(Knob /*unused*/) {
   return {{{Knob::act_dtype, "act-dtype"},
            {Knob::algo, "algo"},
            {Knob::arrivals, "arrivals"},
@@ -122,6 +123,7 @@ constexpr std::array<EnumName<Knob>, 52> enum_names(Knob /*unused*/) {
            {Knob::tokens_per_gpu, "tokens-per-gpu"},
            {Knob::ttft, "ttft"},
            {Knob::tuning, "tuning"},
+           {Knob::warm_prompts, "warm-prompts"},
            {Knob::warmup, "warmup"}}};
 }
 

@@ -27,6 +27,12 @@ constexpr std::array<EnumName<BenchTool>, 3> enum_names(BenchTool /*unused*/) {
            {BenchTool::genai_perf, "genai-perf"}}};
 }
 
+/// Requests at the start of a run whose prompt the tool sent once before it (then found in the
+/// engine's prefix cache): vllm bench serve's initial test prompt and SGLang bench_serving's
+/// warm-up (--warmup-requests, default 1) send request 0's prompt; genai-perf sends no
+/// warm-up unless told (--warmup-request-count, default 0), with prompts of its own.
+std::int64_t warm_prompts_of(BenchTool tool);
+
 /// The figures a run reports of one latency; each absent when the file does not give it.
 struct ReportedLatency {
   std::optional<Seconds> mean;

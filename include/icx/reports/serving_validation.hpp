@@ -29,6 +29,9 @@ struct ServingValidationRequest {
   /// Fraction of each prompt the engine found in its prefix cache (the user's assumption: a
   /// run records none).
   double prefix_hit = 0;
+  /// Requests at each run's start whose prompt its tool sent before it; default the tool's
+  /// own (warm_prompts_of).
+  std::optional<std::int64_t> warm_prompts;
 };
 
 /// One figure of one latency a run reports.

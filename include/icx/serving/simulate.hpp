@@ -135,6 +135,10 @@ struct Traffic {
   /// Fraction of each prompt found in the prefix cache (prefix_cached): prefilled without
   /// computing, held in the KV cache as the request's own.
   double prefix_hit = 0;
+  /// The first this many requests find their whole prompt in the prefix cache, in whole blocks:
+  /// the benchmark client sent those prompts once before the run (vllm bench serve's initial
+  /// test prompt and SGLang bench_serving's warm-up both send request 0's).
+  std::int64_t warm_prompts = 0;
   /// Requests simulated; the first and last `warmup` are left out of every figure.
   std::int64_t requests = 0;
   std::int64_t warmup = 0;

@@ -63,7 +63,8 @@ SimulatedLoad simulate_load(const Cluster& cluster, const LoadWorkloads& workloa
                             const Traffic& traffic, SimulationMemo* memo = nullptr);
 
 /// {arrivals, concurrency, rate_per_second, requests, warmup, measured, seed, input, output
-/// (each {shape, nominal, spread}), replicas, lanes_per_replica, policy, max_sequences,
+/// (each {shape, nominal, spread}), prefix_hit, warm_prompts, prefix_block_tokens, replicas,
+/// lanes_per_replica, policy, max_sequences,
 /// token_budget, kv_tokens, ttft, tpot, itl, e2e (each {mean, p50, p90, p99} in seconds),
 /// requests_per_second, output_tokens_per_second (the cluster's), tokens_per_second_per_gpu,
 /// mean_batch, kv_occupancy, preemptions, duration_seconds, offered_rate_per_second and

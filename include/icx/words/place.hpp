@@ -37,6 +37,9 @@ std::string prompt_text(std::int64_t input, double prefix_hit, std::int64_t pref
 /// and spread (not fixed), e.g. "drawn lognormal with spread 0.5".
 std::string length_draw_text(const LengthDistribution& input);
 
+/// "the first request" or "the first N requests".
+std::string first_requests_text(std::int64_t count);
+
 /// What `load` takes of the prefix cache: the share of each prompt found there and what that
 /// spares (or that none is), with the flag that changes it.
 std::string prefix_cache_text(const Load& load);

@@ -6,7 +6,7 @@ namespace icx::cli {
 
 namespace {
 
-constexpr std::array<EnumName<Knob>, 52> flags{{
+constexpr std::array<EnumName<Knob>, 53> flags{{
     {Knob::act_dtype, "--act-dtype"},
     {Knob::algo, "--algo"},
     {Knob::arrivals, "--arrivals"},
@@ -58,6 +58,7 @@ constexpr std::array<EnumName<Knob>, 52> flags{{
     {Knob::tokens_per_gpu, "--tokens-per-gpu"},
     {Knob::ttft, "--ttft"},
     {Knob::tuning, "--tuning"},
+    {Knob::warm_prompts, "--warm-prompts"},
     {Knob::warmup, "--warmup"},
 }};
 

@@ -134,7 +134,20 @@ void add_simulation_options(CLI::App& app, SimulationOptions& o) {
                  "default a tenth of --requests, 0 to count every request as a benchmark does")
       ->type_name("N")
       ->transform(whole_number(0, limits::max_simulated_requests));
+  add_warm_prompts_option(
+      app, o.warm_prompts,
+      "The first N requests find their whole prompt in the engine's prefix cache, the "
+      "benchmark client having sent it once before the run (vllm bench serve's initial test "
+      "prompt and SGLang bench_serving's warm-up resend request 0's: give 1 to hold icx "
+      "against their runs); default 0");
   group_options_from(app, first, "Load");
+}
+
+void add_warm_prompts_option(CLI::App& app, std::optional<std::int64_t>& warm_prompts,
+                             const std::string& help) {
+  app.add_option("--warm-prompts", warm_prompts, help)
+      ->type_name("N")
+      ->transform(whole_number(0, limits::max_simulated_requests));
 }
 
 void check_simulation_flags(const CLI::App& app, const LoadOptions& load,
@@ -203,6 +216,7 @@ std::optional<Traffic> traffic_of(const LoadOptions& load, const SimulationOptio
   t.requests = o.requests.value_or(
       std::min(most, std::max(default_simulated_requests, requests_per_client * t.concurrency)));
   t.warmup = o.warmup.value_or(t.requests / warmup_share_divisor);
+  t.warm_prompts = o.warm_prompts.value_or(0);
   t.seed = o.seed;
   return t;
 }

@@ -41,6 +41,7 @@ struct SimulationOptions {
   LengthShape lengths = LengthShape::uniform;
   std::optional<std::int64_t> requests;
   std::optional<std::int64_t> warmup;
+  std::optional<std::int64_t> warm_prompts;
   std::uint64_t seed = 1;
 };
 
@@ -72,13 +73,17 @@ void add_length_options(CLI::App& app, SimulationOptions& options, const std::st
 /// above 1.
 LengthShape length_shape_of(const SimulationOptions& options);
 
-/// Adds --concurrency, --arrivals, --fast, --spread, --lengths, --requests, --warmup and
-/// --seed.
+/// Adds --concurrency, --arrivals, --fast, --spread, --lengths, --requests, --warmup,
+/// --warm-prompts and --seed.
 void add_simulation_options(CLI::App& app, SimulationOptions& options);
 
+/// --warm-prompts N into `warm_prompts`, described by `help`.
+void add_warm_prompts_option(CLI::App& app, std::optional<std::int64_t>& warm_prompts,
+                             const std::string& help);
+
 /// The flags only a simulation reads.
-inline constexpr std::array<const char*, 6> simulation_flags{"--arrivals", "--spread", "--lengths",
-                                                             "--requests", "--warmup", "--seed"};
+inline constexpr std::array<const char*, 7> simulation_flags{
+    "--arrivals", "--spread", "--lengths", "--requests", "--warmup", "--warm-prompts", "--seed"};
 
 /// Refuses flags that contradict each other: --rate with --concurrency, --arrivals with a
 /// closed loop, --fast with one unless `fast_clients` (a command with a closed form for

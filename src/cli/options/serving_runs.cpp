@@ -29,6 +29,11 @@ void add_serving_run_options(CLI::App& app, ServingRunOptions& o, bool fabric) {
                         "blocks of the engine's cache, e.g. 0.95 for runs that resend an "
                         "earlier run's prompts to the same server "
                         "(vLLM keeps prefix caching on): prefill computes the rest");
+  add_warm_prompts_option(*setup, o.warm_prompts,
+                          "Requests at each run's start whose whole prompt the engine found in "
+                          "its prefix cache, the client having sent it before the run; default "
+                          "the client's own: 1 for vllm bench serve (its initial test prompt) "
+                          "and SGLang bench_serving (its warm-up), 0 for genai-perf");
   add_length_options(*setup, o.simulation,
                      "Draw the runs' lengths around their means: uniform from (1 - F) x to 1 x, "
                      "or lognormal with F as its coefficient of variation (--lengths sharegpt "
@@ -68,6 +73,7 @@ ServingValidationRequest serving_run_request(const Catalog& catalog, const Servi
   r.spread = o.simulation.spread;
   r.seed = o.simulation.seed;
   r.prefix_hit = o.prefix_hit;
+  r.warm_prompts = o.warm_prompts;
   return r;
 }
 

@@ -18,6 +18,7 @@ struct ServingRunOptions {
   PlaceOptions place;
   SimulationOptions simulation;
   double prefix_hit = 0;
+  std::optional<std::int64_t> warm_prompts;
 };
 
 /// An option group "Setup of --serving runs" with place's flags (without the cluster's

@@ -155,8 +155,12 @@ void print_simulated_load(const SimulatedLoad& sim) {
                                 ? std::string()
                                 : fmt::format(" on one of {} replica{}{} ({})", m.replicas,
                                               m.replicas == 1 ? "" : "s", lanes, share);
-  const std::string left_out = t.warmup == 0 ? std::string("none left out")
-                                             : fmt::format("{} left out at each end", t.warmup);
+  const std::string left_out =
+      (t.warmup == 0 ? std::string("none left out")
+                     : fmt::format("{} left out at each end", t.warmup)) +
+      (t.warm_prompts == 0 ? std::string()
+                           : fmt::format(", {} with a cached prompt (the client's warm-up)",
+                                         first_requests_text(t.warm_prompts)));
   print_out("\nload     {}, {} + {} output tokens ({}); simulated{}: {} requests, seed {}, {}\n",
             load, prompt_text(t.input.nominal, t.prefix_hit, sim.replica.limits.prefix_block),
             t.output.nominal, spread, where, sim.per_replica.requests, t.seed, left_out);

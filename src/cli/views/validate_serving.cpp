@@ -71,7 +71,9 @@ void print_summary(const Style& style, const ServingValidation& v) {
             "as Poisson arrivals, else every request at once; as many requests as it completed, "
             "none left out, at its mean lengths (--spread and --lengths draw them around the "
             "means), no prompt in the engine's prefix cache unless --prefix-hit says what share "
-            "was; error: icx / measured - 1\n");
+            "was, but for the first request of a vllm bench serve or SGLang bench_serving run, "
+            "whose prompt the client sent once before it (--warm-prompts); error: icx / "
+            "measured - 1\n");
 }
 
 } // namespace
