@@ -12,8 +12,9 @@ lengths and --spread the row's (SGLang bench_serving's default draws lengths uni
 to the nominal: spread 1; fixed lengths: 0 or empty), as many requests as the benchmark sent
 (its `requests` column, else max(1000, 4 x C)), --warmup 0 (every request counted, as the
 benchmark counts them) and, where the row's `tool` sends the first prompt once before the run
-(vllm bench serve's test prompt, SGLang bench_serving's warm-up), --warm-prompts 1. Identical commands run once; a command that fails or takes longer than
-TIMEOUT seconds is listed as skipped with its reason.
+(vllm bench serve's test prompt, SGLang bench_serving's warm-up), --warm-prompts 1. Identical
+commands run once; a command that fails or takes longer than TIMEOUT seconds is listed as
+skipped with its reason.
 
 Per row the measured and predicted mean, p50 and p99 TTFT, mean, p50 and p99 TPOT, p99 ITL
 and output tokens/s (each where the source gives it: GenAI-Perf's runs report means) are shown with the signed relative error (predicted / measured - 1). TPOT is per
