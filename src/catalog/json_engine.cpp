@@ -67,6 +67,9 @@ void to_json(Json& json, const Engine& engine) {
   if (engine.costs.prompt_scale != 1) {
     json["costs"]["prompt_scale"] = json_number(engine.costs.prompt_scale);
   }
+  if (engine.costs.context_walk.value() > 0) {
+    json["costs"]["context_walk_bytes"] = json_number(engine.costs.context_walk.value());
+  }
   if (engine.memory) {
     json["memory"] = memory_json(*engine.memory);
   }

@@ -126,6 +126,9 @@ EngineCosts read_costs(ObjectReader& reader, const std::string& origin) {
   if (costs.has("prompt_scale")) {
     out.prompt_scale = costs.positive("prompt_scale", limits::prompt_scale);
   }
+  if (costs.has("context_walk_bytes")) {
+    out.context_walk = Bytes::of(costs.positive("context_walk_bytes", limits::context_walk_bytes));
+  }
   costs.finish();
   return out;
 }

@@ -1,6 +1,8 @@
 // One layer's attention by the GPU's fitted curve (icx/serving/attention.hpp).
 #include "icx/serving/attention.hpp"
 
+#include <algorithm>
+
 namespace icx {
 
 const AttentionCurve* attention_curve(const KernelCurves& curves, const Model& model) {
@@ -38,9 +40,11 @@ GemmTime decode_attention_time(const AttentionCurve& curve, BytesPerSecond hbm,
       curve.half_sequences > 0 ? layer.sequences / (layer.sequences + curve.half_sequences) : 1.0;
   GemmTime t;
   t.memory = layer.kv / (hbm * (curve.memory_fraction * scale * filled));
+  // The blocks walk their sequences' caches side by side: the walk takes one context's time.
+  const Seconds walk = layer.walk_per_token * (layer.context / scale);
   const Seconds fixed = curve.decode_launch + curve.per_head * (layer.sequences * layer.heads);
-  t.seconds = t.memory + fixed;
-  t.bound = fixed > t.memory ? GemmBound::floor : GemmBound::memory;
+  t.seconds = std::max(t.memory, walk) + fixed;
+  t.bound = fixed + walk > t.memory ? GemmBound::floor : GemmBound::memory;
   return t;
 }
 

@@ -339,7 +339,10 @@ StepTerm attention_term(const Gpu& gpu, const Workload& w, const Layout& layout,
                                    static_cast<double>(w.tokens), (width.key + width.value) / 2)
           : decode_attention_time(*curve, gpu.hbm_bandwidth,
                                   {term.read / layers, rank_seqs, heads_per_gpu(model, layout.tp),
-                                   w.kv_dtype->bytes_per_element});
+                                   w.kv_dtype->bytes_per_element, static_cast<double>(w.context),
+                                   w.engine != nullptr
+                                       ? w.engine->costs.context_walk / gpu.hbm_bandwidth
+                                       : Seconds{}});
   term.seconds = one.seconds * layers;
   term.measured = term.seconds;
   term.compute = one.compute * layers;

@@ -29,6 +29,28 @@ TEST(Attention, APrefillLayerByHand) {
   EXPECT_NEAR(t.seconds.value(), 514.72e-6, 0.01e-6);
 }
 
+TEST(Attention, AKernelWalkingEachCacheOnOneBlockTakesItsContextsTime) {
+  // A curve reading at half of 1 TB/s, an 8-bit cache at half that, no launch or per-head time.
+  AttentionCurve curve;
+  curve.memory_fraction = 0.5;
+  curve.fp8_cache_scale = 0.5;
+  const BytesPerSecond hbm = BytesPerSecond::of(1e12);
+  // 1 MB of cache read in 2 µs; 1,000 tokens walked at 10 ns each take 10 µs, the longer.
+  const GemmTime walked =
+      decode_attention_time(curve, hbm, {Bytes::of(1e6), 1, 8, 2, 1000, Seconds::of(10e-9)});
+  EXPECT_NEAR(walked.seconds.value(), 10e-6, 1e-15);
+  EXPECT_EQ(walked.bound, GemmBound::floor);
+  // An 8-bit cache: the read 4 µs, the walk 20 µs (the kernel dequantises as it walks).
+  const GemmTime eight =
+      decode_attention_time(curve, hbm, {Bytes::of(1e6), 1, 8, 1, 1000, Seconds::of(10e-9)});
+  EXPECT_NEAR(eight.seconds.value(), 20e-6, 1e-15);
+  // 100 MB read in 200 µs: the read, the longer, as without a walk.
+  const GemmTime read =
+      decode_attention_time(curve, hbm, {Bytes::of(1e8), 64, 8, 2, 1000, Seconds::of(10e-9)});
+  EXPECT_NEAR(read.seconds.value(), 200e-6, 1e-15);
+  EXPECT_EQ(read.bound, GemmBound::memory);
+}
+
 TEST(Attention, ADecodeLayerReadsItsCache) {
   // H100 (3.35 TB/s; decode curve 0.926, 3.21 ns per sequence and query head, 12.4 µs): 32
   // sequences of 4096 tokens, 8 KV heads of 128 in bf16: 32 × 4096 × 8 × 128 × 2 × 2 =
@@ -37,7 +59,7 @@ TEST(Attention, ADecodeLayerReadsItsCache) {
   const Catalog catalog = Catalog::shipped();
   const Gpu& gpu = catalog.gpu("h100-sxm");
   const GemmTime t = decode_attention_time(*gpu.curves.attention, gpu.hbm_bandwidth,
-                                           {Bytes::of(536870912.0), 32, 8, 2});
+                                           {Bytes::of(536870912.0), 32, 8, 2, 0, Seconds{}});
   EXPECT_EQ(t.bound, GemmBound::memory);
   EXPECT_NEAR(t.memory.value(), 173.067e-6, 0.001e-6);
   EXPECT_NEAR(t.seconds.value(), 173.067e-6 + 13.2218e-6, 0.001e-6);
@@ -49,7 +71,7 @@ TEST(Attention, AnEightBitCacheIsReadAtItsOwnShare) {
   const Catalog catalog = Catalog::shipped();
   const Gpu& gpu = catalog.gpu("h100-sxm");
   const GemmTime t = decode_attention_time(*gpu.curves.attention, gpu.hbm_bandwidth,
-                                           {Bytes::of(268435456.0), 32, 8, 1});
+                                           {Bytes::of(268435456.0), 32, 8, 1, 0, Seconds{}});
   EXPECT_NEAR(t.memory.value(), 115.686e-6, 0.001e-6);
 }
 
@@ -59,7 +81,7 @@ TEST(Attention, AShortCacheIsBoundByTheKernelsFixedCost) {
   const Catalog catalog = Catalog::shipped();
   const Gpu& gpu = catalog.gpu("h100-sxm");
   const GemmTime t = decode_attention_time(*gpu.curves.attention, gpu.hbm_bandwidth,
-                                           {Bytes::of(524288.0), 1, 8, 2});
+                                           {Bytes::of(524288.0), 1, 8, 2, 0, Seconds{}});
   EXPECT_EQ(t.bound, GemmBound::floor);
   EXPECT_NEAR(t.seconds.value(), (0.16901 + 12.42568) * 1e-6, 0.001e-6);
 }
@@ -73,12 +95,12 @@ TEST(Attention, FewSequencesReadTheirCacheAtASmallerShare) {
   const Catalog catalog = Catalog::shipped();
   const Gpu& gpu = catalog.gpu("b200");
   ASSERT_TRUE(gpu.curves.mla);
-  const GemmTime one =
-      decode_attention_time(*gpu.curves.mla, gpu.hbm_bandwidth, {Bytes::of(18874368.0), 1, 16, 2});
+  const GemmTime one = decode_attention_time(*gpu.curves.mla, gpu.hbm_bandwidth,
+                                             {Bytes::of(18874368.0), 1, 16, 2, 0, Seconds{}});
   EXPECT_NEAR(one.memory.value(), 10.1728e-6, 0.001e-6);
   EXPECT_NEAR(one.seconds.value(), (10.1728 + 10.8 + 0.0144) * 1e-6, 0.001e-6);
-  const GemmTime many = decode_attention_time(*gpu.curves.mla, gpu.hbm_bandwidth,
-                                              {Bytes::of(64 * 18874368.0), 64, 16, 2});
+  const GemmTime many = decode_attention_time(
+      *gpu.curves.mla, gpu.hbm_bandwidth, {Bytes::of(64 * 18874368.0), 64, 16, 2, 0, Seconds{}});
   EXPECT_NEAR(many.memory.value(), 218.931e-6, 0.001e-6);
 }
 
@@ -114,9 +136,9 @@ double predicted(const Catalog& catalog, const MeasuredAttention& r) {
   }
   const double bytes = r.batch * r.context * r.kv_heads * r.head_dim * 2 *
                        catalog.dtype(r.kv_dtype).bytes_per_element;
-  return decode_attention_time(
-             *curves.attention, gpu.hbm_bandwidth,
-             {Bytes::of(bytes), r.batch, r.heads, catalog.dtype(r.kv_dtype).bytes_per_element})
+  return decode_attention_time(*curves.attention, gpu.hbm_bandwidth,
+                               {Bytes::of(bytes), r.batch, r.heads,
+                                catalog.dtype(r.kv_dtype).bytes_per_element, 0, Seconds{}})
       .seconds.value();
 }
 

@@ -126,7 +126,7 @@ TEST(MlaCurves, TheShippedCurvesFollowTheMeasuredKernels) {
                                      Flops::of(2 * h * (192 + 128) * b * s * s / 2), s, 160)
                   .seconds.value()
             : decode_attention_time(*curve, gpu.hbm_bandwidth,
-                                    {Bytes::of(b * c * 576 * w), b, h, w})
+                                    {Bytes::of(b * c * 576 * w), b, h, w, 0, Seconds{}})
                   .seconds.value();
     errors[{f.at(0) + " " + f.at(4), test::engine_label(gpu, f.at(1))}].push_back(
         std::abs(seconds / (std::stod(f.at(12)) * 1e-3) - 1));

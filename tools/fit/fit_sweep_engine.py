@@ -13,7 +13,9 @@ level are counted and printed beside it, not fitted. request_us is left as shipp
 loop's TTFT at one client is the only figure that tells it apart, and those rows are few.
 
 Usage: python3 tools/fit/fit_sweep_engine.py BUILD_DIR/icx --engine trtllm-engine [--check]
+                                            [--grid '{"context_walk_bytes": [0, 26800]}']
   --check  exit non-zero unless the shipped costs are the grid's best
+  --grid   the costs and values to try instead of GRID (the others as shipped)
 """
 import argparse
 import itertools
@@ -96,6 +98,9 @@ def main():
     parser.add_argument("icx")
     parser.add_argument("--engine", required=True)
     parser.add_argument("--check", action="store_true")
+    parser.add_argument("--grid", type=json.loads, default=GRID,
+                        help="the costs and values to try, as JSON (default: GRID); costs "
+                             "left out keep the shipped entry's")
     args = parser.parse_args()
     engine = engine_ids().get(args.engine, args.engine)
     entry = shipped(engine)
@@ -104,8 +109,8 @@ def main():
     held = [r for r in mine if r["use"] != "fit"]
     print(f"{engine}: {len(fit)} fit rows, {len(held)} held out")
     best = None
-    for values in itertools.product(*GRID.values()):
-        costs = dict(zip(GRID, values))
+    for values in itertools.product(*args.grid.values()):
+        costs = dict(zip(args.grid, values))
         results = evaluate(args.icx, entry, costs, fit)
         print(f"  {json.dumps(costs)}: {summary(results)}")
         if best is None or loss(results) < best[0]:

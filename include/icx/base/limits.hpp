@@ -51,6 +51,9 @@ constexpr Bounds half_sequences{0.0, 1e6};
 constexpr Bounds route_ns{0.0, 1e6};
 /// An engine's own cost per step, per layer or per request in µs: none to 10 s.
 constexpr Bounds engine_cost_us{0.0, 1e7};
+/// An engine's bytes of HBM traffic per context token a decode's attention walks
+/// (EngineCosts::context_walk): from none to a megabyte.
+constexpr Bounds context_walk_bytes{0.0, 1e6};
 /// An engine's memory reserve terms, in MiB (a GPU's whole memory at most).
 constexpr Bounds reserve_MiB{0.0, 1e6};
 /// An engine's prompt scale (EngineCosts::prompt_scale): from a tenth to ten times the priced

@@ -36,10 +36,16 @@ struct DecodeAttention {
   double heads = 0;
   /// Bytes per element of the cache: below 2, an 8-bit cache the kernel dequantises.
   double cache_bytes_per_element = 2;
+  /// Tokens each sequence's cache holds, and the time one thread block takes to walk one of
+  /// them for one KV head (none: the engine's kernel splits the walk).
+  double context = 0;
+  Seconds walk_per_token;
 };
 
 /// A decode layer: memory = kv / (HBM × memory_fraction, × fp8_cache_scale for an 8-bit
-/// cache, × sequences / (sequences + half_sequences) where the curve has a half), plus the per-head
+/// cache, × sequences / (sequences + half_sequences) where the curve has a half), or where
+/// longer the context × walk_per_token (÷ fp8_cache_scale for an 8-bit cache) of an engine
+/// whose kernel walks each sequence's cache on one thread block, plus the per-head
 /// cost × sequences × heads and the launch. `floor` when the fixed parts outweigh the read. The
 /// curve was measured with one layer's cache read again and again, so a small cache may have sat in
 /// L2; a step reads each layer's cache once.
