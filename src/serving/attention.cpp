@@ -44,7 +44,7 @@ GemmTime decode_attention_time(const AttentionCurve& curve, BytesPerSecond hbm,
   const Seconds walk = layer.walk_per_token * (layer.context / scale);
   const Seconds fixed = curve.decode_launch + curve.per_head * (layer.sequences * layer.heads);
   t.seconds = std::max(t.memory, walk) + fixed;
-  t.bound = fixed + walk > t.memory ? GemmBound::floor : GemmBound::memory;
+  t.bound = walk > t.memory || fixed > t.memory ? GemmBound::floor : GemmBound::memory;
   return t;
 }
 

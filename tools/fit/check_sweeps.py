@@ -59,7 +59,7 @@ import time
 
 sys.dont_write_bytecode = True  # importing fit_engines leaves no __pycache__ behind
 # The same conventions as fit_engines.py.
-from fit_engines import AMD, client_args, layout_args, requests_of, with_tuning  # noqa: E402
+from fit_engines import AMD, closed_loop_args, with_tuning  # noqa: E402
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 TIMEOUT = 20  # seconds one icx call may take before its row is skipped
@@ -106,15 +106,7 @@ def vendor(row):
 
 
 def command(icx, row, extra=()):
-    concurrency = int(row["concurrency"])
-    args = [icx, "place", "--model", row["model"], "--gpus", row["gpus"], "--gpu", row["gpu"],
-            *layout_args(row), "--dtype", row["dtype"], "--engine", row["engine"],
-            "--concurrency", str(concurrency), "--input", row["input"], "--output", row["output"],
-            "--requests", str(requests_of(row, concurrency)), "--warmup", "0", "--json",
-            *client_args(row)]
-    if row["spread"]:
-        args += ["--spread", row["spread"]]
-    return args + with_tuning(row, list(extra))
+    return closed_loop_args(icx, row, int(row["concurrency"])) + with_tuning(row, list(extra))
 
 
 def run(args, tries=10):

@@ -126,11 +126,10 @@ def mean_length(row, key):
     return max(1, round(int(row[key]) * (1 - spread / 2)))
 
 
-def closed_loop(icx, overlay, row, concurrency=None):
-    """TTFT, TPOT (s) and output tokens/s of the row's closed loop, simulated by icx place
-    --concurrency with every request counted (as the benchmark counts them) and the statistic
-    the row reports (mean or median); `overlay` None prices with the shipped engines' costs."""
-    concurrency = concurrency or int(row["concurrency"])
+def closed_loop_args(icx, row, concurrency):
+    """icx place simulating the row's closed loop of `concurrency` clients as its benchmark
+    sent it: its setup, lengths and spread, as many requests, every one counted (as the
+    benchmark counts them) and its client's warm-up prompt."""
     args = [icx, "place", "--model", row["model"], "--gpus", row["gpus"], "--gpu", row["gpu"],
             *layout_args(row), "--dtype", row["dtype"], "--engine", row["engine"],
             "--concurrency", str(concurrency), "--input", row["input"], "--output", row["output"],
@@ -138,6 +137,14 @@ def closed_loop(icx, overlay, row, concurrency=None):
             *client_args(row)]
     if row["spread"]:
         args += ["--spread", row["spread"]]
+    return args
+
+
+def closed_loop(icx, overlay, row, concurrency=None):
+    """TTFT, TPOT (s) and output tokens/s of the row's closed loop (closed_loop_args) in the
+    statistic the row reports (mean or median); `overlay` None prices with the shipped
+    engines' costs."""
+    args = closed_loop_args(icx, row, concurrency or int(row["concurrency"]))
     if overlay:
         args += ["--catalog", overlay]
     args += row.get("icx_args", [])

@@ -90,8 +90,8 @@ struct EngineCosts {
   /// A decode's attention walking each sequence's cache on one thread block per KV head: per
   /// context token and layer, the time the GPU's HBM takes to move this many bytes (one
   /// block's reads run far below the whole GPU's, and are taken to scale with its bandwidth,
-  /// an assumption). A layer's attention then takes at least its context × that. None: the
-  /// measured curve alone.
+  /// an assumption). A layer's attention priced by a measured curve then takes at least its
+  /// context × that. None: the curve alone.
   Bytes context_walk;
   bool operator==(const EngineCosts&) const = default;
 };
