@@ -253,6 +253,10 @@ void read_language_model(ObjectReader& reader, Model& model) {
   model.layers = reader.whole("num_hidden_layers", 1, limits::max_layers);
   model.intermediate_size = reader.whole("intermediate_size", 1, limits::max_hidden);
   model.vocab_size = reader.whole("vocab_size", 1, limits::max_vocab);
+  if (reader.has_value("max_position_embeddings")) {
+    model.max_context =
+        reader.whole("max_position_embeddings", 1, static_cast<int>(limits::max_tokens));
+  }
   model.tie_word_embeddings = reader.flag_or("tie_word_embeddings", false);
   read_attention(reader, model);
   read_sliding_window(reader, model);

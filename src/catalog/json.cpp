@@ -256,6 +256,9 @@ void to_json(Json& json, const Model& model) {
   json["head_dim"] = model.head_dim;
   json["intermediate_size"] = model.intermediate_size;
   json["vocab_size"] = model.vocab_size;
+  if (model.max_context > 0) {
+    json["max_context"] = model.max_context;
+  }
   if (model.sliding_layers > 0) {
     json["sliding_layers"] = model.sliding_layers;
     json["sliding_window"] = model.sliding_window;

@@ -49,7 +49,11 @@ void to_json(Json& json, const Engine& engine) {
       out["except"] = tier.except;
     }
     out["max_batch"] = tier.max_batch;
-    out["prefill_chunk"] = tier.prefill_chunk;
+    if (tier.whole_prompts) {
+      out["whole_prompts"] = true;
+    } else {
+      out["prefill_chunk"] = tier.prefill_chunk;
+    }
   }
   json["scheduler"] = std::move(tiers);
   json["policy"] = engine.policy;

@@ -24,7 +24,13 @@ SchedulerTier read_tier(ObjectReader& reader, const std::string& name) {
   tier.except = reader.text_list("except");
   constexpr int most = static_cast<int>(limits::max_tokens);
   tier.max_batch = reader.whole("max_batch", 1, most);
-  tier.prefill_chunk = reader.whole("prefill_chunk", 1, most);
+  tier.whole_prompts = reader.flag_or("whole_prompts", false);
+  if (!tier.whole_prompts) {
+    tier.prefill_chunk = reader.whole("prefill_chunk", 1, most);
+  } else if (reader.has("prefill_chunk")) {
+    reader.fail("prefill_chunk", "a tier with whole_prompts takes the model's longest context as "
+                                 "its token budget; give one or the other");
+  }
   reader.finish();
   return tier;
 }

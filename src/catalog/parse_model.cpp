@@ -101,6 +101,7 @@ Model read_model(ObjectReader& reader, const std::string& origin) {
   model.head_dim = reader.whole("head_dim", 1, max_hidden);
   model.intermediate_size = reader.whole("intermediate_size", 1, max_hidden);
   model.vocab_size = reader.whole("vocab_size", 1, max_vocab);
+  model.max_context = reader.whole_or("max_context", 1, static_cast<int>(limits::max_tokens), 0);
   if (reader.has("sliding_layers") || reader.has("sliding_window")) {
     model.sliding_layers = reader.whole("sliding_layers", 1, model.layers);
     model.sliding_window = reader.whole("sliding_window", 1, limits::max_tokens);

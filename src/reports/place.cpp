@@ -123,7 +123,7 @@ std::optional<LoadSetup> load_setup(const Catalog& catalog, const PlaceRequest& 
   const Engine& engine = engine_of(catalog, request.serving.engine);
   setup.load = *request.load;
   setup.load.prefill_chunk =
-      request.prefill_chunk.value_or(scheduler_tier(engine, gpu).prefill_chunk);
+      request.prefill_chunk.value_or(default_prefill_chunk(engine, gpu, *request.model));
   setup.load.prefix_block = prefix_block(engine);
   setup.load.kv_admission = engine.kv_admission;
   setup.workloads =
@@ -217,7 +217,7 @@ PlaceReport place_report(const Catalog& catalog, const PlaceRequest& request) {
         &report.workload,
         p.layout,
         &report.cluster,
-        request.prefill_chunk.value_or(scheduler_tier(engine, *c.gpu).prefill_chunk)};
+        request.prefill_chunk.value_or(default_prefill_chunk(engine, *c.gpu, *request.model))};
     report.launch = launch_command(launch);
     write_launch_words(*report.launch);
   }

@@ -137,7 +137,8 @@ PlanCandidate plan_system(const Catalog& catalog, const PlanRequest& request, co
   const Gpu& gpu = catalog.gpu(system.gpu);
   const Engine& engine = engine_of(catalog, request.serving.engine);
   Load load = request.load;
-  load.prefill_chunk = request.prefill_chunk.value_or(scheduler_tier(engine, gpu).prefill_chunk);
+  load.prefill_chunk =
+      request.prefill_chunk.value_or(default_prefill_chunk(engine, gpu, *request.model));
   load.prefix_block = prefix_block(engine);
   load.kv_admission = engine.kv_admission;
   const detail::Pricing pricing{

@@ -57,6 +57,21 @@ const SchedulerTier& scheduler_tier(const Engine& engine, const Gpu& gpu) {
   return best != nullptr ? *best : engine.scheduler.front();
 }
 
+std::int64_t default_prefill_chunk(const Engine& engine, const Gpu& gpu, const Model& model) {
+  const SchedulerTier& tier = scheduler_tier(engine, gpu);
+  if (!tier.whole_prompts) {
+    return tier.prefill_chunk;
+  }
+  if (model.max_context == 0) {
+    throw InputError(fmt::format(
+        "{} {} prefills whole prompts up to the model's longest context (its max_model_len), "
+        "which the catalog does not give for {}: add \"max_context\" to the model in a {} "
+        "overlay, or describe it with {} (its max_position_embeddings)",
+        Knob::engine, engine.id, model.id, Knob::catalog, Knob::hf_config));
+  }
+  return model.max_context;
+}
+
 Implementation engine_implementation(const Engine& engine) {
   if (const std::optional<Implementation> implementation =
           implementation_from_name(engine.implementation)) {

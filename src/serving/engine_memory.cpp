@@ -61,14 +61,13 @@ MemoryBudget memory_budget(const Gpu& gpu, const Workload& workload, const Layou
     return budget;
   }
   budget.rule = rule;
-  const SchedulerTier& tier = scheduler_tier(*workload.engine, gpu);
-  budget.profile_tokens = tier.prefill_chunk;
+  budget.profile_tokens = default_prefill_chunk(*workload.engine, gpu, *workload.model);
   budget.fraction = rule->reserve ? reserve_rule_fraction(*rule->reserve, budget.device,
-                                                          tier.prefill_chunk, layout)
+                                                          budget.profile_tokens, layout)
                                   : rule->fraction;
   if (rule->profiles_activation) {
     budget.activation = profiled_activation(*workload.model, layout, *workload.act_dtype,
-                                            tier.prefill_chunk, workload.max_batch);
+                                            budget.profile_tokens, workload.max_batch);
   }
   budget.runtime = rule->runtime;
   const Bytes held = budget.activation + budget.runtime;

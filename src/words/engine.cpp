@@ -18,6 +18,19 @@ std::string engine_text(const Engine& engine) {
   return fmt::format("{} {}", engine.name, engine.version);
 }
 
+namespace {
+
+/// A tier's limit with its unit: a tier that prefills whole prompts has no chunk to give.
+std::string tier_value_text(const SchedulerTier& tier, std::int64_t SchedulerTier::*field,
+                            std::string_view unit) {
+  if (field == &SchedulerTier::prefill_chunk && tier.whole_prompts) {
+    return "whole prompts, up to the model's longest context";
+  }
+  return unit.empty() ? fmt::format("{}", tier.*field) : fmt::format("{} {}", tier.*field, unit);
+}
+
+} // namespace
+
 std::string scheduler_default_text(const Engine& engine, std::int64_t SchedulerTier::*field,
                                    std::string_view unit) {
   std::vector<const SchedulerTier*> tiers;
@@ -27,21 +40,22 @@ std::string scheduler_default_text(const Engine& engine, std::int64_t SchedulerT
   std::ranges::sort(tiers, [](const SchedulerTier* a, const SchedulerTier* b) {
     return a->min_hbm > b->min_hbm;
   });
+  std::string first = tier_value_text(*tiers.front(), field, unit);
   const bool same = std::ranges::all_of(
-      tiers, [&](const SchedulerTier* t) { return t->*field == tiers.front()->*field; });
-  const std::string first_unit = unit.empty() ? "" : fmt::format(" {}", unit);
+      tiers, [&](const SchedulerTier* t) { return tier_value_text(*t, field, unit) == first; });
   if (same) {
-    return fmt::format("{}{}", tiers.front()->*field, first_unit);
+    return first;
   }
   std::vector<std::string> parts;
   for (const SchedulerTier* tier : tiers) {
-    const std::string tier_unit = parts.empty() ? first_unit : std::string();
+    // The unit once, after the first figure.
+    const std::string value =
+        tier_value_text(*tier, field, parts.empty() ? unit : std::string_view());
     if (tier->applies_to_every_gpu()) {
-      parts.push_back(fmt::format("{}{} on the others", tier->*field, tier_unit));
+      parts.push_back(fmt::format("{} on the others", value));
     } else {
       parts.push_back(fmt::format(
-          "{}{} on GPUs of at least {:g} GiB{}", tier->*field, tier_unit,
-          tier->min_hbm.value() / gibi,
+          "{} on GPUs of at least {:g} GiB{}", value, tier->min_hbm.value() / gibi,
           tier->except.empty() ? "" : fmt::format(" except {}", fmt::join(tier->except, ", "))));
     }
   }
@@ -55,9 +69,11 @@ std::string scheduler_setting_text(const Engine& engine, std::int64_t SchedulerT
 
 std::string engine_defaults_text(const Engine& engine, const Gpu& gpu) {
   const SchedulerTier& tier = scheduler_tier(engine, gpu);
-  return fmt::format("{}, whose defaults on {} are {} sequences per scheduler and prefill chunks "
-                     "of {} tokens",
-                     engine_text(engine), gpu.id, tier.max_batch, tier.prefill_chunk);
+  return fmt::format("{}, whose defaults on {} are {} sequences per scheduler and {}",
+                     engine_text(engine), gpu.id, tier.max_batch,
+                     tier.whole_prompts
+                         ? std::string("whole prompts (no chunked prefill)")
+                         : fmt::format("prefill chunks of {} tokens", tier.prefill_chunk));
 }
 
 std::string prefill_pass_text(const EngineCosts& costs) {

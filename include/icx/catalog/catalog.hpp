@@ -5,6 +5,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -109,6 +110,10 @@ struct Model : Entry {
   /// layers): their KV cache holds that many at most; 0: every layer attends to all.
   int sliding_layers = 0;
   int sliding_window = 0;
+  /// The longest sequence, prompt and output, the checkpoint's config allows (Hugging Face's
+  /// max_position_embeddings), which engines take as their max_model_len when none is given;
+  /// 0: not known.
+  std::int64_t max_context = 0;
   /// Routed experts per MoE layer; 0 for a dense model.
   int experts = 0;
   int experts_per_token = 0;

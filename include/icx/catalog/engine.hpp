@@ -25,6 +25,10 @@ struct SchedulerTier {
   std::int64_t max_batch = 0;
   /// Prompt tokens one step prefills beside its decodes (chunked prefill).
   std::int64_t prefill_chunk = 0;
+  /// Chunked prefill off: a step prefills whole prompts, as many as fit in the model's
+  /// longest context (Model::max_context, the engine's max_model_len and its token budget);
+  /// prefill_chunk is then 0.
+  bool whole_prompts = false;
   /// No memory floor and no exceptions: the tier every GPU falls back to.
   [[nodiscard]] bool applies_to_every_gpu() const { return min_hbm.value() == 0 && except.empty(); }
   bool operator==(const SchedulerTier&) const = default;

@@ -20,6 +20,12 @@ const Engine& engine_of(const Catalog& catalog, const Engine* engine);
 /// GPU reaches and whose exceptions its id does not contain, the one with the highest floor.
 const SchedulerTier& scheduler_tier(const Engine& engine, const Gpu& gpu);
 
+/// The prompt tokens one step of `engine` prefills on `gpu` when no flag sets them: its tier's
+/// chunk, or for a tier that prefills whole prompts the model's longest context. Throws
+/// InputError naming --prefill-chunk when that tier meets a model whose longest context the
+/// catalog does not give.
+std::int64_t default_prefill_chunk(const Engine& engine, const Gpu& gpu, const Model& model);
+
 /// The setup `id` names among `gpu`'s tunings, its default one when `id` is empty, null when
 /// the GPU has none. Throws InputError naming --tuning and the GPU's tunings when it has
 /// tunings and none is `id`.

@@ -185,7 +185,7 @@ void print_simulation(const Style& style, const SimulatedLoad& sim) {
   print_out("{}\n", fit_table(style, table));
   print_out("         {} requests/s, {} output tokens/s ({} per GPU); {} sequences decoding on "
             "average (at most {}), KV cache {:.0f} % full, {} preemption{}; {} scheduling\n",
-            format_count(sim.requests_per_second), format_count(sim.output_tokens_per_second),
+            format_scaled(sim.requests_per_second), format_count(sim.output_tokens_per_second),
             format_count(sim.tokens_per_second_per_gpu), format_count(r.mean_batch),
             m.limits.max_sequences, r.kv_occupancy * 100, r.preemptions,
             r.preemptions == 1 ? "" : "s", to_string(m.limits.policy));
