@@ -124,6 +124,8 @@ std::optional<LoadSetup> load_setup(const Catalog& catalog, const PlaceRequest& 
   setup.load = *request.load;
   setup.load.prefill_chunk =
       request.prefill_chunk.value_or(default_prefill_chunk(engine, gpu, *request.model));
+  check_prefix_cache(engine, setup.load.prefix_hit,
+                     request.traffic ? request.traffic->warm_prompts : 0);
   setup.load.prefix_block = prefix_block(engine);
   setup.load.kv_admission = engine.kv_admission;
   setup.workloads =

@@ -227,7 +227,10 @@ LaunchCommand winner_launch(const Catalog& catalog, const PlanRequest& request,
 
 } // namespace
 
-PlanReport plan(const Catalog& catalog, const PlanRequest& request) {
+namespace {
+
+/// Refuses a request the plan cannot price, naming the flag.
+void check_plan_request(const Catalog& catalog, const PlanRequest& request) {
   if (request.model->total_params <= 0) {
     throw InputError(
         fmt::format("planning needs the model's parameter count: pass {} N", Knob::params));
@@ -239,6 +242,14 @@ PlanReport plan(const Catalog& catalog, const PlanRequest& request) {
                                  "give --rate and mean targets (--ttft 2s), or drop {}",
                                  Knob::disaggregate, Knob::disaggregate));
   }
+  check_prefix_cache(engine_of(catalog, request.serving.engine), request.load.prefix_hit,
+                     request.traffic ? request.traffic->warm_prompts : 0);
+}
+
+} // namespace
+
+PlanReport plan(const Catalog& catalog, const PlanRequest& request) {
+  check_plan_request(catalog, request);
   PlanReport report;
   report.model = request.model;
   report.dtype = request.dtype;

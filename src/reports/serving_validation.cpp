@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "icx/serving/engine.hpp"
 #include "icx/serving/ranking.hpp"
 
 namespace icx {
@@ -56,6 +57,10 @@ ServingCheck check_run(const Catalog& catalog, const ServingValidationRequest& r
   ServingCheck check;
   check.run = run;
   check.traffic = traffic_of_run(run, request);
+  if (!engine_of(catalog, request.place.serving.engine).prefix_cache && !request.warm_prompts) {
+    // The tool's warm-up finds no cache to leave its prompt in.
+    check.traffic.warm_prompts = 0;
+  }
   PlaceRequest place = request.place;
   place.load = Load{};
   place.load->input = check.traffic.input.nominal;
@@ -101,6 +106,7 @@ std::string figure_name(const LatencyCheck& check) {
 ServingValidation validate_serving(const Catalog& catalog, const ServingValidationRequest& request,
                                    std::span<const ServingRun> runs) {
   ServingValidation out;
+  out.prefix_cache = engine_of(catalog, request.place.serving.engine).prefix_cache.has_value();
   std::map<std::string, ComparisonTally, std::less<>> tallies;
   for (const ServingRun& run : runs) {
     ServingCheck check = check_run(catalog, request, run);

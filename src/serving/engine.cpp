@@ -72,6 +72,22 @@ std::int64_t default_prefill_chunk(const Engine& engine, const Gpu& gpu, const M
   return model.max_context;
 }
 
+void check_prefix_cache(const Engine& engine, double prefix_hit, std::int64_t warm_prompts) {
+  if (engine.prefix_cache) {
+    return;
+  }
+  const std::string why = fmt::format("{} {} keeps no prefix cache", Knob::engine, engine.id);
+  if (prefix_hit > 0) {
+    throw InputError(fmt::format("{} {:g}: {}; drop it, or give an engine that keeps one ('icx "
+                                 "engines --json' lists their prefix_cache)",
+                                 Knob::prefix_hit, prefix_hit, why));
+  }
+  if (warm_prompts > 0) {
+    throw InputError(fmt::format("{} {}: {}, so a client's warm-up leaves nothing cached; drop it",
+                                 Knob::warm_prompts, warm_prompts, why));
+  }
+}
+
 Implementation engine_implementation(const Engine& engine) {
   if (const std::optional<Implementation> implementation =
           implementation_from_name(engine.implementation)) {

@@ -134,5 +134,23 @@ TEST(WholePrompts, TheProfilingForwardRunsTheWholeBudget) {
   EXPECT_DOUBLE_EQ(budget.activation.value(), 15569256448.0 + 262668288.0);
 }
 
+TEST(NoPrefixCache, LoadsAskingForCachedPromptsAreRefusedNamingTheFlag) {
+  const Catalog catalog = Catalog::shipped();
+  const Engine& v0 = catalog.engine("vllm-v0");
+  const auto refusal = [&](double hit, std::int64_t warm) {
+    try {
+      check_prefix_cache(v0, hit, warm);
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_NE(refusal(0.5, 0).find("--prefix-hit 0.5"), std::string::npos) << refusal(0.5, 0);
+  EXPECT_NE(refusal(0, 1).find("--warm-prompts 1"), std::string::npos) << refusal(0, 1);
+  EXPECT_EQ(refusal(0, 0), "");
+  // vLLM V1 keeps one in blocks of 16 tokens.
+  EXPECT_NO_THROW(check_prefix_cache(catalog.engine("vllm"), 0.5, 1));
+}
+
 } // namespace
 } // namespace icx::unit_whole_prompts

@@ -322,9 +322,19 @@ def names_tuning(args):
 WARMING_TOOLS = {"vllm bench serve", "bench_serving"}
 
 
+def engines_with_prefix_cache():
+    """The catalog's engine ids and aliases whose entry keeps a prefix cache."""
+    with open(os.path.join(ROOT, "data", "catalog", "engines.json")) as f:
+        engines = json.load(f)["engines"]
+    return {name for e in engines if "prefix_cache" in e
+            for name in [e["id"], *e.get("aliases", [])]}
+
+
 def client_args(row):
-    """--warm-prompts 1 where the row's benchmark client warmed the first prompt up."""
-    return ["--warm-prompts", "1"] if row.get("tool") in WARMING_TOOLS else []
+    """--warm-prompts 1 where the row's benchmark client warmed the first prompt up and the
+    engine keeps a prefix cache for it to land in (icx refuses the flag otherwise)."""
+    warmed = row.get("tool") in WARMING_TOOLS and row["engine"] in engines_with_prefix_cache()
+    return ["--warm-prompts", "1"] if warmed else []
 
 
 def with_tuning(row, extra):

@@ -57,6 +57,8 @@ struct ServingCheck {
 
 struct ServingValidation {
   std::vector<ServingCheck> checks;
+  /// The engine keeps a prefix cache, where a client's warm-up leaves its prompt.
+  bool prefix_cache = true;
   /// Per figure ("TTFT p99", "output tokens/s"), over every run that reports it.
   std::map<std::string, ComparisonSummary, std::less<>> summary;
 };

@@ -26,6 +26,12 @@ const SchedulerTier& scheduler_tier(const Engine& engine, const Gpu& gpu);
 /// catalog does not give.
 std::int64_t default_prefill_chunk(const Engine& engine, const Gpu& gpu, const Model& model);
 
+/// Throws InputError naming the flag when `engine` keeps no prefix cache (its catalog entry
+/// has none: vLLM's V0 engine, NIM's TensorRT engines by default) and the load still asks for
+/// cached prompts: a share of each prompt (--prefix-hit) or the client's warm-up
+/// (--warm-prompts).
+void check_prefix_cache(const Engine& engine, double prefix_hit, std::int64_t warm_prompts);
+
 /// The setup `id` names among `gpu`'s tunings, its default one when `id` is empty, null when
 /// the GPU has none. Throws InputError naming --tuning and the GPU's tunings when it has
 /// tunings and none is `id`.

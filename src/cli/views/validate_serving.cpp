@@ -67,13 +67,17 @@ void print_summary(const Style& style, const ServingValidation& v) {
                    fmt::format("{:.0f} %", s.worst_abs_error * 100)});
   }
   print_out("{}\n", fit_table(style, table));
+  const char* cached =
+      v.prefix_cache
+          ? "no prompt in the engine's prefix cache unless --prefix-hit says what share was, "
+            "but for the first request of a vllm bench serve or SGLang bench_serving run, whose "
+            "prompt the client sent once before it (--warm-prompts)"
+          : "no prompt cached (the engine keeps no prefix cache)";
   print_out("each run simulated as it was sent: its client cap as a closed loop, else its rate "
             "as Poisson arrivals, else every request at once; as many requests as it completed, "
             "none left out, at its mean lengths (--spread and --lengths draw them around the "
-            "means), no prompt in the engine's prefix cache unless --prefix-hit says what share "
-            "was, but for the first request of a vllm bench serve or SGLang bench_serving run, "
-            "whose prompt the client sent once before it (--warm-prompts); error: icx / "
-            "measured - 1\n");
+            "means), {}; error: icx / measured - 1\n",
+            cached);
 }
 
 } // namespace
