@@ -22,8 +22,9 @@ const SchedulerTier& scheduler_tier(const Engine& engine, const Gpu& gpu);
 
 /// The prompt tokens one step of `engine` prefills on `gpu` when no flag sets them: its tier's
 /// chunk, or for a tier that prefills whole prompts the model's longest context. Throws
-/// InputError naming --prefill-chunk when that tier meets a model whose longest context the
-/// catalog does not give.
+/// InputError naming --catalog and --hf-config when that tier meets a model whose longest
+/// context the catalog does not give (the memory rule's profiling forward needs it even when
+/// --prefill-chunk sets the step's budget).
 std::int64_t default_prefill_chunk(const Engine& engine, const Gpu& gpu, const Model& model);
 
 /// Throws InputError naming the flag when `engine` keeps no prefix cache (its catalog entry
