@@ -43,6 +43,7 @@ Usage: python3 tools/fit/fit_engines.py BUILD_DIR/icx [--gpu mi300x [--icx-args 
 """
 import argparse
 import csv
+import functools
 import json
 import os
 import re
@@ -322,6 +323,7 @@ def names_tuning(args):
 WARMING_TOOLS = {"vllm bench serve", "bench_serving"}
 
 
+@functools.cache
 def engines_with_prefix_cache():
     """The catalog's engine ids and aliases whose entry keeps a prefix cache."""
     with open(os.path.join(ROOT, "data", "catalog", "engines.json")) as f:

@@ -47,9 +47,8 @@ struct DecodeAttention {
 /// longer the context × walk_per_token (÷ fp8_cache_scale for an 8-bit cache) of an engine
 /// whose kernel walks each sequence's cache on one thread block, plus the per-head
 /// cost × sequences × heads and the launch. `floor` when the walk or the fixed parts outweigh
-/// the read. The
-/// curve was measured with one layer's cache read again and again, so a small cache may have sat in
-/// L2; a step reads each layer's cache once.
+/// the read. The curve was measured with one layer's cache read again and again, so a small
+/// cache may have sat in L2; a step reads each layer's cache once.
 GemmTime decode_attention_time(const AttentionCurve& curve, BytesPerSecond hbm,
                                const DecodeAttention& layer);
 

@@ -42,7 +42,8 @@ const GpuTuning* gpu_tuning(const Gpu& gpu, std::string_view id);
 /// tuning's time per ring step, none where the GPU has no tunings.
 RunSetup tuned_setup(const Gpu& gpu, RunSetup setup, std::string_view id);
 
-/// Tokens per block of `engine`'s prefix cache: 1 when it finds them one by one.
+/// Tokens per block of `engine`'s prefix cache; 1 for an engine that keeps none, where
+/// check_prefix_cache lets no prompt be cached.
 std::int64_t prefix_block(const Engine& engine);
 
 /// The --impl `engine` runs all-reduces with. Throws InputError naming the catalog file and
