@@ -190,6 +190,9 @@ Json tuning_json(const GpuTuning& tuning) {
   if (tuning.hbm_fraction) {
     json["hbm_fraction"] = json_number(*tuning.hbm_fraction);
   }
+  if (tuning.cache_read_scale) {
+    json["cache_read_scale"] = json_number(*tuning.cache_read_scale);
+  }
   if (tuning.ring_step.value() > 0) {
     json["ring_step_us"] = in_unit(tuning.ring_step.value(), micro);
   }

@@ -149,6 +149,9 @@ GpuTuning read_tuning(ObjectReader& reader, const std::string& id) {
   if (reader.has("hbm_fraction")) {
     tuning.hbm_fraction = reader.fraction("hbm_fraction");
   }
+  if (reader.has("cache_read_scale")) {
+    tuning.cache_read_scale = reader.fraction("cache_read_scale");
+  }
   if (reader.has("ring_step_us")) {
     tuning.ring_step = Seconds::of(reader.positive("ring_step_us", limits::engine_cost_us) * micro);
   }

@@ -20,6 +20,14 @@ std::optional<FlopsPerSecond> attention_peak(const Gpu& gpu, const KernelCurves&
   return peak->second;
 }
 
+AttentionCurve served_curve(const AttentionCurve& curve, const GpuTuning* tuning) {
+  AttentionCurve served = curve;
+  if (tuning != nullptr && tuning->cache_read_scale) {
+    served.memory_fraction *= *tuning->cache_read_scale;
+  }
+  return served;
+}
+
 GemmTime prefill_attention_time(const AttentionCurve& curve, FlopsPerSecond peak, Flops flops,
                                 double tokens, double head_width) {
   const double fraction = curve.compute_fraction * tokens / (tokens + curve.half_tokens) *

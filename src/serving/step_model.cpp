@@ -337,7 +337,7 @@ StepTerm attention_term(const Gpu& gpu, const Workload& w, const Layout& layout,
       w.phase == Phase::prefill
           ? prefill_attention_time(*curve, *peak, term.flops / layers,
                                    static_cast<double>(w.tokens), (width.key + width.value) / 2)
-          : decode_attention_time(*curve, gpu.hbm_bandwidth,
+          : decode_attention_time(served_curve(*curve, w.gpu_tuning), gpu.hbm_bandwidth,
                                   {term.read / layers, rank_seqs, heads_per_gpu(model, layout.tp),
                                    w.kv_dtype->bytes_per_element, static_cast<double>(w.context),
                                    w.engine != nullptr

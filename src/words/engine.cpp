@@ -210,6 +210,11 @@ std::optional<std::string> tuning_text(const Gpu& gpu, const GpuTuning* tuning,
                                 "every GEMM) at {:g} %",
                                 *tuning->moe_mfu * 100));
   }
+  if (tuning->cache_read_scale) {
+    parts.push_back(fmt::format("a decode's attention reading the KV cache at {:g} % of its "
+                                "kernel curve's rate",
+                                *tuning->cache_read_scale * 100));
+  }
   if (tuning->ring_step.value() > 0) {
     parts.push_back(fmt::format("each step of an all-reduce's ring {} slower",
                                 format_seconds(tuning->ring_step)));
@@ -220,14 +225,18 @@ std::optional<std::string> tuning_text(const Gpu& gpu, const GpuTuning* tuning,
       others.push_back(t.id);
     }
   }
-  return fmt::format("tuning: {}'s '{}', {}: {} ({}{}; {} and {} override its figures)", gpu.id,
-                     tuning->id, tuning->name,
-                     parts.empty() ? std::string("the GPU's own catalog figures")
-                                   : fmt::format("{}", fmt::join(parts, ", ")),
-                     Knob::tuning,
-                     others.empty() ? std::string()
-                                    : fmt::format(", or {}", fmt::join(others, ", ")),
-                     Knob::hbm_fraction, Knob::mfu);
+  // --mfu prices every kernel without its curve, which drops the cache-read share too.
+  const bool overridden = tuning->hbm_fraction || tuning->mfu || tuning->attention_mfu ||
+                          tuning->moe_mfu || parts.empty();
+  return fmt::format(
+      "tuning: {}'s '{}', {}: {} ({}{}{})", gpu.id, tuning->id, tuning->name,
+      parts.empty() ? std::string("the GPU's own catalog figures")
+                    : fmt::format("{}", fmt::join(parts, ", ")),
+      Knob::tuning,
+      others.empty() ? std::string() : fmt::format(", or {}", fmt::join(others, ", ")),
+      overridden
+          ? fmt::format("; {} and {} override its figures", Knob::hbm_fraction, Knob::mfu)
+          : fmt::format("; {} prices every kernel at one share of peak without it", Knob::mfu));
 }
 
 } // namespace icx

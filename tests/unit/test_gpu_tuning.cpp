@@ -73,6 +73,11 @@ TEST(GpuTuning, OverlayIsCheckedWithItsPointer) {
       catalog, gpu_with(R"("a": {"name": "A", "default": true, "hbm_fraction": 1.5,
                                 "source": "s"})"));
   EXPECT_NE(too_high.find("/gpus/0/tunings/a/hbm_fraction"), std::string::npos) << too_high;
+  const std::string scale_too_high = test::catalog_error(
+      catalog, gpu_with(R"("a": {"name": "A", "default": true, "cache_read_scale": 1.2,
+                                "source": "s"})"));
+  EXPECT_NE(scale_too_high.find("/gpus/0/tunings/a/cache_read_scale"), std::string::npos)
+      << scale_too_high;
   const std::string unknown = test::catalog_error(
       catalog, gpu_with(R"("a": {"name": "A", "default": true, "speed": 2, "source": "s"})"));
   EXPECT_NE(unknown.find("/gpus/0/tunings/a"), std::string::npos) << unknown;
@@ -161,6 +166,29 @@ TEST_F(GpuTuningStep, APrefillsAttentionRunsAtTheTuningsOwnShareOfTheBf16Peak) {
   r.utilization.reset();
   EXPECT_FALSE(workload_for(catalog, catalog.model("deepseek-v3"), catalog.dtype("fp8"), mi300x, r)
                    .prefill_attention_rate.has_value());
+}
+
+TEST_F(GpuTuningStep, TheA100ServedTuningReadsTheCacheAtItsShareOfTheCurvesRate) {
+  // Llama-3.1-8B on one A100, 64 sequences decoding at a 4,096-token context: each layer
+  // reads 64 × 4096 × 8 KV heads × 128 × 2 (keys, values) × 2 bytes = 1,073,741,824 bytes of
+  // cache. vLLM's decode curve reads it at 0.729 of 2,039 GB/s (0.722 ms a layer); the served
+  // tuning at 0.65 of that (1.111 ms), the kernel tables' tuning at the curve's own rate.
+  const Gpu& a100 = catalog.gpu("a100-sxm");
+  ServingRequest r;
+  r.phase = Phase::decode;
+  r.context = 4096;
+  r.batch = 64;
+  const Layout one{1, 1, 1, 1};
+  const double layer_bytes = 64.0 * 4096 * 8 * 128 * 2 * 2;
+  const auto memory = [&](const std::string& tuning) {
+    r.tuning = tuning;
+    const Workload w = workload_for(catalog, catalog.model("llama-3.1-8b"), bf16, a100, r);
+    return attention_of(stage_work(a100, w, one, step_batch(w, one, 64))).memory.value() / 32;
+  };
+  EXPECT_EQ(gpu_tuning(a100, "")->id, "served");
+  EXPECT_NEAR(memory(""), layer_bytes / (2039e9 * 0.729 * 0.65), 1e-9);
+  EXPECT_NEAR(memory(""), 1.111e-3, 0.001e-3);
+  EXPECT_NEAR(memory("kernel-tables"), layer_bytes / (2039e9 * 0.729), 1e-9);
 }
 
 TEST(GpuTuningRing, EachRingStepOfAnAllReduceTakesTheAddedTime) {

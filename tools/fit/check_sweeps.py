@@ -22,8 +22,9 @@ request, (E2E - TTFT) / (output - 1), its percentiles over requests; ITL's over 
 between tokens, so a prefill stalling the running decodes shows in the ITL p99. The summaries
 give, per metric, the median |error| and the signed median per engine, per vendor (AMD =
 mi300x / mi325x / mi355x, else NVIDIA), per use (fit: the row's setup was among the rows
-the engines' costs were fitted on; held-out: not), per engine and use, and per engine and use
-at one client (batch-1 decode, where the engine's fixed costs weigh most).
+the engines' costs were fitted on; fit-tuning: a GPU tuning's figures were fitted on it;
+held-out: neither), per vendor and use, per GPU and use, per engine and use, and per engine and
+use at one client (batch-1 decode, where the engine's fixed costs weigh most).
 
 The knee: a sweep is the rows sharing engine, engine_version, gpu, gpus, tp, ep, model, dtype,
 input and output. Its knee is the first concurrency level at which TPOT (the p50 where the
@@ -179,11 +180,12 @@ def report_rows(data):
 
 def summarise(data):
     """Median |error| and signed median per metric, by engine, vendor, use, vendor and use
-    together, and source."""
+    together, GPU and use, and source."""
     print("\nmedian |error| (signed median), n rows; error = icx / measured - 1:")
     groupings = [("all", lambda r: "all"), ("engine", lambda r: r["engine"]),
                  ("vendor", vendor), ("use", lambda r: r["use"]),
                  ("vendor/use", lambda r: f"{vendor(r)}/{r['use']}"),
+                 ("gpu/use", lambda r: f"{r['gpu']}/{r['use']}"),
                  ("engine/use", lambda r: f"{r['engine']}/{r['use']}"),
                  ("one client", lambda r: f"{r['engine']}/{r['use']}"
                   if r["concurrency"] == "1" else None), ("source", publisher)]

@@ -43,6 +43,9 @@ struct GpuTuning {
   std::optional<double> attention_mfu;
   /// Fraction of the datasheet HBM bandwidth a decode reaches; absent: the GPU's figure.
   std::optional<double> hbm_fraction;
+  /// Share of its measured attention curve's cache-read rate a decode keeps in this setup's
+  /// serving (published serving runs against the kernel tables' isolated times); absent: 1.
+  std::optional<double> cache_read_scale;
   /// Time an all-reduce's ring spends beyond the link's measured latency, per ring step: the
   /// setup's synchronisation and launches, which grow with the tensor group.
   Seconds ring_step;

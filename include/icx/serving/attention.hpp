@@ -27,6 +27,11 @@ std::optional<FlopsPerSecond> attention_peak(const Gpu& gpu, const KernelCurves&
 GemmTime prefill_attention_time(const AttentionCurve& curve, FlopsPerSecond peak, Flops flops,
                                 double tokens, double head_width);
 
+/// `curve` as a GPU's setup reads the KV cache in serving: its memory fraction × the tuning's
+/// cache_read_scale where `tuning` gives one (published serving runs against the kernel
+/// tables' isolated times), else the curve itself.
+AttentionCurve served_curve(const AttentionCurve& curve, const GpuTuning* tuning);
+
 /// One decode layer's cache, as decode_attention_time reads it.
 struct DecodeAttention {
   /// The bytes of cache the layer reads.

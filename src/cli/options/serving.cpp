@@ -46,7 +46,9 @@ CLI::Option* add_tuning_option(CLI::App& app, std::string& tuning, std::string_v
       .add_option("--tuning", tuning,
                   fmt::format("How the serving software is set up on the GPU, where the catalog "
                               "names setups for it ('icx gpus --json' shows them; the MI300X's: "
-                              "stock, the image's defaults, or tuned, AMD's latency recipe); {}; "
+                              "stock, the image's defaults, or tuned, AMD's latency recipe; the "
+                              "A100's: served, as published runs read the KV cache, or "
+                              "kernel-tables); {}; "
                               "default: the GPU's default setup",
                               sets))
       ->type_name("ID");
