@@ -61,7 +61,9 @@ MemoryBudget memory_budget(const Gpu& gpu, const Workload& workload, const Layou
     return budget;
   }
   budget.rule = rule;
-  budget.profile_tokens = default_prefill_chunk(*workload.engine, gpu, *workload.model);
+  // The engine profiles a forward over its token budget: the one given, else its default.
+  budget.profile_tokens = workload.prefill_chunk.value_or(
+      default_prefill_chunk(*workload.engine, gpu, *workload.model));
   budget.fraction = rule->reserve ? reserve_rule_fraction(*rule->reserve, budget.device,
                                                           budget.profile_tokens, layout)
                                   : rule->fraction;

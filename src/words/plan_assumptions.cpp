@@ -116,9 +116,9 @@ std::vector<std::string> plan_assumptions(const Catalog& catalog, const PlanRequ
   lines.push_back(fmt::format(
       "chunked prefill: each engine step prefills prompt tokens beside its decodes, up to {} "
       "({})",
-      scheduler_setting_text(engine, &SchedulerTier::prefill_chunk, request.prefill_chunk,
+      scheduler_setting_text(engine, &SchedulerTier::prefill_chunk, request.serving.prefill_chunk,
                              "tokens") +
-          (request.prefill_chunk ? "" : ", the engine's defaults"),
+          (request.serving.prefill_chunk ? "" : ", the engine's defaults"),
       Knob::prefill_chunk));
   pricing_lines(request, engine, lines);
   add_tuning_lines(catalog, request, lines);

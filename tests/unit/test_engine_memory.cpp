@@ -52,6 +52,28 @@ TEST_F(EngineMemoryTest, VllmMatchesItsLoggedKvCacheForLlama8B) {
   EXPECT_NEAR(kv / gibi, 53.29, 0.01 * 53.29);
 }
 
+TEST_F(EngineMemoryTest, AGivenTokenBudgetIsWhatTheProfilingForwardRuns) {
+  // vLLM profiles a forward over max_num_batched_tokens, which --prefill-chunk sets: at 16,384
+  // tokens Llama 3.1 8B's is 16384 x (3 x 14336 + 4 x 4096) x 2 B = 1,946,157,056 B, with the
+  // sampler's 2 x 256 x 128,256 x 4 B = 262,668,288 B, and the KV cache loses the 973,078,528
+  // B more than the default 8,192 tokens hold.
+  ServingRequest r;
+  r.phase = Phase::decode;
+  r.context = 2048;
+  r.batch = 1;
+  r.engine = &catalog.engine("vllm");
+  r.max_batch = 256;
+  const Model& llama8 = catalog.model("llama-3.1-8b");
+  const Workload by_default = workload_for(catalog, llama8, bf16, h100, r);
+  r.prefill_chunk = 16384;
+  const Workload given = workload_for(catalog, llama8, bf16, h100, r);
+  const MemoryBudget budget = memory_budget(h100, given, Layout{}, Bytes{});
+  EXPECT_EQ(budget.profile_tokens, 16384);
+  EXPECT_DOUBLE_EQ(budget.activation.value(), 1946157056.0 + 262668288.0);
+  EXPECT_NEAR((memory_budget(h100, by_default, Layout{}, Bytes{}).usable - budget.usable).value(),
+              973078528.0, 1.0);
+}
+
 TEST_F(EngineMemoryTest, SglangKeepsBackWhatItsServerArgsSay) {
   // server_args.py: reserved MiB = 512 + 1.5 x max(chunk, 2048) + 2 x cuda_graph_max_bs +
   // tp x pp / 8 x 1024, at least 10240 above 60 GiB; fraction = (memory - reserved) / memory.

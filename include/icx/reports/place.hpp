@@ -100,8 +100,6 @@ struct PlaceRequest {
   /// load's mean context, with `serving.batch` requests in flight, or as many as Little's law
   /// gives for the layout (given, else the best at one request).
   std::optional<Load> load;
-  /// The load's prefill chunk; absent: the GPU's default (default_prefill_chunk).
-  std::optional<std::int64_t> prefill_chunk;
   /// The load to simulate the chosen layout under (its nominal lengths those of `load`): a
   /// closed loop of clients, the layouts ranked at its clients in flight (`load`'s rate
   /// unused); or `load`'s open loop, ranked and priced by the closed form as well.

@@ -40,7 +40,7 @@ struct PlanRequest {
   /// The engine assumptions (dtypes, overlap, utilisation, --impl, …); the phase, sizes and
   /// batch come from the load.
   ServingRequest serving;
-  /// The load; its prefill chunk is `prefill_chunk`, or each GPU's default. A closed loop's
+  /// The load; its prefill chunk is `serving.prefill_chunk`, or each GPU's default. A closed loop's
   /// rate is zero: its clients (`traffic`) set what it sends.
   Load load;
   /// Each layout simulated under this traffic (an open loop at the load's rate, or a closed
@@ -49,7 +49,6 @@ struct PlanRequest {
   /// Simulate the layouts worth it under `traffic`; false (--fast): the closed form alone, a
   /// closed loop's clients by serve_clients.
   bool simulate = true;
-  std::optional<std::int64_t> prefill_chunk;
   PlanTargets targets;
   /// The systems to plan on, in catalog order.
   std::vector<const System*> systems;

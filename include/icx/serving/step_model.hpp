@@ -76,6 +76,10 @@ struct StepSettings {
 struct Workload : StepSettings {
   /// Most sequences one engine scheduler runs at once.
   std::int64_t max_batch = limits::max_tokens;
+  /// The request's token budget per step (--prefill-chunk); absent: the engine's default on
+  /// the GPU (default_prefill_chunk), which needs the model's longest context for an engine
+  /// that prefills whole prompts, so it is found where it is used.
+  std::optional<std::int64_t> prefill_chunk;
   const Model* model = nullptr;
   /// The weights as stored.
   const Dtype* dtype = nullptr;
@@ -114,6 +118,9 @@ struct ServingRequest : StepSettings {
   /// Most sequences one engine scheduler runs at once; absent: the engine's scheduler tier on
   /// the GPU.
   std::optional<std::int64_t> max_batch;
+  /// Prompt tokens one engine step may prefill (--prefill-chunk, the engine's token budget);
+  /// absent: default_prefill_chunk, the engine's scheduler tier on the GPU.
+  std::optional<std::int64_t> prefill_chunk;
   /// Fraction of dense peak; absent: the GPU's catalog figure.
   std::optional<double> utilization;
   /// Fraction of HBM bandwidth; absent: the tuning's, else the GPU's catalog figure, else 1.

@@ -72,7 +72,7 @@ int run_place(const CLI::App& app, const PlaceCommandOptions& options) {
   ClusterRequest cluster;
   PlaceRequest request = place_request(catalog, o, model, &cluster);
   request.load = load_of(options.load);
-  request.prefill_chunk = options.load.prefill_chunk;
+  request.serving.prefill_chunk = options.load.prefill_chunk;
   request.traffic = traffic_of(options.load, options.simulation);
   request.emit = emits_launch(o.serving, model);
   if (request.traffic && request.traffic->arrivals == Arrivals::closed) {

@@ -103,7 +103,7 @@ PlanRequest plan_request(const Catalog& catalog, const PlanOptions& o, const Res
   r.load = load_of(o.load).value_or(load_lengths_of(o.load));
   r.traffic = traffic_of(o.load, o.simulation);
   r.simulate = !o.simulation.fast;
-  r.prefill_chunk = o.load.prefill_chunk;
+  r.serving.prefill_chunk = o.load.prefill_chunk;
   r.targets = plan_targets(o);
   r.systems = systems_named(catalog, o.systems);
   r.prices = parse_prices(catalog, o.prices);
