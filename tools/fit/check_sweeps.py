@@ -56,7 +56,9 @@ import shlex
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 sys.dont_write_bytecode = True  # importing fit_engines leaves no __pycache__ behind
 # The same conventions as fit_engines.py.
@@ -136,6 +138,19 @@ def simulate(args, cache):
             else:
                 cache[key] = (json.loads(out.stdout)["simulation"], None)
     return cache[key]
+
+
+def simulate_overlay(icx, overlay, data):
+    """Each row's (simulation, reason) as `simulate` gives it, with the catalog document
+    `overlay` given to icx as --catalog, the rows run side by side."""
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+        json.dump(overlay, f)
+    try:
+        with ThreadPoolExecutor(os.cpu_count() or 1) as pool:
+            return list(pool.map(lambda r: simulate(command(icx, r, ["--catalog", f.name]), {}),
+                                 data))
+    finally:
+        os.unlink(f.name)
 
 
 def measured(row):

@@ -23,13 +23,11 @@ import json
 import os
 import statistics
 import sys
-import tempfile
-from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.dont_write_bytecode = True  # importing check_sweeps leaves no __pycache__ behind
-from check_sweeps import (ROOT, SWEEP, command, engine_ids, knee, measured,  # noqa: E402
-                          predicted, rows, simulate)
+from check_sweeps import (ROOT, SWEEP, engine_ids, knee, measured, predicted,  # noqa: E402
+                          rows, simulate_overlay)
 
 # The figures tried: from no cost at all to about four times vLLM's fitted ones (sequence_us)
 # and twice them (step_us, layer_us).
@@ -47,14 +45,7 @@ def evaluate(icx, entry, costs, data):
     """Each row's measured and predicted figures with `costs` in the engine's entry."""
     trial = json.loads(json.dumps(entry))
     trial["costs"].update(costs)
-    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
-        json.dump({"engines": [trial]}, f)
-    try:
-        with ThreadPoolExecutor(os.cpu_count() or 1) as pool:
-            sims = list(pool.map(lambda r: simulate(command(icx, r, ["--catalog", f.name]), {}),
-                                 data))
-    finally:
-        os.unlink(f.name)
+    sims = simulate_overlay(icx, {"engines": [trial]}, data)
     return [(r, measured(r), predicted(sim) if sim else None) for r, (sim, _) in zip(data, sims)]
 
 

@@ -21,13 +21,11 @@ import json
 import os
 import statistics
 import sys
-import tempfile
-from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.dont_write_bytecode = True  # importing check_sweeps leaves no __pycache__ behind
-from check_sweeps import (ROOT, command, error, measured, predicted, publisher,  # noqa: E402
-                          rows, simulate)
+from check_sweeps import (ROOT, error, measured, predicted, publisher, rows,  # noqa: E402
+                          simulate_overlay)
 
 # Each metric: the columns tried in order (the first the row gives is used).
 METRICS = {"ttft": ("ttft_p50", "ttft_mean"), "tpot": ("tpot_p50", "tpot_mean"),
@@ -51,16 +49,8 @@ def with_figure(entry, figure, value):
 
 def errors(icx, entry, data):
     """Per row, per metric: icx / measured - 1 with `entry` in the catalog."""
-    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
-        json.dump({"gpus": [entry]}, f)
-    try:
-        with ThreadPoolExecutor(os.cpu_count() or 1) as pool:
-            sims = list(pool.map(lambda r: simulate(command(icx, r, ["--catalog", f.name]), {}),
-                                 data))
-    finally:
-        os.unlink(f.name)
     out = []
-    for r, (sim, reason) in zip(data, sims):
+    for r, (sim, reason) in zip(data, simulate_overlay(icx, {"gpus": [entry]}, data)):
         if sim is None:
             sys.exit(f"fit_tuning.py: a row failed: {reason}")
         meas, pred = measured(r), predicted(sim)
