@@ -123,7 +123,7 @@ std::optional<LoadSetup> load_setup(const Catalog& catalog, const PlaceRequest& 
   const Engine& engine = engine_of(catalog, request.serving.engine);
   setup.load = *request.load;
   setup.load.prefill_chunk =
-      request.serving.prefill_chunk.value_or(default_prefill_chunk(engine, gpu, *request.model));
+      prefill_chunk_or_default(request.serving.prefill_chunk, engine, gpu, *request.model);
   check_prefix_cache(engine, setup.load.prefix_hit,
                      request.traffic ? request.traffic->warm_prompts : 0);
   setup.load.prefix_block = prefix_block(engine);
@@ -212,14 +212,14 @@ PlaceReport place_report(const Catalog& catalog, const PlaceRequest& request) {
   report.derivations = place_derivations(report.workload, report.cluster, report.placement());
   if (request.emit) {
     const Engine& engine = engine_of(catalog, request.serving.engine);
-    LaunchRequest launch{&engine,
-                         request.model,
-                         request.dtype,
-                         &report.workload,
-                         p.layout,
-                         &report.cluster,
-                         request.serving.prefill_chunk.value_or(
-                             default_prefill_chunk(engine, *c.gpu, *request.model))};
+    LaunchRequest launch{
+        &engine,
+        request.model,
+        request.dtype,
+        &report.workload,
+        p.layout,
+        &report.cluster,
+        prefill_chunk_or_default(request.serving.prefill_chunk, engine, *c.gpu, *request.model)};
     report.launch = launch_command(launch);
     write_launch_words(*report.launch);
   }

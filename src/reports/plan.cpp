@@ -138,7 +138,7 @@ PlanCandidate plan_system(const Catalog& catalog, const PlanRequest& request, co
   const Engine& engine = engine_of(catalog, request.serving.engine);
   Load load = request.load;
   load.prefill_chunk =
-      request.serving.prefill_chunk.value_or(default_prefill_chunk(engine, gpu, *request.model));
+      prefill_chunk_or_default(request.serving.prefill_chunk, engine, gpu, *request.model);
   load.prefix_block = prefix_block(engine);
   load.kv_admission = engine.kv_admission;
   const detail::Pricing pricing{

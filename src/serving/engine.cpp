@@ -72,6 +72,11 @@ std::int64_t default_prefill_chunk(const Engine& engine, const Gpu& gpu, const M
   return model.max_context;
 }
 
+std::int64_t prefill_chunk_or_default(std::optional<std::int64_t> given, const Engine& engine,
+                                      const Gpu& gpu, const Model& model) {
+  return given ? *given : default_prefill_chunk(engine, gpu, model);
+}
+
 void check_prefix_cache(const Engine& engine, double prefix_hit, std::int64_t warm_prompts) {
   if (engine.prefix_cache) {
     return;

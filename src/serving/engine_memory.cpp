@@ -62,8 +62,8 @@ MemoryBudget memory_budget(const Gpu& gpu, const Workload& workload, const Layou
   }
   budget.rule = rule;
   // The engine profiles a forward over its token budget: the one given, else its default.
-  budget.profile_tokens = workload.prefill_chunk.value_or(
-      default_prefill_chunk(*workload.engine, gpu, *workload.model));
+  budget.profile_tokens =
+      prefill_chunk_or_default(workload.prefill_chunk, *workload.engine, gpu, *workload.model);
   budget.fraction = rule->reserve ? reserve_rule_fraction(*rule->reserve, budget.device,
                                                           budget.profile_tokens, layout)
                                   : rule->fraction;

@@ -55,6 +55,9 @@ TEST(WholePrompts, AModelWithoutItsLongestContextIsRefusedNamingWhatToGive) {
     EXPECT_NE(what.find("max_context"), std::string::npos) << what;
     EXPECT_NE(what.find("--catalog"), std::string::npos) << what;
   }
+  // A budget the user gives needs no longest context: 4,096 tokens a step.
+  EXPECT_EQ(prefill_chunk_or_default(4096, catalog.engine("e"), catalog.gpu("h100-sxm"), model),
+            4096);
 }
 
 TEST(WholePrompts, ATierGivesAChunkOrWholePromptsNotBoth) {

@@ -2,6 +2,8 @@
 // a GPU and the all-reduce implementation its tensor-parallel layers call.
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string_view>
 
 #include "icx/catalog/catalog.hpp"
@@ -23,9 +25,13 @@ const SchedulerTier& scheduler_tier(const Engine& engine, const Gpu& gpu);
 /// The prompt tokens one step of `engine` prefills on `gpu` when no flag sets them: its tier's
 /// chunk, or for a tier that prefills whole prompts the model's longest context. Throws
 /// InputError naming --catalog and --hf-config when that tier meets a model whose longest
-/// context the catalog does not give (the memory rule's profiling forward needs it even when
-/// --prefill-chunk sets the step's budget).
+/// context the catalog does not give.
 std::int64_t default_prefill_chunk(const Engine& engine, const Gpu& gpu, const Model& model);
+
+/// The prompt tokens one step prefills: `given` (--prefill-chunk), else default_prefill_chunk,
+/// asked only then.
+std::int64_t prefill_chunk_or_default(std::optional<std::int64_t> given, const Engine& engine,
+                                      const Gpu& gpu, const Model& model);
 
 /// Throws InputError naming the flag when `engine` keeps no prefix cache (its catalog entry
 /// has none: vLLM's V0 engine, NIM's TensorRT engines by default) and the load still asks for

@@ -40,8 +40,8 @@ struct PlanRequest {
   /// The engine assumptions (dtypes, overlap, utilisation, --impl, …); the phase, sizes and
   /// batch come from the load.
   ServingRequest serving;
-  /// The load; its prefill chunk is `serving.prefill_chunk`, or each GPU's default. A closed loop's
-  /// rate is zero: its clients (`traffic`) set what it sends.
+  /// The load; its prefill chunk is `serving.prefill_chunk`, or each GPU's default. A closed
+  /// loop's rate is zero: its clients (`traffic`) set what it sends.
   Load load;
   /// Each layout simulated under this traffic (an open loop at the load's rate, or a closed
   /// loop of clients over the whole deployment); absent: the closed form alone (means).

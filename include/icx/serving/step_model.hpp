@@ -77,8 +77,8 @@ struct Workload : StepSettings {
   /// Most sequences one engine scheduler runs at once.
   std::int64_t max_batch = limits::max_tokens;
   /// The request's token budget per step (--prefill-chunk); absent: the engine's default on
-  /// the GPU (default_prefill_chunk), which needs the model's longest context for an engine
-  /// that prefills whole prompts, so it is found where it is used.
+  /// the GPU (prefill_chunk_or_default, where it is used: for an engine that prefills whole
+  /// prompts it needs the model's longest context).
   std::optional<std::int64_t> prefill_chunk;
   const Model* model = nullptr;
   /// The weights as stored.
