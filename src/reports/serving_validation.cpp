@@ -52,12 +52,13 @@ void add_latency(std::vector<LatencyCheck>& checks, const char* latency,
   }
 }
 
+/// `run` priced as it was sent; `prefix_cache`: the engine keeps one for a client's warm-up.
 ServingCheck check_run(const Catalog& catalog, const ServingValidationRequest& request,
-                       const ServingRun& run) {
+                       const ServingRun& run, bool prefix_cache) {
   ServingCheck check;
   check.run = run;
   check.traffic = traffic_of_run(run, request);
-  if (!engine_of(catalog, request.place.serving.engine).prefix_cache && !request.warm_prompts) {
+  if (!prefix_cache && !request.warm_prompts) {
     // The tool's warm-up finds no cache to leave its prompt in.
     check.traffic.warm_prompts = 0;
   }
@@ -109,7 +110,7 @@ ServingValidation validate_serving(const Catalog& catalog, const ServingValidati
   out.prefix_cache = engine_of(catalog, request.place.serving.engine).prefix_cache.has_value();
   std::map<std::string, ComparisonTally, std::less<>> tallies;
   for (const ServingRun& run : runs) {
-    ServingCheck check = check_run(catalog, request, run);
+    ServingCheck check = check_run(catalog, request, run, out.prefix_cache);
     for (const LatencyCheck& c : check.latencies) {
       tallies[figure_name(c)].add(c.comparison);
     }

@@ -135,7 +135,6 @@ Workload workload_for(const Catalog& catalog, const Model& model, const Dtype& d
   static_cast<StepSettings&>(w) = request; // the request's settings, its dtypes filled in
   w.engine = &engine_of(catalog, request.engine);
   w.max_batch = request.max_batch.value_or(scheduler_tier(*w.engine, gpu).max_batch);
-  w.prefill_chunk = request.prefill_chunk;
   w.model = &model;
   w.dtype = &dtype;
   if (!w.batch && request.objective == Objective::latency) {

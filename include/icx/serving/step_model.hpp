@@ -36,6 +36,10 @@ struct StepSettings {
   /// Prefill: tokens of each prompt already in the KV cache before the pass (a prefix-cache
   /// hit): the pass computes `tokens` more, which attend over these too.
   std::int64_t cached = 0;
+  /// Prompt tokens one engine step may prefill (--prefill-chunk, the engine's token budget);
+  /// absent: the engine's scheduler tier on the GPU (prefill_chunk_or_default, asked where it
+  /// is used: for an engine that prefills whole prompts it needs the model's longest context).
+  std::optional<std::int64_t> prefill_chunk;
   /// Sequences in flight across the cluster; absent: as many as each replica's memory holds,
   /// up to the engine's scheduler limit per replica.
   std::optional<std::int64_t> batch;
@@ -76,10 +80,6 @@ struct StepSettings {
 struct Workload : StepSettings {
   /// Most sequences one engine scheduler runs at once.
   std::int64_t max_batch = limits::max_tokens;
-  /// The request's token budget per step (--prefill-chunk); absent: the engine's default on
-  /// the GPU (prefill_chunk_or_default, where it is used: for an engine that prefills whole
-  /// prompts it needs the model's longest context).
-  std::optional<std::int64_t> prefill_chunk;
   const Model* model = nullptr;
   /// The weights as stored.
   const Dtype* dtype = nullptr;
@@ -118,9 +118,6 @@ struct ServingRequest : StepSettings {
   /// Most sequences one engine scheduler runs at once; absent: the engine's scheduler tier on
   /// the GPU.
   std::optional<std::int64_t> max_batch;
-  /// Prompt tokens one engine step may prefill (--prefill-chunk, the engine's token budget);
-  /// absent: default_prefill_chunk, the engine's scheduler tier on the GPU.
-  std::optional<std::int64_t> prefill_chunk;
   /// Fraction of dense peak; absent: the GPU's catalog figure.
   std::optional<double> utilization;
   /// Fraction of HBM bandwidth; absent: the tuning's, else the GPU's catalog figure, else 1.
