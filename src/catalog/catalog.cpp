@@ -129,6 +129,7 @@ void Catalog::overlay_text(std::string_view text, const std::string& origin) {
                            });
   next.complete_engine_curves();
   next.borrow_curves();
+  next.borrow_engine_costs();
   next.check_references();
   *this = std::move(next);
 }

@@ -1,4 +1,8 @@
 // The catalog's engines as JSON, as data/catalog/engines.json writes them.
+#include <algorithm>
+#include <array>
+#include <string>
+#include <string_view>
 #include <utility>
 
 #include <nlohmann/json.hpp>
@@ -33,6 +37,43 @@ Json memory_json(const EngineMemory& memory) {
   return json;
 }
 
+/// The engine's own cost figures, as its entry gives them: a borrowed one (costs_from) is
+/// left out, and an optional one of an engine that borrows none is written only where it adds
+/// anything.
+Json costs_json(const Engine& engine) {
+  const EngineCosts& c = engine.costs;
+  const auto own = [&](std::string_view figure) {
+    return std::ranges::find(engine.borrowed_costs, figure) == engine.borrowed_costs.end();
+  };
+  // A borrower writes every figure of its own, a neutral one too: left out, it would be borrowed.
+  const auto optional = [&](std::string_view figure) {
+    return own(figure) && (engine_cost_counts(figure, c) || !engine.costs_from.empty());
+  };
+  Json json = Json::object();
+  const std::array<std::pair<std::string_view, Seconds>, 4> times{{{"step_us", c.step},
+                                                                   {"layer_us", c.layer},
+                                                                   {"request_us", c.request},
+                                                                   {"sequence_us", c.sequence}}};
+  for (const auto& [figure, value] : times) {
+    if (own(figure)) {
+      json[std::string(figure)] = in_unit(value.value(), micro);
+    }
+  }
+  if (optional("prefill_step_us")) {
+    json["prefill_step_us"] = in_unit(c.prefill_step.value(), micro);
+  }
+  if (optional("prefill_pass_scale")) {
+    json["prefill_pass_scale"] = json_number(c.prefill_pass_scale);
+  }
+  if (optional("prompt_scale")) {
+    json["prompt_scale"] = json_number(c.prompt_scale);
+  }
+  if (optional("context_walk_bytes")) {
+    json["context_walk_bytes"] = json_number(c.context_walk.value());
+  }
+  return json;
+}
+
 } // namespace
 
 void to_json(Json& json, const Engine& engine) {
@@ -58,21 +99,8 @@ void to_json(Json& json, const Engine& engine) {
   json["scheduler"] = std::move(tiers);
   json["policy"] = engine.policy;
   json["kv_admission"] = engine.kv_admission;
-  json["costs"] = {{"step_us", in_unit(engine.costs.step.value(), micro)},
-                   {"layer_us", in_unit(engine.costs.layer.value(), micro)},
-                   {"request_us", in_unit(engine.costs.request.value(), micro)},
-                   {"sequence_us", in_unit(engine.costs.sequence.value(), micro)}};
-  if (engine.costs.prefill_step.value() > 0) {
-    json["costs"]["prefill_step_us"] = in_unit(engine.costs.prefill_step.value(), micro);
-  }
-  if (engine.costs.prefill_pass_scale != 1) {
-    json["costs"]["prefill_pass_scale"] = json_number(engine.costs.prefill_pass_scale);
-  }
-  if (engine.costs.prompt_scale != 1) {
-    json["costs"]["prompt_scale"] = json_number(engine.costs.prompt_scale);
-  }
-  if (engine.costs.context_walk.value() > 0) {
-    json["costs"]["context_walk_bytes"] = json_number(engine.costs.context_walk.value());
+  if (Json costs = costs_json(engine); !costs.empty() || engine.costs_from.empty()) {
+    json["costs"] = std::move(costs);
   }
   if (engine.memory) {
     json["memory"] = memory_json(*engine.memory);
@@ -84,6 +112,9 @@ void to_json(Json& json, const Engine& engine) {
   }
   if (!engine.kernels_from.empty()) {
     json["kernels_from"] = engine.kernels_from;
+  }
+  if (!engine.costs_from.empty()) {
+    json["costs_from"] = engine.costs_from;
   }
   if (engine.prefix_cache) {
     json["prefix_cache"] = {{"block_tokens", engine.prefix_cache->block_tokens},

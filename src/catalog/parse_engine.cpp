@@ -1,6 +1,8 @@
 // Reading a catalog engine: its version, its all-reduce implementation and its scheduler's
 // defaults by GPU class.
 #include <algorithm>
+#include <string_view>
+#include <vector>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -112,28 +114,39 @@ PrefixCache read_prefix_cache(ObjectReader& reader) {
   return cache;
 }
 
-/// An engine's own costs (its "costs" object).
-EngineCosts read_costs(ObjectReader& reader, const std::string& origin) {
+/// An engine's own costs (its "costs" object). With costs_from, a figure left out (or the
+/// whole object) is borrowed: named in `borrowed`, its value copied once the catalog is read.
+EngineCosts read_costs(ObjectReader& reader, const std::string& origin,
+                       std::vector<std::string>* borrowed) {
   EngineCosts out;
-  ObjectReader costs(reader.object("costs"), reader.pointer_to("costs"), origin);
-  out.step = Seconds::of(costs.positive("step_us", limits::engine_cost_us) * micro);
-  out.layer = Seconds::of(costs.positive("layer_us", limits::engine_cost_us) * micro);
-  out.request = Seconds::of(costs.positive("request_us", limits::engine_cost_us) * micro);
-  if (costs.has("sequence_us")) {
-    out.sequence = Seconds::of(costs.positive("sequence_us", limits::engine_cost_us) * micro);
-  }
-  if (costs.has("prefill_step_us")) {
-    out.prefill_step =
-        Seconds::of(costs.positive("prefill_step_us", limits::engine_cost_us) * micro);
-  }
-  if (costs.has("prefill_pass_scale")) {
-    out.prefill_pass_scale = costs.positive("prefill_pass_scale", limits::prefill_pass_scale);
-  }
-  if (costs.has("prompt_scale")) {
-    out.prompt_scale = costs.positive("prompt_scale", limits::prompt_scale);
-  }
+  static const nlohmann::json none = nlohmann::json::object();
+  const bool given = borrowed == nullptr || reader.has("costs");
+  ObjectReader costs(given ? reader.object("costs") : none, reader.pointer_to("costs"), origin);
+  const auto time = [&](std::string_view figure, Seconds& into, bool required) {
+    if (costs.has(figure) || (required && borrowed == nullptr)) {
+      into = Seconds::of(costs.positive(figure, limits::engine_cost_us) * micro);
+    } else if (borrowed != nullptr) {
+      borrowed->emplace_back(figure);
+    }
+  };
+  const auto scale = [&](std::string_view figure, double& into, const limits::Bounds& most) {
+    if (costs.has(figure)) {
+      into = costs.positive(figure, most);
+    } else if (borrowed != nullptr) {
+      borrowed->emplace_back(figure);
+    }
+  };
+  time("step_us", out.step, true);
+  time("layer_us", out.layer, true);
+  time("request_us", out.request, true);
+  time("sequence_us", out.sequence, false);
+  time("prefill_step_us", out.prefill_step, false);
+  scale("prefill_pass_scale", out.prefill_pass_scale, limits::prefill_pass_scale);
+  scale("prompt_scale", out.prompt_scale, limits::prompt_scale);
   if (costs.has("context_walk_bytes")) {
     out.context_walk = Bytes::of(costs.positive("context_walk_bytes", limits::context_walk_bytes));
+  } else if (borrowed != nullptr) {
+    borrowed->emplace_back("context_walk_bytes");
   }
   costs.finish();
   return out;
@@ -161,7 +174,11 @@ Engine read_engine(ObjectReader& reader, const std::string& origin) {
   if (reader.has("kv_admission")) {
     engine.kv_admission = reader.choice<KvAdmission>("kv_admission");
   }
-  engine.costs = read_costs(reader, origin);
+  if (reader.has("costs_from")) {
+    engine.costs_from = reader.text("costs_from");
+  }
+  engine.costs =
+      read_costs(reader, origin, engine.costs_from.empty() ? nullptr : &engine.borrowed_costs);
   if (reader.has("memory")) {
     ObjectReader memory(reader.object("memory"), reader.pointer_to("memory"), origin);
     engine.memory = read_memory(memory, origin);

@@ -1,6 +1,9 @@
 #include "icx/words/engine.hpp"
 
 #include <algorithm>
+#include <array>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -87,6 +90,54 @@ std::string prefill_pass_text(const EngineCosts& costs) {
   return parts.empty() ? std::string("-") : fmt::format("{}", fmt::join(parts, " "));
 }
 
+namespace {
+
+/// "a", "a and b", "a, b and c".
+std::string join_and(const std::vector<std::string_view>& words) {
+  if (words.size() < 2) {
+    return words.empty() ? std::string() : std::string(words.front());
+  }
+  const std::vector<std::string_view> head(words.begin(), words.end() - 1);
+  return fmt::format("{} and {}", fmt::join(head, ", "), words.back());
+}
+
+/// Where an engine's cost figures come from: its own fitted runs, or, for the figures its entry
+/// borrows (costs_from) and which add anything, another engine's, an assumption.
+std::string costs_origin_text(const Engine& engine) {
+  static constexpr std::array<std::pair<std::string_view, std::string_view>, 8> nouns{{
+      {"step_us", "step"},
+      {"layer_us", "layer"},
+      {"request_us", "request"},
+      {"sequence_us", "sequence"},
+      {"prefill_step_us", "prefill step"},
+      {"prefill_pass_scale", "prefill pass"},
+      {"prompt_scale", "prompt scale"},
+      {"context_walk_bytes", "context walk"},
+  }};
+  std::vector<std::string_view> borrowed;
+  for (const auto& [figure, noun] : nouns) {
+    if (engine_cost_counts(figure, engine.costs) &&
+        std::ranges::find(engine.borrowed_costs, figure) != engine.borrowed_costs.end()) {
+      borrowed.push_back(noun);
+    }
+  }
+  const bool any_own = engine.borrowed_costs.size() < engine_cost_figures.size();
+  if (borrowed.empty()) {
+    return "fitted on published serving runs";
+  }
+  if (!any_own) {
+    return fmt::format("taken from catalog engine '{}', assumed: no published run of this "
+                       "engine was fitted",
+                       engine.costs_from);
+  }
+  return fmt::format("the {} {} taken from catalog engine '{}', assumed; the rest fitted on "
+                     "published serving runs",
+                     join_and(borrowed), borrowed.size() == 1 ? "figure" : "figures",
+                     engine.costs_from);
+}
+
+} // namespace
+
 std::string engine_costs_text(const Engine& engine) {
   const EngineCosts& c = engine.costs;
   std::string prompts =
@@ -105,10 +156,9 @@ std::string engine_costs_text(const Engine& engine) {
     prompts += fmt::format(", {} more in each step that prefills (the prompt pass's own)",
                            format_seconds(c.prefill_step));
   }
-  return fmt::format("{} per step{} + {} per layer, {} per request{} (fitted on published "
-                     "serving runs; catalog engine '{}')",
+  return fmt::format("{} per step{} + {} per layer, {} per request{} ({}; catalog engine '{}')",
                      format_seconds(c.step), sequences, format_seconds(c.layer),
-                     format_seconds(c.request), prompts, engine.id);
+                     format_seconds(c.request), prompts, costs_origin_text(engine), engine.id);
 }
 
 std::string layer_gaps_term(const StepTime& step) {

@@ -350,6 +350,9 @@ private:
   void check_kernels_as(const Dtype& dtype) const;
   /// An engine's kernels_from names another engine by its id, one with kernels of its own.
   void check_kernels_from(const Engine& engine) const;
+  /// Copies each costs_from engine's borrowed figures from the engine it names, one with
+  /// costs of its own. Throws CatalogError.
+  void borrow_engine_costs();
   /// Copies each curves_from GPU's curves from the GPU it names. Throws CatalogError.
   void borrow_curves();
   /// Gives each engine's curves the default engine's dtypes and attention it does not have.

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "icx/base/enum_names.hpp"
@@ -99,6 +100,17 @@ struct EngineCosts {
   Bytes context_walk;
   bool operator==(const EngineCosts&) const = default;
 };
+
+/// The figures of an engine's "costs", by their catalog names, in catalog order.
+inline constexpr std::array<std::string_view, 8> engine_cost_figures{
+    "step_us",         "layer_us",           "request_us",   "sequence_us",
+    "prefill_step_us", "prefill_pass_scale", "prompt_scale", "context_walk_bytes"};
+
+/// Sets `figure` (a name of engine_cost_figures) of `to` to `from`'s.
+void copy_engine_cost(std::string_view figure, EngineCosts& to, const EngineCosts& from);
+
+/// Whether `figure` of `costs` adds anything: a time or walk above zero, a scale other than 1.
+[[nodiscard]] bool engine_cost_counts(std::string_view figure, const EngineCosts& costs);
 
 /// What an engine's fraction of memory is a fraction of.
 enum class MemoryBasis {
@@ -216,6 +228,12 @@ struct Engine : Entry {
   /// kernels: an older backend of the same engine, which calls the same kernel libraries.
   /// Empty: its own.
   std::string kernels_from;
+  /// Another engine's id whose costs stand for the figures this entry's "costs" leaves out:
+  /// figures no published run of this engine has fitted, taken as that engine's (an
+  /// assumption, which the engine's words state). Empty: every figure its own.
+  std::string costs_from;
+  /// The figures of `costs` taken from costs_from (names of engine_cost_figures).
+  std::vector<std::string> borrowed_costs;
   /// The engine id a GPU's engine_curves are looked up by: kernels_from, else its own.
   [[nodiscard]] const std::string& kernels_id() const {
     return kernels_from.empty() ? id : kernels_from;
