@@ -9,7 +9,9 @@ Every row is simulated as fit_engines.py simulates a closed-loop row, with the s
 layout (an engine's TP t with expert parallel e is icx's TP t / e x EP e), --concurrency C
 clients each sending its next request when the last one ends, --input / --output the nominal
 lengths and --spread the row's (SGLang bench_serving's default draws lengths uniformly from 0
-to the nominal: spread 1; fixed lengths: 0 or empty), as many requests as the benchmark sent
+to the nominal: spread 1; fixed lengths: 0 or empty) or, where its `lengths` column names a
+shape, --lengths that shape (sharegpt: a ShareGPT run's pairs scaled to the row's input and
+output, its mean lengths), as many requests as the benchmark sent
 (its `requests` column, else max(1000, 4 x C)), --warmup 0 (every request counted, as the
 benchmark counts them) and, where the row's `tool` sends the first prompt once before the run
 (vllm bench serve's test prompt, SGLang bench_serving's warm-up), --warm-prompts 1. Identical
@@ -29,7 +31,8 @@ use at one client (batch-1 decode, where the engine's fixed costs weigh most).
 The knee: a sweep is the rows sharing engine, engine_version, gpu, gpus, tp, ep, model, dtype,
 input and output. Its knee is the first concurrency level at which TPOT (the p50 where the
 source gives one, else the mean; icx's same statistic) is at least twice the TPOT at the
-sweep's lowest level, or none when it never doubles. The predicted knee applies the rule to
+sweep's lowest level, or none when it never doubles; a run at one level alone has none to
+find and is left out. The predicted knee applies the rule to
 icx's TPOTs at the same levels; it is within one step when it is the measured level or an
 adjacent one in the sweep's sorted levels, none counting as one step past the last level
 (none vs none, and none vs the last level, are within). Sweeps with a skipped row are listed
@@ -238,13 +241,16 @@ def knees(data, skipped):
           f"p50, else mean):")
     print(f"{'engine':7} {'version':24} {'gpu':8} {'g/tp/ep':8} {'model':13} {'dtype':5} "
           f"{'in/out':10} {'levels':28} {'measured':>8} {'icx':>5}  within")
-    within = counted = 0
+    within = counted = single = 0
     misses = []
     for key in sorted(sweeps, key=lambda k: (k[0], k[2], k[6], int(k[3]), k[7],
                                              int(k[8]), int(k[9]))):
         ds = sweeps[key]
         r = ds[0]["row"]
         levels = sorted(int(d["row"]["concurrency"]) for d in ds)
+        if len(levels) < 2:
+            single += 1
+            continue
         label = (f"{r['engine']:7} {r['engine_version'][:24]:24} {r['gpu']:8} "
                  f"{r['gpus'] + '/' + r['tp'] + '/' + (r['ep'] or '-'):8} {r['model']:13} "
                  f"{r['dtype']:5} {r['input'] + '/' + r['output']:10} "
@@ -268,7 +274,8 @@ def knees(data, skipped):
                            levels, meas, pred))
     if counted:
         print(f"\npredicted knee within one step of the measured one: {within} of {counted} "
-              f"sweeps ({within / counted:.0%})")
+              f"sweeps ({within / counted:.0%}); {single} runs at one level alone, no sweep, "
+              f"not counted")
     for label, levels, meas, pred in misses:
         print(f"  {label}\n    TPOT / the lowest level's, measured/icx: " + ", ".join(
                   f"C{c} {meas[c] / meas[levels[0]]:.2f}/{pred[c] / pred[levels[0]]:.2f}"

@@ -138,6 +138,8 @@ def closed_loop_args(icx, row, concurrency):
             *client_args(row)]
     if row["spread"]:
         args += ["--spread", row["spread"]]
+    if row.get("lengths"):
+        args += ["--lengths", row["lengths"]]
     return args
 
 
