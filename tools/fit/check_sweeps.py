@@ -25,7 +25,8 @@ between tokens, so a prefill stalling the running decodes shows in the ITL p99. 
 give, per metric, the median |error| and the signed median per engine, per vendor (AMD =
 mi300x / mi325x / mi355x, else NVIDIA), per use (fit: the row's setup was among the rows
 the engines' costs were fitted on; fit-tuning: a GPU tuning's figures were fitted on it;
-held-out: neither), per vendor and use, per GPU and use, per engine and use, and per engine and
+held-out: neither), per vendor and use, per vendor, use and load (burst: as many clients as
+requests, every request sent at once; loop: clients sending again), per GPU and use, per engine and use, and per engine and
 use at one client (batch-1 decode, where the engine's fixed costs weigh most).
 
 The knee: a sweep is the rows sharing engine, engine_version, gpu, gpus, tp, ep, model, dtype,
@@ -196,13 +197,20 @@ def report_rows(data):
         print(line)
 
 
+def load(row):
+    """burst: every request sent at once (as many clients as requests: a saturation run, its
+    TTFT and TPOT the queue behind the whole burst); loop: clients sending again as they finish."""
+    return "burst" if row["requests"] and row["concurrency"] == row["requests"] else "loop"
+
+
 def summarise(data):
     """Median |error| and signed median per metric, by engine, vendor, use, vendor and use
-    together, GPU and use, and source."""
+    together (and with the load's shape), GPU and use, and source."""
     print("\nmedian |error| (signed median), n rows; error = icx / measured - 1:")
     groupings = [("all", lambda r: "all"), ("engine", lambda r: r["engine"]),
                  ("vendor", vendor), ("use", lambda r: r["use"]),
                  ("vendor/use", lambda r: f"{vendor(r)}/{r['use']}"),
+                 ("vendor/use/load", lambda r: f"{vendor(r)}/{r['use']}/{load(r)}"),
                  ("gpu/use", lambda r: f"{r['gpu']}/{r['use']}"),
                  ("engine/use", lambda r: f"{r['engine']}/{r['use']}"),
                  ("one client", lambda r: f"{r['engine']}/{r['use']}"

@@ -95,7 +95,7 @@ def icx_seconds(icx, overlay, row, phase, batch):
     """icx's TTFT (prefill) or TPOT (decode) of the row's layout at `batch`, and the part of
     its step priced by measured kernel curves, in seconds."""
     args = [icx, "place", "--model", row["model"], "--gpus", row["gpus"], "--gpu", row["gpu"],
-            *layout_args(row), "--dtype", row["dtype"], "--engine", row["engine"],
+            *layout_args(row), *dtype_args(row), "--engine", row["engine"],
             "--phase", phase, "--batch", str(batch), "--json", "--catalog", overlay,
             *row.get("icx_args", [])]
     prompt, output = mean_length(row, "input"), mean_length(row, "output")
@@ -127,12 +127,18 @@ def mean_length(row, key):
     return max(1, round(int(row[key]) * (1 - spread / 2)))
 
 
+def dtype_args(row):
+    """--dtype the row's, none where it is empty: the model's checkpoint as the catalog holds it
+    (gpt-oss: bf16 with mxfp4 experts, which one dtype id cannot name)."""
+    return ["--dtype", row["dtype"]] if row["dtype"] else []
+
+
 def closed_loop_args(icx, row, concurrency):
     """icx place simulating the row's closed loop of `concurrency` clients as its benchmark
     sent it: its setup, lengths and spread, as many requests, every one counted (as the
     benchmark counts them) and its client's warm-up prompt."""
     args = [icx, "place", "--model", row["model"], "--gpus", row["gpus"], "--gpu", row["gpu"],
-            *layout_args(row), "--dtype", row["dtype"], "--engine", row["engine"],
+            *layout_args(row), *dtype_args(row), "--engine", row["engine"],
             "--concurrency", str(concurrency), "--input", row["input"], "--output", row["output"],
             "--requests", str(requests_of(row, concurrency)), "--warmup", "0", "--json",
             *client_args(row)]
