@@ -97,24 +97,6 @@ void Catalog::check_kernels_as(const Dtype& dtype) const {
   }
 }
 
-void Catalog::check_kernels_from(const Engine& engine) const {
-  if (engine.kernels_from.empty()) {
-    return;
-  }
-  const auto lender = std::ranges::find(engines(), engine.kernels_from, &Engine::id);
-  if (lender == engines().end() || lender->id == engine.id) {
-    throw CatalogError(fmt::format("{}: engine '{}': kernels_from '{}' is not another engine's "
-                                   "id; name the engine whose kernels this one calls",
-                                   engine.origin, engine.id, engine.kernels_from));
-  }
-  if (!lender->kernels_from.empty()) {
-    throw CatalogError(fmt::format("{}: engine '{}': kernels_from '{}' takes its own kernels from "
-                                   "'{}'; name an engine with kernels of its own",
-                                   engine.origin, engine.id, engine.kernels_from,
-                                   lender->kernels_from));
-  }
-}
-
 const KernelCurves& Gpu::curves_for(const Engine* engine) const {
   if (engine != nullptr) {
     if (const auto it = engine_curves.find(engine->kernels_id()); it != engine_curves.end()) {

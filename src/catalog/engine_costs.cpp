@@ -1,8 +1,11 @@
-// An engine's costs figure by figure: copying the figures a costs_from engine borrows from
-// its lender once every catalog file is read.
+// What an engine takes from another once every catalog file is read: the figures a costs_from
+// engine borrows, copied from its lender, and the lender a kernels_from engine names.
 #include <algorithm>
+#include <span>
+#include <stdexcept>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 #include <fmt/format.h>
 
@@ -37,6 +40,32 @@ void with_figure(std::string_view figure, Visit visit, Costs&... costs) {
   }
 }
 
+/// What an engine takes from another, for the errors that name it.
+struct Borrowing {
+  std::string_view key;     ///< the entry's field: "kernels_from"
+  std::string_view role;    ///< what the lender is to it: "whose kernels this one calls"
+  std::string_view chained; ///< a lender that borrows too: "takes its own kernels from"
+  std::string_view own;     ///< what a lender must have of its own: "kernels"
+};
+
+/// The engine `id` names for `engine`: another engine, one that borrows nothing of the kind
+/// (`chain`) itself. Throws CatalogError naming the field.
+const Engine& lender_of(std::span<const Engine> engines, const Engine& engine,
+                        const std::string& id, std::string Engine::*chain, const Borrowing& b) {
+  const auto lender = std::ranges::find(engines, id, &Engine::id);
+  if (lender == engines.end() || lender->id == engine.id) {
+    throw CatalogError(fmt::format("{}: engine '{}': {} '{}' is not another engine's id; name "
+                                   "the engine {}",
+                                   engine.origin, engine.id, b.key, id, b.role));
+  }
+  if (const std::string& further = (*lender).*chain; !further.empty()) {
+    throw CatalogError(fmt::format("{}: engine '{}': {} '{}' {} '{}'; name an engine with {} of "
+                                   "its own",
+                                   engine.origin, engine.id, b.key, id, b.chained, further, b.own));
+  }
+  return *lender;
+}
+
 } // namespace
 
 void copy_engine_cost(std::string_view figure, EngineCosts& to, const EngineCosts& from) {
@@ -64,21 +93,20 @@ void Catalog::borrow_engine_costs() {
     if (engine.costs_from.empty()) {
       continue;
     }
-    const auto lender = std::ranges::find(entries_.engines, engine.costs_from, &Engine::id);
-    if (lender == entries_.engines.end() || lender->id == engine.id) {
-      throw CatalogError(fmt::format("{}: engine '{}': costs_from '{}' is not another engine's "
-                                     "id; name the engine whose costs stand for this one's",
-                                     engine.origin, engine.id, engine.costs_from));
-    }
-    if (!lender->costs_from.empty()) {
-      throw CatalogError(fmt::format("{}: engine '{}': costs_from '{}' borrows its own costs from "
-                                     "'{}'; name an engine with costs of its own",
-                                     engine.origin, engine.id, engine.costs_from,
-                                     lender->costs_from));
-    }
+    const Engine& lender = lender_of(
+        entries_.engines, engine, engine.costs_from, &Engine::costs_from,
+        {"costs_from", "whose costs stand for this one's", "borrows its own costs from", "costs"});
     for (const std::string& figure : engine.borrowed_costs) {
-      copy_engine_cost(figure, engine.costs, lender->costs);
+      copy_engine_cost(figure, engine.costs, lender.costs);
     }
+  }
+}
+
+void Catalog::check_kernels_from(const Engine& engine) const {
+  if (!engine.kernels_from.empty()) {
+    lender_of(
+        engines(), engine, engine.kernels_from, &Engine::kernels_from,
+        {"kernels_from", "whose kernels this one calls", "takes its own kernels from", "kernels"});
   }
 }
 

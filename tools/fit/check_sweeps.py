@@ -33,7 +33,7 @@ The knee: a sweep is the rows sharing engine, engine_version, gpu, gpus, tp, ep,
 input and output. Its knee is the first concurrency level at which TPOT (the p50 where the
 source gives one, else the mean; icx's same statistic) is at least twice the TPOT at the
 sweep's lowest level, or none when it never doubles; a run at one level alone has none to
-find and is left out. The predicted knee applies the rule to
+find and is left out, as are runs of one setup repeated at one level. The predicted knee applies the rule to
 icx's TPOTs at the same levels; it is within one step when it is the measured level or an
 adjacent one in the sweep's sorted levels, none counting as one step past the last level
 (none vs none, and none vs the last level, are within). Sweeps with a skipped row are listed
@@ -256,8 +256,8 @@ def knees(data, skipped):
         ds = sweeps[key]
         r = ds[0]["row"]
         levels = sorted(int(d["row"]["concurrency"]) for d in ds)
-        if len(levels) < 2:
-            single += 1
+        if len(set(levels)) < 2:
+            single += len(levels)
             continue
         label = (f"{r['engine']:7} {r['engine_version'][:24]:24} {r['gpu']:8} "
                  f"{r['gpus'] + '/' + r['tp'] + '/' + (r['ep'] or '-'):8} {r['model']:13} "
