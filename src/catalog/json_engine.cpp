@@ -1,5 +1,4 @@
 // The catalog's engines as JSON, as data/catalog/engines.json writes them.
-#include <algorithm>
 #include <array>
 #include <string>
 #include <string_view>
@@ -42,9 +41,7 @@ Json memory_json(const EngineMemory& memory) {
 /// anything.
 Json costs_json(const Engine& engine) {
   const EngineCosts& c = engine.costs;
-  const auto own = [&](std::string_view figure) {
-    return std::ranges::find(engine.borrowed_costs, figure) == engine.borrowed_costs.end();
-  };
+  const auto own = [&](std::string_view figure) { return !engine.borrows(figure); };
   // A borrower writes every figure of its own, a neutral one too: left out, it would be borrowed.
   const auto optional = [&](std::string_view figure) {
     return own(figure) && (engine_cost_counts(figure, c) || !engine.costs_from.empty());

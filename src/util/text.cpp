@@ -126,6 +126,15 @@ std::size_t display_width(std::string_view text) {
   return width;
 }
 
+std::string and_list(const std::vector<std::string_view>& items) {
+  std::string text;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    text += i == 0 ? "" : (i + 1 == items.size() ? " and " : ", ");
+    text += items[i];
+  }
+  return text;
+}
+
 std::string counted(std::int64_t count, std::string_view noun) {
   return std::to_string(count) + ' ' + std::string(noun) + (count == 1 ? "" : "s");
 }

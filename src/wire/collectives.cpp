@@ -13,6 +13,7 @@
 #include "icx/base/limits.hpp"
 #include "icx/catalog/group_rules.hpp"
 #include "icx/util/spelling.hpp"
+#include "icx/util/text.hpp"
 
 namespace icx {
 
@@ -23,16 +24,6 @@ std::string squeeze(std::string_view name) {
   std::string folded = fold_case(name);
   std::erase_if(folded, [](char c) { return c == '-' || c == '_' || c == ' '; });
   return folded;
-}
-
-/// "a", "a and b", "a, b and c".
-std::string and_list(const std::vector<std::string_view>& items) {
-  std::string text;
-  for (std::size_t i = 0; i < items.size(); ++i) {
-    text += i == 0 ? "" : (i + 1 == items.size() ? " and " : ", ");
-    text += items[i];
-  }
-  return text;
 }
 
 } // namespace

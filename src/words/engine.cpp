@@ -14,6 +14,7 @@
 #include "icx/base/units_format.hpp"
 #include "icx/memory/hbm.hpp"
 #include "icx/serving/engine.hpp"
+#include "icx/util/text.hpp"
 
 namespace icx {
 
@@ -92,15 +93,6 @@ std::string prefill_pass_text(const EngineCosts& costs) {
 
 namespace {
 
-/// "a", "a and b", "a, b and c".
-std::string join_and(const std::vector<std::string_view>& words) {
-  if (words.size() < 2) {
-    return words.empty() ? std::string() : std::string(words.front());
-  }
-  const std::vector<std::string_view> head(words.begin(), words.end() - 1);
-  return fmt::format("{} and {}", fmt::join(head, ", "), words.back());
-}
-
 /// Where an engine's cost figures come from: its own fitted runs, or, for the figures its entry
 /// borrows (costs_from) and which add anything, another engine's, an assumption.
 std::string costs_origin_text(const Engine& engine) {
@@ -116,8 +108,7 @@ std::string costs_origin_text(const Engine& engine) {
   }};
   std::vector<std::string_view> borrowed;
   for (const auto& [figure, noun] : nouns) {
-    if (engine_cost_counts(figure, engine.costs) &&
-        std::ranges::find(engine.borrowed_costs, figure) != engine.borrowed_costs.end()) {
+    if (engine_cost_counts(figure, engine.costs) && engine.borrows(figure)) {
       borrowed.push_back(noun);
     }
   }
@@ -132,7 +123,7 @@ std::string costs_origin_text(const Engine& engine) {
   }
   return fmt::format("the {} {} taken from catalog engine '{}', assumed; the rest fitted on "
                      "published serving runs",
-                     join_and(borrowed), borrowed.size() == 1 ? "figure" : "figures",
+                     and_list(borrowed), borrowed.size() == 1 ? "figure" : "figures",
                      engine.costs_from);
 }
 

@@ -2,6 +2,7 @@
 // it sizes its KV cache and how it is started.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -234,6 +235,10 @@ struct Engine : Entry {
   std::string costs_from;
   /// The figures of `costs` taken from costs_from (names of engine_cost_figures).
   std::vector<std::string> borrowed_costs;
+  /// Whether `figure` (a name of engine_cost_figures) is one of borrowed_costs.
+  [[nodiscard]] bool borrows(std::string_view figure) const {
+    return std::ranges::find(borrowed_costs, figure) != borrowed_costs.end();
+  }
   /// The engine id a GPU's engine_curves are looked up by: kernels_from, else its own.
   [[nodiscard]] const std::string& kernels_id() const {
     return kernels_from.empty() ? id : kernels_from;

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace icx {
 
@@ -17,6 +18,9 @@ std::size_t display_width(std::string_view text);
 /// `text` in ASCII: × → x, µ → u, – → -, ≤ → <=, → → ->, bar blocks → #, any other
 /// non-ASCII character → ?.
 std::string to_ascii(std::string_view text);
+
+/// "a", "a and b", "a, b and c".
+std::string and_list(const std::vector<std::string_view>& items);
 
 /// "1 sequence", "32 sequences": `count` and `noun`, plural (with an s) unless the count is 1.
 std::string counted(std::int64_t count, std::string_view noun);
